@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libmemreg - native C API of memreg: register host and device memory with
+ * the memreg kernel module through /dev/memreg.
+ *
+ * Every function returns 0 on success or a negative enum memreg_err value
+ * (-MEMREG_E_*).  On failure errno holds the errno of the system call that
+ * failed, untouched by the library's cleanup; where the library itself
+ * refused the call, errno is EINVAL (bad argument), EPROTO (the module
+ * speaks another ABI) or ENOMEM (allocation failed).
+ *
+ * All functions are thread-safe: a struct memreg_ctx does not change after
+ * memreg_open() returns, so any number of threads may use one context at
+ * once.  Only memreg_close() must not race with other calls on the context.
+ *
+ * Types, memory types (enum memreg_mem_type), access bits (MEMREG_ACCESS_*),
+ * feature bits (MEMREG_FEATURE_*) and struct memreg_region come from the
+ * kernel's UAPI header <linux/memreg.h>, installed beside this one.
+ */
+#ifndef MEMREG_MEMREG_H
+#define MEMREG_MEMREG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/memreg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * enum memreg_err - why a libmemreg call failed; functions return the
+ * negated value.  The values are ABI: new codes are only ever appended.
+ */
+enum memreg_err {
+	MEMREG_OK		= 0,
+	MEMREG_E_INVAL		= 1,	/* bad argument (EINVAL) */
+	MEMREG_E_NOMODULE	= 2,	/* no /dev/memreg: module not loaded */
+	MEMREG_E_PERM		= 3,	/* EPERM/EACCES; context of another process */
+	MEMREG_E_FAULT		= 4,	/* range not (fully) mapped (EFAULT) */
+	MEMREG_E_ACCESS		= 5,	/* range mapped read-only (EACCES) */
+	MEMREG_E_NOENT		= 6,	/* unknown handle (ENOENT) */
+	MEMREG_E_LIMIT_REGIONS	= 7,	/* registration count limit (EMFILE) */
+	MEMREG_E_LIMIT_HOST	= 8,	/* registered host byte limit (EDQUOT) */
+	MEMREG_E_LIMIT_DEVICE	= 9,	/* registered device byte limit (ENOSPC) */
+	MEMREG_E_MEMLOCK	= 10,	/* RLIMIT_MEMLOCK (ENOMEM from register) */
+	MEMREG_E_NODEVMEM	= 11,	/* not emulated device memory (ENXIO) */
+	MEMREG_E_ABI		= 12,	/* E2BIG, ENOTTY or ABI version mismatch */
+	MEMREG_E_INTR		= 13,	/* interrupted by a signal (EINTR) */
+	MEMREG_E_NOMEM		= 14,	/* out of memory */
+	MEMREG_E_IO		= 15,	/* any other error: see errno */
+};
+
+/**
+ * enum memreg_op - the operation an errno came from, for
+ * memreg_errno_to_err(): the module gives some errnos a meaning of their
+ * own per command (ENOMEM from MEMREG_IOC_REGISTER is RLIMIT_MEMLOCK, ENXIO
+ * from open(2) is a missing driver).  MEMREG_OP_ANY applies only the
+ * meanings every operation shares.
+ */
+enum memreg_op {
+	MEMREG_OP_ANY		= 0,
+	MEMREG_OP_OPEN		= 1,	/* open(2) of the device node */
+	MEMREG_OP_INFO		= 2,	/* MEMREG_IOC_INFO */
+	MEMREG_OP_REGISTER	= 3,	/* MEMREG_IOC_REGISTER */
+	MEMREG_OP_UNREGISTER	= 4,	/* MEMREG_IOC_UNREGISTER */
+	MEMREG_OP_QUERY		= 5,	/* MEMREG_IOC_QUERY */
+};
+
+/* An open /dev/memreg with what MEMREG_IOC_INFO said at open.  Opaque. */
+struct memreg_ctx;
+
+/**
+ * struct memreg_lib_info - what memreg_info() reports
+ * @abi_version: MEMREG_ABI_VERSION of the module
+ * @page_size: the kernel's PAGE_SIZE
+ * @features: MEMREG_FEATURE_* bits
+ * @instance_id: random id of the running kernel: equal for every process
+ *	on this boot, different on another host or after a reboot
+ * @max_regions, @max_host_bytes, @max_dev_bytes: effective limits of the
+ *	calling process
+ * @memlock_limit: RLIMIT_MEMLOCK in bytes; MEMREG_UNLIMITED if the process
+ *	has CAP_IPC_LOCK or the limit is infinity
+ * @regions, @host_bytes, @dev_bytes: what the process has registered now,
+ *	over all of its open contexts
+ * @reserved: zero; room for later fields without a new symbol version
+ */
+struct memreg_lib_info {
+	uint32_t abi_version;
+	uint32_t page_size;
+	uint64_t features;
+	uint8_t  instance_id[16];
+	uint64_t max_regions;
+	uint64_t max_host_bytes;
+	uint64_t max_dev_bytes;
+	uint64_t memlock_limit;
+	uint64_t regions;
+	uint64_t host_bytes;
+	uint64_t dev_bytes;
+	uint64_t reserved[8];
+};
+
+/**
+ * memreg_open - open the memreg device and read its INFO once
+ * @out: receives the new context
+ *
+ * Opens /dev/memreg (or the path in the environment variable MEMREG_DEVICE,
+ * ignored in set-user-ID programs) and checks that the module speaks
+ * MEMREG_ABI_VERSION.  The descriptor is close-on-exec, and a context does
+ * not survive fork(): the child's calls fail with -MEMREG_E_PERM.
+ *
+ * Return: 0, -MEMREG_E_NOMODULE if the device node or its driver is
+ * missing, -MEMREG_E_PERM, -MEMREG_E_ABI, -MEMREG_E_NOMEM, ...
+ */
+int memreg_open(struct memreg_ctx **out);
+
+/**
+ * memreg_close - close a context; its registrations end with it
+ * @ctx: a context from memreg_open(), or NULL
+ */
+void memreg_close(struct memreg_ctx *ctx);
+
+/**
+ * memreg_info - ask the module for its properties and the process's usage
+ * @ctx: an open context
+ * @info: filled on success
+ *
+ * Every call asks the kernel afresh, so the usage figures are current.
+ */
+int memreg_info(struct memreg_ctx *ctx, struct memreg_lib_info *info);
+
+/**
+ * memreg_register - register a range of memory with the module
+ * @ctx: an open context
+ * @addr: start of the range, any alignment
+ * @len: length in bytes, > 0
+ * @type: MEMREG_MEM_HOST (pinned) or MEMREG_MEM_DEVICE (emulated device
+ *	memory mapped from /dev/memreg)
+ * @access: MEMREG_ACCESS_* bits granted to peers, 0 for none
+ * @handle: receives the registration's handle, valid on @ctx only
+ *
+ * Return: 0, or -MEMREG_E_LIMIT_REGIONS, -MEMREG_E_LIMIT_HOST,
+ * -MEMREG_E_LIMIT_DEVICE, -MEMREG_E_MEMLOCK, -MEMREG_E_NODEVMEM,
+ * -MEMREG_E_FAULT, -MEMREG_E_ACCESS, -MEMREG_E_INVAL, -MEMREG_E_PERM,
+ * -MEMREG_E_INTR.
+ */
+int memreg_register(struct memreg_ctx *ctx, void *addr, size_t len,
+		    enum memreg_mem_type type, unsigned int access,
+		    uint64_t *handle);
+
+/**
+ * memreg_unregister - end a registration
+ * @ctx: the context the registration was made on
+ * @handle: its handle
+ *
+ * Return: 0, or -MEMREG_E_NOENT if @handle is not a live registration of
+ * @ctx.
+ */
+int memreg_unregister(struct memreg_ctx *ctx, uint64_t handle);
+
+/**
+ * memreg_query - read one batch of the process's registrations
+ * @ctx: an open context
+ * @regions: room for @max entries (may be NULL if @max is 0)
+ * @max: entries @regions has room for
+ * @cursor: in: 0 to start, else what the previous call stored; out: where
+ *	to resume.  Registrations made or removed between calls neither
+ *	repeat nor hide the others.
+ * @count: receives the number of entries written; 0 at the end
+ * @total: if not NULL, receives the number of registrations now
+ */
+int memreg_query(struct memreg_ctx *ctx, struct memreg_region *regions,
+		 unsigned int max, uint64_t *cursor, unsigned int *count,
+		 uint64_t *total);
+
+/*
+ * Called by memreg_query_all() once per registration; return 0 to go on,
+ * anything else to stop (a positive value keeps it apart from errors).
+ */
+typedef int (*memreg_region_fn)(const struct memreg_region *region,
+				void *arg);
+
+/**
+ * memreg_query_all - call @fn for every registration of the process
+ * @ctx: an open context
+ * @fn: the callback; it may call memreg_unregister() on the region it is
+ *	given
+ * @arg: passed to @fn
+ *
+ * Return: 0 once every registration was visited, what @fn returned if it
+ * stopped the walk, or a negative memreg_err.
+ */
+int memreg_query_all(struct memreg_ctx *ctx, memreg_region_fn fn, void *arg);
+
+/**
+ * memreg_strerror - a sentence describing an error code
+ * @err: a memreg_err, negated (as functions return it) or not
+ *
+ * Return: a static string; never NULL.
+ */
+const char *memreg_strerror(int err);
+
+/**
+ * memreg_errno_to_err - the memreg_err an errno means for an operation
+ * @op: enum memreg_op the errno came from
+ * @errnum: the errno
+ *
+ * For layers that reach the kernel in ways of their own and want the same
+ * classification as the core.
+ *
+ * Return: 0 for @errnum 0, else a negative memreg_err (-MEMREG_E_IO for an
+ * errno with no meaning of its own).
+ */
+int memreg_errno_to_err(int op, int errnum);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEMREG_MEMREG_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internals of lib/core shared by its files.  Names with external linkage
+ * carry the "memreg__" prefix: the version script keeps them out of the
+ * .so, but libmemreg.a shows them to the program it is linked into.
+ */
+#ifndef MEMREG_CORE_H
+#define MEMREG_CORE_H
+
+#include <memreg/memreg.h>
+
+/*
+ * Everything here is written once, by memreg_open(), before the pointer is
+ * handed out; that is what makes the context safe to share between
+ * threads without a lock.
+ */
+struct memreg_ctx {
+	int fd;
+	struct memreg_lib_info info;	/* INFO at open; usage goes stale */
+};
+
+/* ioctl(2), or the test's fake kernel in a MEMREG_TESTING build. */
+int memreg__ioctl(int fd, unsigned long request, void *arg);
+
+#ifdef MEMREG_TESTING
+/*
+ * Set by unit tests before any context exists; never compiled into the
+ * shipped library.  Same contract as ioctl(2): -1 and errno on failure.
+ */
+typedef int (*memreg__ioctl_fn)(int fd, unsigned long request, void *arg);
+extern memreg__ioctl_fn memreg__test_ioctl;
+#endif
+
+/* Negative memreg_err for the errno a failed @op left; errno is kept. */
+int memreg__fail(int op);
+
+/* Negative memreg_err for an error the library found itself, with errno. */
+int memreg__refuse(int err, int errnum);
+
+/* MEMREG_IOC_INFO into the library's struct. */
+int memreg__query_info(int fd, struct memreg_lib_info *info);
+
+#endif /* MEMREG_CORE_H */
