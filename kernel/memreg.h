@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memreg - internal declarations shared by the module's files.
+ *
+ * Object model:
+ *   struct memreg_ctx     one per process (thread group) that opened
+ *                         /dev/memreg; shared by all its open files; holds
+ *                         the counters and the limits.
+ *   struct memreg_file    one per open file; owns its registrations.
+ *   struct memreg_reg     one registration; lives in the global registry
+ *                         (memreg_regions, keyed by id, walked by the netlink
+ *                         dump) and in its process's xarray (for QUERY).
+ *
+ * Lifetimes: a region holds a reference on its ctx; a file holds one too.
+ * Regions and contexts are freed after an RCU grace period so that the
+ * netlink dumps can walk them under rcu_read_lock() without taking locks
+ * that the register path holds while it allocates.
+ */
+#ifndef _MEMREG_H
+#define _MEMREG_H
+
+#include <linux/types.h>
+#include <linux/export.h>
+#include <linux/kconfig.h>
+#include <linux/mm_types.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+#include <linux/ktime.h>
+#include <linux/memreg.h>
+
+/*
+ * memreg_kunit.ko tests internal functions of memreg.ko; they are exported
+ * only to kernels built with KUnit, never to production kernels.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+#define MEMREG_EXPORT_FOR_KUNIT(sym)	EXPORT_SYMBOL_GPL(sym)
+#else
+#define MEMREG_EXPORT_FOR_KUNIT(sym)
+#endif
+
+/* Pages per pin_user_pages_fast() call: one page full of page pointers. */
+#define MEMREG_PIN_BATCH	(PAGE_SIZE / sizeof(struct page *))
+
+/* Most entries one MEMREG_IOC_QUERY call copies out. */
+#define MEMREG_QUERY_MAX	256
+
+struct memreg_limits {
+	u64 max_regions;
+	u64 max_host_bytes;
+	u64 max_dev_bytes;
+};
+
+/* Bits of memreg_ctx.overridden: which limits an administrator set. */
+#define MEMREG_OVR_REGIONS	BIT(0)
+#define MEMREG_OVR_HOST		BIT(1)
+#define MEMREG_OVR_DEV		BIT(2)
+
+struct memreg_usage {
+	u64 regions;
+	u64 host_bytes;
+	u64 dev_bytes;
+};
+
+struct memreg_ctx {
+	refcount_t ref;
+	u32 id;				/* key in memreg_ctxs */
+	struct pid *tgid;		/* the process */
+	struct mm_struct *mm;		/* mmgrab()ed: pinned_vm is charged here */
+	kuid_t uid;
+	char comm[TASK_COMM_LEN];
+
+	spinlock_t lock;		/* protects the fields below */
+	struct memreg_usage use;
+	struct memreg_usage peak;
+	struct memreg_limits limits;	/* per-process values, see overridden */
+	unsigned int overridden;	/* MEMREG_OVR_*; others follow defaults */
+
+	struct xarray regions;		/* id -> region of this process */
+	struct rcu_head rcu;
+};
+
+struct memreg_file {
+	struct memreg_ctx *ctx;
+	struct mutex lock;		/* protects regions */
+	struct list_head regions;
+};
+
+struct memreg_reg {
+	u32 id;				/* key in memreg_regions, low handle bits */
+	u64 handle;
+	struct memreg_ctx *ctx;		/* holds a reference */
+	struct memreg_file *owner;
+	struct list_head file_node;
+	u32 type;
+	u32 access;
+	u64 addr;
+	u64 len;
+	ktime_t created;
+
+	/* host memory */
+	struct page **pages;
+	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
+	unsigned long nr_folios;	/* distinct folios: a huge page is one */
+
+	struct rcu_head rcu;
+};
+
+/* memreg_main.c: module-wide state */
+extern u8 memreg_instance_id[16];
+extern struct xarray memreg_regions;
+extern struct xarray memreg_ctxs;
+
+struct memreg_stats {
+	atomic64_t procs;
+	atomic64_t regions;
+	atomic64_t host_bytes;
+	atomic64_t dev_bytes;
+	atomic64_t pinned_pages;
+	atomic64_t refused[MEMREG_REFUSED_MEMLOCK + 1];
+};
+extern struct memreg_stats memreg_stats;
+
+void memreg_default_limits(struct memreg_limits *lim);
+void memreg_set_default_limits(const struct memreg_limits *lim,
+			       unsigned int which);
+
+/* memreg_limits.c: pure checks, KUnit-tested */
+int memreg_check_range(u64 addr, u64 len, u64 *first, unsigned long *npages);
+int memreg_check_limits(const struct memreg_usage *use,
+			const struct memreg_limits *lim, u32 type, u64 len,
+			enum memreg_refusal *why);
+void memreg_effective_limits(const struct memreg_limits *own,
+			     unsigned int overridden,
+			     const struct memreg_limits *defaults,
+			     struct memreg_limits *out);
+u64 memreg_handle_make(u32 id, u32 cookie);
+u32 memreg_handle_id(u64 handle);
+
+/* memreg_cursor.c */
+unsigned long memreg_walk(struct xarray *xa, unsigned long *cursor,
+			  int (*emit)(void *entry, void *arg), void *arg);
+
+/* memreg_ctx.c */
+struct memreg_ctx *memreg_ctx_get_current(void);
+void memreg_ctx_put(struct memreg_ctx *ctx);
+struct memreg_ctx *memreg_ctx_find_pid(pid_t pid);
+void memreg_ctx_limits(struct memreg_ctx *ctx, struct memreg_limits *out);
+int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len);
+void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
+			enum memreg_refusal why);
+void memreg_ctx_uncharge(struct memreg_ctx *ctx, u32 type, u64 len);
+void memreg_ctx_set_limits(struct memreg_ctx *ctx,
+			   const struct memreg_limits *lim, unsigned int which);
+pid_t memreg_ctx_pid(const struct memreg_ctx *ctx);
+
+/* memreg_host.c */
+int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
+		    bool lock_cap);
+void memreg_host_unpin(struct memreg_reg *reg, struct mm_struct *mm);
+
+/* memreg_region.c */
+int memreg_region_register(struct memreg_file *mf, struct memreg_register *req);
+int memreg_region_unregister(struct memreg_file *mf, u64 handle);
+void memreg_region_release_file(struct memreg_file *mf);
+int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q);
+u64 memreg_region_age_ms(const struct memreg_reg *reg);
+
+/* memreg_nl.c and memreg_nl_*.c */
+int memreg_nl_init(void);
+void memreg_nl_exit(void);
+void memreg_event_region(const struct memreg_reg *reg, u8 cmd);
+void memreg_event_refused(const struct memreg_ctx *ctx, u32 type, u64 len,
+			  enum memreg_refusal why);
+void memreg_event_proc_gone(const struct memreg_ctx *ctx);
+
+#endif /* _MEMREG_H */

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - per-process contexts: identity, counters and limits.
+ *
+ * Every open file of one process shares one context, so the limits are
+ * per process however many times it opens /dev/memreg.  A process is its
+ * thread group *and* its address space: after exec() the same tgid gets a
+ * new mm and therefore a new context, so charges never move between mms
+ * (the VFIO locked_vm underflow through exec()).
+ */
+#include <linux/cred.h>
+#include <linux/errno.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include "memreg.h"
+
+/* Serialises find-or-create so that two opens cannot make two contexts. */
+static DEFINE_MUTEX(memreg_ctx_mutex);
+
+DEFINE_XARRAY_ALLOC1(memreg_ctxs);
+
+static struct memreg_ctx *memreg_ctx_find_locked(struct pid *tgid,
+						 struct mm_struct *mm)
+{
+	struct memreg_ctx *ctx;
+	unsigned long id;
+
+	xa_for_each(&memreg_ctxs, id, ctx) {
+		if (ctx->tgid == tgid && (!mm || ctx->mm == mm) &&
+		    refcount_inc_not_zero(&ctx->ref))
+			return ctx;
+	}
+	return NULL;
+}
+
+/* The calling process's context, created on its first open. */
+struct memreg_ctx *memreg_ctx_get_current(void)
+{
+	struct pid *tgid = task_tgid(current);
+	struct memreg_ctx *ctx;
+	int err;
+
+	if (!current->mm)
+		return ERR_PTR(-EPERM);
+
+	mutex_lock(&memreg_ctx_mutex);
+	ctx = memreg_ctx_find_locked(tgid, current->mm);
+	if (ctx)
+		goto out;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx) {
+		ctx = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	refcount_set(&ctx->ref, 1);
+	spin_lock_init(&ctx->lock);
+	xa_init(&ctx->regions);
+	ctx->tgid = get_pid(tgid);
+	ctx->mm = current->mm;
+	mmgrab(ctx->mm);
+	ctx->uid = current_uid();
+	get_task_comm(ctx->comm, current->group_leader);
+
+	err = xa_alloc(&memreg_ctxs, &ctx->id, ctx, xa_limit_32b, GFP_KERNEL);
+	if (err) {
+		mmdrop(ctx->mm);
+		put_pid(ctx->tgid);
+		kfree(ctx);
+		ctx = ERR_PTR(err);
+		goto out;
+	}
+	atomic64_inc(&memreg_stats.procs);
+out:
+	mutex_unlock(&memreg_ctx_mutex);
+	return ctx;
+}
+
+void memreg_ctx_put(struct memreg_ctx *ctx)
+{
+	if (!refcount_dec_and_test(&ctx->ref))
+		return;
+
+	xa_erase(&memreg_ctxs, ctx->id);
+	atomic64_dec(&memreg_stats.procs);
+	memreg_event_proc_gone(ctx);
+
+	WARN_ON_ONCE(!xa_empty(&ctx->regions));
+	xa_destroy(&ctx->regions);
+	mmdrop(ctx->mm);
+	put_pid(ctx->tgid);
+	/* netlink dumps may still be reading it under RCU */
+	kfree_rcu(ctx, rcu);
+}
+
+/* Context of process @pid (in the caller's pid namespace), referenced. */
+struct memreg_ctx *memreg_ctx_find_pid(pid_t pid)
+{
+	struct memreg_ctx *ctx;
+	struct pid *p;
+
+	p = find_get_pid(pid);
+	if (!p)
+		return NULL;
+	mutex_lock(&memreg_ctx_mutex);
+	ctx = memreg_ctx_find_locked(p, NULL);
+	mutex_unlock(&memreg_ctx_mutex);
+	put_pid(p);
+	return ctx;
+}
+
+pid_t memreg_ctx_pid(const struct memreg_ctx *ctx)
+{
+	return pid_vnr(ctx->tgid);
+}
+
+static void memreg_ctx_limits_locked(struct memreg_ctx *ctx,
+				     struct memreg_limits *out)
+{
+	struct memreg_limits defaults;
+
+	memreg_default_limits(&defaults);
+	memreg_effective_limits(&ctx->limits, ctx->overridden, &defaults, out);
+}
+
+void memreg_ctx_limits(struct memreg_ctx *ctx, struct memreg_limits *out)
+{
+	spin_lock(&ctx->lock);
+	memreg_ctx_limits_locked(ctx, out);
+	spin_unlock(&ctx->lock);
+}
+
+static void memreg_peak(u64 *peak, u64 now)
+{
+	if (now > *peak)
+		*peak = now;
+}
+
+/*
+ * Reserve one registration of @len bytes of @type against the process's
+ * limits, before anything is pinned; memreg_ctx_uncharge() gives it back.
+ */
+int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len)
+{
+	struct memreg_limits lim;
+	enum memreg_refusal why;
+	int err;
+
+	spin_lock(&ctx->lock);
+	memreg_ctx_limits_locked(ctx, &lim);
+	err = memreg_check_limits(&ctx->use, &lim, type, len, &why);
+	if (!err) {
+		ctx->use.regions++;
+		if (type == MEMREG_MEM_HOST)
+			ctx->use.host_bytes += len;
+		else
+			ctx->use.dev_bytes += len;
+		memreg_peak(&ctx->peak.regions, ctx->use.regions);
+		memreg_peak(&ctx->peak.host_bytes, ctx->use.host_bytes);
+		memreg_peak(&ctx->peak.dev_bytes, ctx->use.dev_bytes);
+	}
+	spin_unlock(&ctx->lock);
+
+	if (err)
+		memreg_ctx_refused(ctx, type, len, why);
+	return err;
+}
+
+/* Count a refusal and tell the listeners of the events group. */
+void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
+			enum memreg_refusal why)
+{
+	atomic64_inc(&memreg_stats.refused[why]);
+	memreg_event_refused(ctx, type, len, why);
+}
+
+void memreg_ctx_uncharge(struct memreg_ctx *ctx, u32 type, u64 len)
+{
+	spin_lock(&ctx->lock);
+	ctx->use.regions--;
+	if (type == MEMREG_MEM_HOST)
+		ctx->use.host_bytes -= len;
+	else
+		ctx->use.dev_bytes -= len;
+	spin_unlock(&ctx->lock);
+}
+
+/* Set the limits named by @which (MEMREG_OVR_*) for this process. */
+void memreg_ctx_set_limits(struct memreg_ctx *ctx,
+			   const struct memreg_limits *lim, unsigned int which)
+{
+	spin_lock(&ctx->lock);
+	if (which & MEMREG_OVR_REGIONS)
+		ctx->limits.max_regions = lim->max_regions;
+	if (which & MEMREG_OVR_HOST)
+		ctx->limits.max_host_bytes = lim->max_host_bytes;
+	if (which & MEMREG_OVR_DEV)
+		ctx->limits.max_dev_bytes = lim->max_dev_bytes;
+	ctx->overridden |= which;
+	spin_unlock(&ctx->lock);
+}

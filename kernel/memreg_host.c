@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - pinning host memory and charging it to RLIMIT_MEMLOCK.
+ *
+ * The charge goes to mm->pinned_vm (what /proc/PID/status shows as VmPin)
+ * of the mm captured when the process opened /dev/memreg, before any page
+ * is pinned, and is given back to that same mm, never to current->mm.
+ * Pages are pinned with FOLL_LONGTERM in batches of one page of pointers,
+ * and every failure unwinds completely.
+ */
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include "memreg.h"
+
+static int memreg_charge_pinned(struct mm_struct *mm, unsigned long npages,
+				bool lock_cap)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	s64 pinned;
+
+	/* Charge first and back out: no lock needed around the check. */
+	pinned = atomic64_add_return(npages, &mm->pinned_vm);
+	if (!lock_cap && pinned > limit) {
+		atomic64_sub(npages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void memreg_unpin_pages(struct page **pages, unsigned long npages)
+{
+	unsigned long done, n;
+
+	for (done = 0; done < npages; done += n) {
+		n = min_t(unsigned long, npages - done, MEMREG_PIN_BATCH);
+		unpin_user_pages_dirty_lock(pages + done, n, true);
+		cond_resched();
+	}
+}
+
+/*
+ * GUP says -EFAULT both for a hole and for a read-only mapping; tell the
+ * caller which, since "make the buffer writable" is a different fix.
+ */
+static int memreg_explain_fault(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	int err = -EFAULT;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = vma_lookup(mm, addr);
+	if (vma && !(vma->vm_flags & VM_WRITE))
+		err = -EACCES;
+	mmap_read_unlock(mm);
+	return err;
+}
+
+static unsigned long memreg_count_folios(struct page **pages,
+					 unsigned long npages)
+{
+	unsigned long i, n = 0;
+	struct folio *prev = NULL, *folio;
+
+	for (i = 0; i < npages; i++) {
+		folio = page_folio(pages[i]);
+		if (folio != prev)
+			n++;
+		prev = folio;
+	}
+	return n;
+}
+
+/*
+ * Pin [reg->addr, reg->addr + reg->len) of the calling process, whose mm is
+ * @mm.  @lock_cap: the caller has CAP_IPC_LOCK and may pass RLIMIT_MEMLOCK.
+ */
+int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
+		    bool lock_cap)
+{
+	unsigned long npages, pinned = 0;
+	struct page **pages;
+	u64 start;
+	int ret;
+
+	ret = memreg_check_range(reg->addr, reg->len, &start, &npages);
+	if (ret)
+		return ret;
+	if (!access_ok((void __user *)(unsigned long)reg->addr, reg->len))
+		return -EFAULT;
+
+	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	if (!pages)
+		return -ENOMEM;
+
+	ret = memreg_charge_pinned(mm, npages, lock_cap);
+	if (ret) {
+		memreg_ctx_refused(reg->ctx, reg->type, reg->len,
+				   MEMREG_REFUSED_MEMLOCK);
+		goto free_pages;
+	}
+
+	while (pinned < npages) {
+		unsigned long addr = start + pinned * PAGE_SIZE;
+		int n = min_t(unsigned long, npages - pinned, MEMREG_PIN_BATCH);
+
+		ret = pin_user_pages_fast(addr, n, FOLL_WRITE | FOLL_LONGTERM,
+					  pages + pinned);
+		if (ret <= 0) {
+			ret = ret ? ret : -EFAULT;
+			if (ret == -EFAULT)
+				ret = memreg_explain_fault(mm, addr);
+			goto unpin;
+		}
+		pinned += ret;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto unpin;
+		}
+		cond_resched();
+	}
+
+	reg->pages = pages;
+	reg->npages = npages;
+	reg->nr_folios = memreg_count_folios(pages, npages);
+	atomic64_add(npages, &memreg_stats.pinned_pages);
+	return 0;
+
+unpin:
+	memreg_unpin_pages(pages, pinned);
+	atomic64_sub(npages, &mm->pinned_vm);
+free_pages:
+	kvfree(pages);
+	return ret;
+}
+
+/* Unpin and uncharge; @mm is the mm the pin was charged to. */
+void memreg_host_unpin(struct memreg_reg *reg, struct mm_struct *mm)
+{
+	memreg_unpin_pages(reg->pages, reg->npages);
+	atomic64_sub(reg->npages, &mm->pinned_vm);
+	atomic64_sub(reg->npages, &memreg_stats.pinned_pages);
+	kvfree(reg->pages);
+	reg->pages = NULL;
+	reg->npages = 0;
+}

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg_kunit - KUnit tests of memreg's internal logic: range and limit
+ * arithmetic at and around every edge, handles, and the resumable walk
+ * that the netlink dumps and MEMREG_IOC_QUERY use.
+ */
+#include <kunit/test.h>
+#include <linux/limits.h>
+#include <linux/xarray.h>
+#include "memreg.h"
+
+static void memreg_test_range_rejects_malformed(struct kunit *test)
+{
+	unsigned long npages;
+	u64 first;
+
+	KUNIT_EXPECT_EQ(test, memreg_check_range(0x1000, 0, &first, &npages),
+			-EINVAL);
+	/* addr + len wraps */
+	KUNIT_EXPECT_EQ(test, memreg_check_range(U64_MAX - 10, 11, &first,
+						 &npages), -EINVAL);
+	KUNIT_EXPECT_EQ(test, memreg_check_range(U64_MAX, U64_MAX, &first,
+						 &npages), -EINVAL);
+	/* addr + len fits, but its page-aligned end wraps */
+	KUNIT_EXPECT_EQ(test, memreg_check_range(U64_MAX - 10, 5, &first,
+						 &npages), -EINVAL);
+}
+
+static void memreg_test_range_counts_pages(struct kunit *test)
+{
+	unsigned long npages;
+	u64 first;
+
+	KUNIT_ASSERT_EQ(test, memreg_check_range(0x1000, 1, &first, &npages),
+			0);
+	KUNIT_EXPECT_EQ(test, first, 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, npages, 1UL);
+
+	/* one byte past a page boundary spans two pages */
+	KUNIT_ASSERT_EQ(test, memreg_check_range(0x1fff, 2, &first, &npages),
+			0);
+	KUNIT_EXPECT_EQ(test, first, 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, npages, 2UL);
+
+	KUNIT_ASSERT_EQ(test, memreg_check_range(0x200000, 2 << 20, &first,
+						 &npages), 0);
+	KUNIT_EXPECT_EQ(test, npages, (unsigned long)((2 << 20) / PAGE_SIZE));
+}
+
+static const struct memreg_limits memreg_test_lim = {
+	.max_regions = 4,
+	.max_host_bytes = 1 << 20,
+	.max_dev_bytes = 2 << 20,
+};
+
+static void memreg_test_limits_count(struct kunit *test)
+{
+	struct memreg_usage use = { .regions = 3 };
+	enum memreg_refusal why = 0;
+
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_HOST, 1, &why), 0);
+	use.regions = 4;
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_HOST, 1, &why),
+			-EMFILE);
+	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_REGIONS);
+}
+
+static void memreg_test_limits_bytes(struct kunit *test)
+{
+	struct memreg_usage use = { .host_bytes = (1 << 20) - 4096 };
+	enum memreg_refusal why = 0;
+
+	/* exactly up to the limit is allowed, one byte more is not */
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_HOST, 4096, &why),
+			0);
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_HOST, 4097, &why),
+			-EDQUOT);
+	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_HOST_BYTES);
+
+	/* device bytes are counted apart from host bytes */
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_DEVICE, 2 << 20,
+						  &why), 0);
+	use.dev_bytes = 1;
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_DEVICE, 2 << 20,
+						  &why), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_DEV_BYTES);
+}
+
+static void memreg_test_limits_overflow(struct kunit *test)
+{
+	struct memreg_limits unlimited = {
+		.max_regions = MEMREG_UNLIMITED,
+		.max_host_bytes = MEMREG_UNLIMITED,
+		.max_dev_bytes = MEMREG_UNLIMITED,
+	};
+	struct memreg_usage use = { .host_bytes = U64_MAX - 1 };
+	enum memreg_refusal why = 0;
+
+	/* a sum that wraps must not look small */
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &unlimited,
+						  MEMREG_MEM_HOST, 2, &why),
+			-EDQUOT);
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &unlimited,
+						  MEMREG_MEM_HOST, 1, &why), 0);
+}
+
+static void memreg_test_effective_limits(struct kunit *test)
+{
+	struct memreg_limits own = { 1, 2, 3 }, def = { 10, 20, 30 }, out;
+
+	memreg_effective_limits(&own, 0, &def, &out);
+	KUNIT_EXPECT_EQ(test, out.max_regions, 10ULL);
+	KUNIT_EXPECT_EQ(test, out.max_host_bytes, 20ULL);
+	KUNIT_EXPECT_EQ(test, out.max_dev_bytes, 30ULL);
+
+	memreg_effective_limits(&own, MEMREG_OVR_HOST, &def, &out);
+	KUNIT_EXPECT_EQ(test, out.max_regions, 10ULL);
+	KUNIT_EXPECT_EQ(test, out.max_host_bytes, 2ULL);
+	KUNIT_EXPECT_EQ(test, out.max_dev_bytes, 30ULL);
+
+	memreg_effective_limits(&own, MEMREG_OVR_REGIONS | MEMREG_OVR_DEV,
+				&def, &out);
+	KUNIT_EXPECT_EQ(test, out.max_regions, 1ULL);
+	KUNIT_EXPECT_EQ(test, out.max_host_bytes, 20ULL);
+	KUNIT_EXPECT_EQ(test, out.max_dev_bytes, 3ULL);
+}
+
+static void memreg_test_handle(struct kunit *test)
+{
+	u64 h = memreg_handle_make(0x12345678, 0x9abcdef0);
+
+	KUNIT_EXPECT_EQ(test, h, 0x9abcdef012345678ULL);
+	KUNIT_EXPECT_EQ(test, memreg_handle_id(h), 0x12345678U);
+	/* same id, other cookie: a different handle */
+	KUNIT_EXPECT_NE(test, h, memreg_handle_make(0x12345678, 0x9abcdef1));
+}
+
+/* A walk callback that records ids and has room for @room of them. */
+struct memreg_test_sink {
+	unsigned long seen[64];
+	unsigned int n;
+	unsigned int room;
+};
+
+static int memreg_test_emit(void *entry, void *arg)
+{
+	struct memreg_test_sink *s = arg;
+
+	if (s->n == s->room)
+		return -ENOSPC;
+	s->seen[s->n++] = xa_to_value(entry);
+	return 0;
+}
+
+static void memreg_test_walk_resumes(struct kunit *test)
+{
+	struct memreg_test_sink sink = { .room = 3 };
+	unsigned long cursor = 0, i;
+	DEFINE_XARRAY(xa);
+
+	for (i = 1; i <= 10; i++)
+		KUNIT_ASSERT_EQ(test, xa_err(xa_store(&xa, i, xa_mk_value(i),
+						      GFP_KERNEL)), 0);
+
+	/* pieces of three: 1 2 3 | 4 5 6 | 7 8 9 | 10 */
+	KUNIT_EXPECT_EQ(test, memreg_walk(&xa, &cursor, memreg_test_emit,
+					  &sink), 3UL);
+	KUNIT_EXPECT_EQ(test, cursor, 4UL);
+
+	/* between pieces: 5 goes, 4 (at the cursor) and 12 (past it) change */
+	xa_erase(&xa, 5);
+	xa_store(&xa, 12, xa_mk_value(12), GFP_KERNEL);
+
+	do {
+		sink.room += 3;
+	} while (memreg_walk(&xa, &cursor, memreg_test_emit, &sink));
+	KUNIT_EXPECT_EQ(test, sink.n, 10U);
+	{
+		static const unsigned long want[] = {
+			1, 2, 3, 4, 6, 7, 8, 9, 10, 12
+		};
+
+		for (i = 0; i < ARRAY_SIZE(want); i++)
+			KUNIT_EXPECT_EQ(test, sink.seen[i], want[i]);
+	}
+	/* a finished walk stays finished */
+	KUNIT_EXPECT_EQ(test, memreg_walk(&xa, &cursor, memreg_test_emit,
+					  &sink), 0UL);
+	xa_destroy(&xa);
+}
+
+static void memreg_test_walk_no_room(struct kunit *test)
+{
+	struct memreg_test_sink sink = { .room = 0 };
+	unsigned long cursor = 0;
+	DEFINE_XARRAY(xa);
+
+	xa_store(&xa, 7, xa_mk_value(7), GFP_KERNEL);
+	/* an entry that did not fit is not skipped */
+	KUNIT_EXPECT_EQ(test, memreg_walk(&xa, &cursor, memreg_test_emit,
+					  &sink), 0UL);
+	KUNIT_EXPECT_EQ(test, cursor, 0UL);
+	sink.room = 1;
+	KUNIT_EXPECT_EQ(test, memreg_walk(&xa, &cursor, memreg_test_emit,
+					  &sink), 1UL);
+	KUNIT_EXPECT_EQ(test, sink.seen[0], 7UL);
+	KUNIT_EXPECT_EQ(test, cursor, 8UL);
+	xa_destroy(&xa);
+}
+
+static struct kunit_case memreg_test_cases[] = {
+	KUNIT_CASE(memreg_test_range_rejects_malformed),
+	KUNIT_CASE(memreg_test_range_counts_pages),
+	KUNIT_CASE(memreg_test_limits_count),
+	KUNIT_CASE(memreg_test_limits_bytes),
+	KUNIT_CASE(memreg_test_limits_overflow),
+	KUNIT_CASE(memreg_test_effective_limits),
+	KUNIT_CASE(memreg_test_handle),
+	KUNIT_CASE(memreg_test_walk_resumes),
+	KUNIT_CASE(memreg_test_walk_no_room),
+	{}
+};
+
+static struct kunit_suite memreg_test_suite = {
+	.name = "memreg",
+	.test_cases = memreg_test_cases,
+};
+kunit_test_suite(memreg_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for memreg");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - pure arithmetic: range validation, limit checks, handles.
+ *
+ * Nothing here touches global state, so KUnit (memreg_kunit.c) can test
+ * every edge (overflow, exact limit, unlimited) directly.
+ */
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include "memreg.h"
+
+/*
+ * Validate a user range and compute the page-aligned start and the number of
+ * PAGE_SIZE pages it spans.  The range must not wrap, and neither may its
+ * page-aligned end.  -EINVAL for a malformed range; whether it is mapped is
+ * for the pinning code to find out.
+ */
+int memreg_check_range(u64 addr, u64 len, u64 *first, unsigned long *npages)
+{
+	u64 end, aligned_end, start;
+
+	if (!len)
+		return -EINVAL;
+	if (check_add_overflow(addr, len, &end))
+		return -EINVAL;
+	aligned_end = round_up(end, PAGE_SIZE);
+	if (aligned_end < end)
+		return -EINVAL;
+	start = round_down(addr, PAGE_SIZE);
+	if ((aligned_end - start) >> PAGE_SHIFT > ULONG_MAX / sizeof(void *))
+		return -EINVAL;
+	*first = start;
+	*npages = (aligned_end - start) >> PAGE_SHIFT;
+	return 0;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_check_range);
+
+/*
+ * May a process with usage @use and limits @lim register @len more bytes of
+ * @type?  Each reason of refusal has its own errno (see the UAPI header).
+ */
+int memreg_check_limits(const struct memreg_usage *use,
+			const struct memreg_limits *lim, u32 type, u64 len,
+			enum memreg_refusal *why)
+{
+	u64 sum;
+
+	if (use->regions >= lim->max_regions) {
+		*why = MEMREG_REFUSED_REGIONS;
+		return -EMFILE;
+	}
+	if (type == MEMREG_MEM_HOST) {
+		if (check_add_overflow(use->host_bytes, len, &sum) ||
+		    sum > lim->max_host_bytes) {
+			*why = MEMREG_REFUSED_HOST_BYTES;
+			return -EDQUOT;
+		}
+	} else {
+		if (check_add_overflow(use->dev_bytes, len, &sum) ||
+		    sum > lim->max_dev_bytes) {
+			*why = MEMREG_REFUSED_DEV_BYTES;
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_check_limits);
+
+/* Per-process values where an administrator set them, defaults elsewhere. */
+void memreg_effective_limits(const struct memreg_limits *own,
+			     unsigned int overridden,
+			     const struct memreg_limits *defaults,
+			     struct memreg_limits *out)
+{
+	out->max_regions = overridden & MEMREG_OVR_REGIONS ?
+			   own->max_regions : defaults->max_regions;
+	out->max_host_bytes = overridden & MEMREG_OVR_HOST ?
+			      own->max_host_bytes : defaults->max_host_bytes;
+	out->max_dev_bytes = overridden & MEMREG_OVR_DEV ?
+			     own->max_dev_bytes : defaults->max_dev_bytes;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_effective_limits);
+
+/*
+ * A handle is the registration's id (low 32 bits, what the registry is
+ * keyed by) and a random cookie (high 32 bits).  The cookie is never shown
+ * to other users, so a handle cannot be guessed from the id alone.
+ */
+u64 memreg_handle_make(u32 id, u32 cookie)
+{
+	return (u64)cookie << 32 | id;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_handle_make);
+
+u32 memreg_handle_id(u64 handle)
+{
+	return lower_32_bits(handle);
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_handle_id);

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - the generic netlink family "memreg": policies, operations, the
+ * "events" group, and helpers shared by the per-command files.
+ *
+ * Every operation has its own strict policy: an attribute a command does not
+ * take is rejected, not ignored.  Dumps keep their cursor (the next id) in
+ * cb->args[0] and their pid filter in cb->args[1], parsed once in .start.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/netlink.h>
+#include "memreg_nl.h"
+
+static const struct nla_policy memreg_nl_stats_policy[MEMREG_A_MAX + 1] = {
+};
+
+static const struct nla_policy memreg_nl_dump_policy[MEMREG_A_MAX + 1] = {
+	[MEMREG_A_PID]			= NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy memreg_nl_limits_policy[MEMREG_A_MAX + 1] = {
+	[MEMREG_A_PID]			= NLA_POLICY_MIN(NLA_U32, 1),
+	[MEMREG_A_MAX_REGIONS]		= { .type = NLA_U64 },
+	[MEMREG_A_MAX_HOST_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_A_MAX_DEV_BYTES]	= { .type = NLA_U64 },
+};
+
+static int memreg_nl_dump_start(struct netlink_callback *cb)
+{
+	return memreg_nl_dump_filter(cb);
+}
+
+static const struct genl_ops memreg_nl_ops[] = {
+	{
+		.cmd		= MEMREG_CMD_GET_STATS,
+		.doit		= memreg_nl_stats_doit,
+		.policy		= memreg_nl_stats_policy,
+		.maxattr	= MEMREG_A_MAX,
+	},
+	{
+		.cmd		= MEMREG_CMD_PROC_GET,
+		.start		= memreg_nl_dump_start,
+		.dumpit		= memreg_nl_proc_dumpit,
+		.policy		= memreg_nl_dump_policy,
+		.maxattr	= MEMREG_A_MAX,
+	},
+	{
+		.cmd		= MEMREG_CMD_REGION_GET,
+		.start		= memreg_nl_dump_start,
+		.dumpit		= memreg_nl_region_dumpit,
+		.policy		= memreg_nl_dump_policy,
+		.maxattr	= MEMREG_A_MAX,
+	},
+	{
+		.cmd		= MEMREG_CMD_SET_LIMITS,
+		.doit		= memreg_nl_limits_doit,
+		.policy		= memreg_nl_limits_policy,
+		.maxattr	= MEMREG_A_MAX,
+		.flags		= GENL_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group memreg_nl_mcgrps[] = {
+	[MEMREG_NL_GRP_EVENTS] = { .name = MEMREG_GENL_MCGRP_EVENTS },
+};
+
+struct genl_family memreg_genl_family __ro_after_init = {
+	.name		= MEMREG_GENL_NAME,
+	.version	= MEMREG_GENL_VERSION,
+	.maxattr	= MEMREG_A_MAX,
+	.module		= THIS_MODULE,
+	.ops		= memreg_nl_ops,
+	.n_ops		= ARRAY_SIZE(memreg_nl_ops),
+	.resv_start_op	= MEMREG_CMD_MAX + 1,
+	.mcgrps		= memreg_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(memreg_nl_mcgrps),
+	.parallel_ops	= true,
+};
+
+int memreg_nl_put_u64(struct sk_buff *skb, int attr, u64 value)
+{
+	return nla_put_u64_64bit(skb, attr, value, MEMREG_A_PAD);
+}
+
+/* PID (omitted if the reader cannot see the process), COMM and UID. */
+int memreg_nl_put_proc(struct sk_buff *skb, const struct memreg_ctx *ctx,
+		       enum memreg_nl_pidns ns)
+{
+	pid_t pid = ns == MEMREG_NL_PID_GLOBAL ? pid_nr(ctx->tgid) :
+						 memreg_ctx_pid(ctx);
+
+	if (pid && nla_put_u32(skb, MEMREG_A_PID, pid))
+		return -EMSGSIZE;
+	if (nla_put_string(skb, MEMREG_A_COMM, ctx->comm) ||
+	    nla_put_u32(skb, MEMREG_A_UID,
+			from_kuid_munged(&init_user_ns, ctx->uid)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Parse the optional pid filter of a dump request into cb->args[1]. */
+int memreg_nl_dump_filter(struct netlink_callback *cb)
+{
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+	int err;
+
+	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, MEMREG_A_MAX,
+			  memreg_nl_dump_policy, cb->extack);
+	if (err)
+		return err;
+	cb->args[0] = 0;
+	cb->args[1] = tb[MEMREG_A_PID] ? nla_get_u32(tb[MEMREG_A_PID]) : 0;
+	return 0;
+}
+
+/*
+ * Addresses and handles of a process are for its own user and for
+ * CAP_SYS_ADMIN; counts and sizes are for everyone (like rdma's nldev).
+ */
+bool memreg_nl_may_see_secrets(struct netlink_callback *cb,
+			       const struct memreg_ctx *ctx)
+{
+	return uid_eq(NETLINK_CB(cb->skb).creds.uid, ctx->uid) ||
+	       netlink_capable(cb->skb, CAP_SYS_ADMIN);
+}
+
+int memreg_nl_init(void)
+{
+	return genl_register_family(&memreg_genl_family);
+}
+
+void memreg_nl_exit(void)
+{
+	genl_unregister_family(&memreg_genl_family);
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - MEMREG_CMD_PROC_GET: dump of the processes that use memreg.
+ */
+#include "memreg_nl.h"
+
+static int memreg_nl_proc_fill(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       struct memreg_ctx *ctx)
+{
+	struct memreg_usage use, peak;
+	struct memreg_limits lim;
+	void *hdr;
+
+	spin_lock(&ctx->lock);
+	use = ctx->use;
+	peak = ctx->peak;
+	spin_unlock(&ctx->lock);
+	memreg_ctx_limits(ctx, &lim);
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &memreg_genl_family, NLM_F_MULTI, MEMREG_CMD_PROC_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_READER) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_REGIONS, use.regions) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_HOST_BYTES, use.host_bytes) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_DEV_BYTES, use.dev_bytes) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_REGIONS, peak.regions) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_HOST_BYTES, peak.host_bytes) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_DEV_BYTES, peak.dev_bytes) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_MAX_REGIONS, lim.max_regions) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_MAX_HOST_BYTES,
+			      lim.max_host_bytes) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int memreg_nl_proc_emit(void *entry, void *arg)
+{
+	struct memreg_nl_dump *d = arg;
+	struct memreg_ctx *ctx = entry;
+	pid_t filter = d->cb->args[1];
+
+	if (filter && memreg_ctx_pid(ctx) != filter)
+		return 0;
+	return memreg_nl_proc_fill(d->skb, d->cb, ctx);
+}
+
+int memreg_nl_proc_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct memreg_nl_dump d = { .skb = skb, .cb = cb };
+	unsigned long cursor = cb->args[0];
+
+	/* Contexts are freed only after a grace period. */
+	rcu_read_lock();
+	memreg_walk(&memreg_ctxs, &cursor, memreg_nl_proc_emit, &d);
+	rcu_read_unlock();
+	cb->args[0] = cursor;
+	return skb->len;
+}

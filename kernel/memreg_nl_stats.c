@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - MEMREG_CMD_GET_STATS: module-wide totals and default limits.
+ */
+#include "memreg_nl.h"
+
+static int memreg_nl_stats_fill(struct sk_buff *msg)
+{
+	struct memreg_stats *st = &memreg_stats;
+	struct memreg_limits lim;
+
+	memreg_default_limits(&lim);
+	if (memreg_nl_put_u64(msg, MEMREG_A_PROCS, atomic64_read(&st->procs)) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_REGIONS,
+			      atomic64_read(&st->regions)) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_HOST_BYTES,
+			      atomic64_read(&st->host_bytes)) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_DEV_BYTES,
+			      atomic64_read(&st->dev_bytes)) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_PINNED_BYTES,
+			      atomic64_read(&st->pinned_pages) << PAGE_SHIFT) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_REGIONS,
+			      atomic64_read(&st->refused[MEMREG_REFUSED_REGIONS])) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_HOST_BYTES,
+			      atomic64_read(&st->refused[MEMREG_REFUSED_HOST_BYTES])) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_DEV_BYTES,
+			      atomic64_read(&st->refused[MEMREG_REFUSED_DEV_BYTES])) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_MEMLOCK,
+			      atomic64_read(&st->refused[MEMREG_REFUSED_MEMLOCK])) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_MAX_REGIONS, lim.max_regions) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_MAX_HOST_BYTES,
+			      lim.max_host_bytes) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes) ||
+	    nla_put(msg, MEMREG_A_INSTANCE_ID, sizeof(memreg_instance_id),
+		    memreg_instance_id))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int memreg_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &memreg_genl_family, 0,
+				MEMREG_CMD_GET_STATS);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto free;
+	}
+	err = memreg_nl_stats_fill(msg);
+	if (err)
+		goto free;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+free:
+	nlmsg_free(msg);
+	return err;
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - registrations: create, look up by handle, destroy, query.
+ *
+ * A registration is published in the global registry only once it is
+ * complete (pinned, charged, handle made), and removed from it before it is
+ * torn down, so the netlink dumps never see a half-built one.  The id is
+ * allocated cyclically, so an id is not reused soon after it is freed and a
+ * dump cursor (the next id) stays meaningful while registrations come and go.
+ */
+#include <linux/capability.h>
+#include <linux/errno.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "memreg.h"
+
+DEFINE_XARRAY_ALLOC1(memreg_regions);
+static u32 memreg_next_id;
+
+u64 memreg_region_age_ms(const struct memreg_reg *reg)
+{
+	return ktime_ms_delta(ktime_get(), reg->created);
+}
+
+static void memreg_region_destroy(struct memreg_reg *reg)
+{
+	struct memreg_ctx *ctx = reg->ctx;
+
+	xa_erase(&ctx->regions, reg->id);
+	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
+	if (reg->type == MEMREG_MEM_HOST)
+		memreg_host_unpin(reg, ctx->mm);
+	memreg_ctx_uncharge(ctx, reg->type, reg->len);
+	atomic64_dec(&memreg_stats.regions);
+	if (reg->type == MEMREG_MEM_HOST)
+		atomic64_sub(reg->len, &memreg_stats.host_bytes);
+	else
+		atomic64_sub(reg->len, &memreg_stats.dev_bytes);
+	memreg_ctx_put(ctx);
+	kfree_rcu(reg, rcu);
+}
+
+int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
+{
+	struct memreg_ctx *ctx = mf->ctx;
+	struct memreg_reg *reg;
+	u64 first;
+	unsigned long npages;
+	int err;
+
+	if (req->flags || req->access & ~MEMREG_ACCESS_ALL)
+		return -EINVAL;
+	if (req->type != MEMREG_MEM_HOST && req->type != MEMREG_MEM_DEVICE)
+		return -EINVAL;
+	err = memreg_check_range(req->addr, req->len, &first, &npages);
+	if (err)
+		return err;
+	/* No emulated device memory yet: nothing can be device memory. */
+	if (req->type == MEMREG_MEM_DEVICE)
+		return -ENXIO;
+
+	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
+	if (!reg)
+		return -ENOMEM;
+	reg->type = req->type;
+	reg->access = req->access;
+	reg->addr = req->addr;
+	reg->len = req->len;
+	reg->owner = mf;
+	reg->ctx = ctx;
+
+	err = memreg_ctx_charge(ctx, reg->type, reg->len);
+	if (err)
+		goto free_reg;
+
+	err = memreg_host_pin(reg, ctx->mm, capable(CAP_IPC_LOCK));
+	if (err)
+		goto uncharge;
+
+	/* Reserve an id; the entry stays invisible until it is stored. */
+	err = xa_alloc_cyclic(&memreg_regions, &reg->id, NULL, xa_limit_32b,
+			      &memreg_next_id, GFP_KERNEL);
+	if (err < 0)
+		goto unpin;
+	reg->handle = memreg_handle_make(reg->id, get_random_u32());
+	reg->created = ktime_get();
+
+	err = xa_insert(&ctx->regions, reg->id, reg, GFP_KERNEL);
+	if (err)
+		goto free_id;
+
+	refcount_inc(&ctx->ref);
+	mutex_lock(&mf->lock);
+	list_add_tail(&reg->file_node, &mf->regions);
+	mutex_unlock(&mf->lock);
+
+	atomic64_inc(&memreg_stats.regions);
+	if (reg->type == MEMREG_MEM_HOST)
+		atomic64_add(reg->len, &memreg_stats.host_bytes);
+	else
+		atomic64_add(reg->len, &memreg_stats.dev_bytes);
+
+	xa_store(&memreg_regions, reg->id, reg, GFP_KERNEL);
+	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_ADDED);
+	req->handle = reg->handle;
+	return 0;
+
+free_id:
+	xa_erase(&memreg_regions, reg->id);
+unpin:
+	memreg_host_unpin(reg, ctx->mm);
+uncharge:
+	memreg_ctx_uncharge(ctx, reg->type, reg->len);
+free_reg:
+	kfree(reg);
+	return err;
+}
+
+int memreg_region_unregister(struct memreg_file *mf, u64 handle)
+{
+	struct memreg_reg *reg;
+
+	mutex_lock(&mf->lock);
+	reg = xa_load(&memreg_regions, memreg_handle_id(handle));
+	/* Someone else's id, or ours with the wrong cookie: both unknown. */
+	if (!reg || reg->owner != mf || reg->handle != handle) {
+		mutex_unlock(&mf->lock);
+		return -ENOENT;
+	}
+	xa_erase(&memreg_regions, reg->id);
+	list_del(&reg->file_node);
+	mutex_unlock(&mf->lock);
+
+	memreg_region_destroy(reg);
+	return 0;
+}
+
+/* The file is going away (close, exit, kill -9): drop all it registered. */
+void memreg_region_release_file(struct memreg_file *mf)
+{
+	struct memreg_reg *reg, *next;
+	LIST_HEAD(dying);
+
+	mutex_lock(&mf->lock);
+	list_splice_init(&mf->regions, &dying);
+	mutex_unlock(&mf->lock);
+
+	list_for_each_entry_safe(reg, next, &dying, file_node) {
+		xa_erase(&memreg_regions, reg->id);
+		list_del(&reg->file_node);
+		memreg_region_destroy(reg);
+		cond_resched();
+	}
+}
+
+/* Where MEMREG_IOC_QUERY collects entries before copying them out. */
+struct memreg_query_buf {
+	struct memreg_region *entries;
+	u32 n;
+	u32 room;
+};
+
+static int memreg_query_emit(void *entry, void *arg)
+{
+	struct memreg_query_buf *qb = arg;
+	const struct memreg_reg *reg = entry;
+	struct memreg_region *out;
+
+	if (qb->n == qb->room)
+		return -ENOSPC;
+	out = &qb->entries[qb->n++];
+	out->handle = reg->handle;
+	out->addr = reg->addr;
+	out->len = reg->len;
+	out->pinned_pages = reg->nr_folios;
+	out->age_ms = memreg_region_age_ms(reg);
+	out->type = reg->type;
+	out->access = reg->access;
+	return 0;
+}
+
+/*
+ * Copy out up to q->count registrations of the process from q->cursor on.
+ * Filled under RCU into a kernel buffer, then copied to user space (which
+ * may fault) outside it.
+ */
+int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q)
+{
+	size_t esize = sizeof(struct memreg_region);
+	char __user *ubuf = u64_to_user_ptr(q->regions);
+	struct memreg_query_buf qb = {};
+	unsigned long cursor;
+	int err = 0;
+	u32 i;
+
+	if (q->flags || q->entry_size < esize || q->cursor > (u64)U32_MAX + 1)
+		return -EINVAL;
+	qb.room = min_t(u32, q->count, MEMREG_QUERY_MAX);
+	qb.entries = kvcalloc(max_t(u32, qb.room, 1), esize, GFP_KERNEL);
+	if (!qb.entries)
+		return -ENOMEM;
+
+	cursor = q->cursor;
+	rcu_read_lock();
+	memreg_walk(&ctx->regions, &cursor, memreg_query_emit, &qb);
+	rcu_read_unlock();
+
+	for (i = 0; i < qb.n; i++) {
+		char __user *dst = ubuf + (size_t)i * q->entry_size;
+
+		if (copy_to_user(dst, &qb.entries[i], esize) ||
+		    clear_user(dst + esize, q->entry_size - esize)) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	q->cursor = cursor;
+	q->count = qb.n;
+	spin_lock(&ctx->lock);
+	q->total = ctx->use.regions;
+	spin_unlock(&ctx->lock);
+	kvfree(qb.entries);
+	return err;
+}

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * memreg - registered host and device memory for accelerator runtimes.
+ *
+ * The one header both the kernel module and userspace include: ioctl numbers
+ * and structs for /dev/memreg, and the generic netlink family "memreg".
+ *
+ * Extensible structs: every ioctl struct starts with a __u32 size that the
+ * caller sets to sizeof() of the struct it was compiled with.  The kernel
+ * accepts any size from the first published version of the struct up;
+ * bytes beyond what the kernel knows must be zero (else E2BIG), a size
+ * below the first version is EINVAL.  Every reserved field and every
+ * unknown flag bit must be zero (else EINVAL).
+ *
+ * Errors of MEMREG_IOC_REGISTER, one errno per reason of refusal:
+ *   EMFILE   the process has MEMREG_A_MAX_REGIONS registrations already
+ *   EDQUOT   the process's registered host bytes would pass its limit
+ *   ENOSPC   the process's registered device bytes would pass its limit
+ *   ENOMEM   RLIMIT_MEMLOCK would be exceeded (mm->pinned_vm, VmPin), or
+ *            the kernel is out of memory
+ *   ENXIO    DEVICE type: the range is not emulated device memory
+ *   EFAULT   the range is not (fully) mapped
+ *   EACCES   the range is mapped but not writable
+ *   EINVAL   len 0, addr+len overflow, unknown type/flags, reserved != 0
+ *   EPERM    the file was opened by another process (fork, fd passing)
+ *   EINTR    a fatal signal arrived while pinning
+ * MEMREG_IOC_UNREGISTER: ENOENT for an unknown handle (never made, already
+ * unregistered, or made on another file or by another process).
+ */
+#ifndef _UAPI_LINUX_MEMREG_H
+#define _UAPI_LINUX_MEMREG_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define MEMREG_DEVICE_NAME	"memreg"
+#define MEMREG_ABI_VERSION	1
+
+/* Feature bits reported by MEMREG_IOC_INFO. */
+#define MEMREG_FEATURE_HOST	(1ULL << 0)	/* host registrations */
+#define MEMREG_FEATURE_DEVICE	(1ULL << 1)	/* emulated device memory */
+#define MEMREG_FEATURE_QUERY	(1ULL << 2)	/* MEMREG_IOC_QUERY */
+#define MEMREG_FEATURE_NETLINK	(1ULL << 3)	/* genl family "memreg" */
+
+/* Memory types. */
+enum memreg_mem_type {
+	MEMREG_MEM_HOST		= 0,
+	MEMREG_MEM_DEVICE	= 1,
+};
+
+/* Access a registration allows to peers holding a grant (later issues). */
+#define MEMREG_ACCESS_REMOTE_READ	(1U << 0)
+#define MEMREG_ACCESS_REMOTE_WRITE	(1U << 1)
+#define MEMREG_ACCESS_ALL	(MEMREG_ACCESS_REMOTE_READ | \
+				 MEMREG_ACCESS_REMOTE_WRITE)
+
+/* "No limit" as reported in limits (e.g. RLIMIT_MEMLOCK infinity, CAP_IPC_LOCK). */
+#define MEMREG_UNLIMITED	(~0ULL)
+
+/**
+ * struct memreg_info - MEMREG_IOC_INFO
+ * @size: in: sizeof(struct memreg_info)
+ * @abi_version: out: MEMREG_ABI_VERSION of the module
+ * @features: out: MEMREG_FEATURE_* bits
+ * @page_size: out: PAGE_SIZE
+ * @instance_id: out: random id of this kernel instance (same for every
+ *	process on this boot, different on another host or boot)
+ * @max_regions: out: effective registration limit of the caller's process
+ * @max_host_bytes: out: effective host byte limit
+ * @max_dev_bytes: out: effective device byte limit
+ * @memlock_limit: out: RLIMIT_MEMLOCK in bytes, MEMREG_UNLIMITED if the
+ *	caller has CAP_IPC_LOCK or the limit is infinity
+ * @regions, @host_bytes, @dev_bytes: out: what the process has registered
+ */
+struct memreg_info {
+	__u32 size;
+	__u32 abi_version;
+	__u64 features;
+	__u32 page_size;
+	__u32 reserved0;
+	__u8  instance_id[16];
+	__u64 max_regions;
+	__u64 max_host_bytes;
+	__u64 max_dev_bytes;
+	__u64 memlock_limit;
+	__u64 regions;
+	__u64 host_bytes;
+	__u64 dev_bytes;
+	__u64 reserved[4];
+};
+#define MEMREG_INFO_SIZE_VER0	128
+
+/**
+ * struct memreg_register - MEMREG_IOC_REGISTER
+ * @size: in: sizeof(struct memreg_register)
+ * @type: in: enum memreg_mem_type
+ * @addr: in: start of the range (any alignment)
+ * @len: in: length in bytes, > 0
+ * @access: in: MEMREG_ACCESS_* granted to peers (0: none)
+ * @flags: in: must be 0
+ * @handle: out: handle, valid on this file only; not guessable by others
+ */
+struct memreg_register {
+	__u32 size;
+	__u32 type;
+	__u64 addr;
+	__u64 len;
+	__u32 access;
+	__u32 flags;
+	__u64 handle;
+	__u64 reserved[4];
+};
+#define MEMREG_REGISTER_SIZE_VER0	72
+
+/**
+ * struct memreg_unregister - MEMREG_IOC_UNREGISTER
+ * @size: in: sizeof(struct memreg_unregister)
+ * @flags: in: must be 0
+ * @handle: in: a handle returned by MEMREG_IOC_REGISTER on this file
+ */
+struct memreg_unregister {
+	__u32 size;
+	__u32 flags;
+	__u64 handle;
+	__u64 reserved[2];
+};
+#define MEMREG_UNREGISTER_SIZE_VER0	32
+
+/**
+ * struct memreg_region - one registration, as MEMREG_IOC_QUERY reports it
+ */
+struct memreg_region {
+	__u64 handle;
+	__u64 addr;
+	__u64 len;
+	__u64 pinned_pages;	/* pages pinned; a huge page counts once */
+	__u64 age_ms;		/* since registration */
+	__u32 type;		/* enum memreg_mem_type */
+	__u32 access;
+	__u64 reserved[2];
+};
+
+/**
+ * struct memreg_query - MEMREG_IOC_QUERY: the calling process's registrations
+ * @size: in: sizeof(struct memreg_query)
+ * @flags: in: must be 0
+ * @cursor: in/out: 0 to start; the kernel stores where to resume.  Entries
+ *	made or removed between calls neither repeat nor hide the others.
+ * @regions: in: user pointer to an array of struct memreg_region
+ * @count: in: room in @regions (entries); out: entries written
+ * @entry_size: in: sizeof(struct memreg_region)
+ * @total: out: registrations the process has now
+ */
+struct memreg_query {
+	__u32 size;
+	__u32 flags;
+	__u64 cursor;
+	__u64 regions;
+	__u32 count;
+	__u32 entry_size;
+	__u64 total;
+	__u64 reserved[2];
+};
+#define MEMREG_QUERY_SIZE_VER0	56
+
+#define MEMREG_IOC_MAGIC	0xB5
+#define MEMREG_IOC_INFO		_IOWR(MEMREG_IOC_MAGIC, 0x00, struct memreg_info)
+#define MEMREG_IOC_REGISTER	_IOWR(MEMREG_IOC_MAGIC, 0x01, struct memreg_register)
+#define MEMREG_IOC_UNREGISTER	_IOWR(MEMREG_IOC_MAGIC, 0x02, struct memreg_unregister)
+#define MEMREG_IOC_QUERY	_IOWR(MEMREG_IOC_MAGIC, 0x03, struct memreg_query)
+
+/*
+ * Generic netlink family "memreg", version MEMREG_GENL_VERSION.
+ *
+ * Commands:
+ *   MEMREG_CMD_GET_STATS   doit: totals (PROCS, REGIONS, HOST_BYTES,
+ *                          DEV_BYTES, REFUSED_*) and the global defaults.
+ *   MEMREG_CMD_PROC_GET    dump: one message per process (PID, COMM, UID,
+ *                          counts, bytes, peaks, limits).  Filter: PID.
+ *   MEMREG_CMD_REGION_GET  dump: one message per registration (PID, ID,
+ *                          HANDLE, TYPE, ADDR, LEN, PINNED_PAGES, AGE_MS,
+ *                          ACCESS).  ID is the low 32 bits of the handle;
+ *                          the high 32 bits are the secret part.
+ *                          Filter: PID.  ADDR and HANDLE of another uid's
+ *                          process are sent only to CAP_SYS_ADMIN.
+ *   MEMREG_CMD_SET_LIMITS  doit, CAP_NET_ADMIN (GENL_ADMIN_PERM): with PID,
+ *                          that process's limits (ESRCH if it has no
+ *                          memreg context); without, the global defaults.
+ *                          Any of MAX_REGIONS, MAX_HOST_BYTES, MAX_DEV_BYTES.
+ * Events (multicast group "events", open to every user, so they never
+ * carry ADDR or HANDLE): REG_ADDED, REG_REMOVED (PID, COMM, UID, ID, TYPE,
+ * LEN), LIMIT_REFUSED (PID, COMM, UID, REASON, TYPE, LEN), PROC_GONE (PID,
+ * COMM, UID).
+ */
+#define MEMREG_GENL_NAME	"memreg"
+#define MEMREG_GENL_VERSION	1
+#define MEMREG_GENL_MCGRP_EVENTS	"events"
+
+enum memreg_cmd {
+	MEMREG_CMD_UNSPEC,
+	MEMREG_CMD_GET_STATS,
+	MEMREG_CMD_PROC_GET,
+	MEMREG_CMD_REGION_GET,
+	MEMREG_CMD_SET_LIMITS,
+	MEMREG_CMD_EVENT_REG_ADDED,
+	MEMREG_CMD_EVENT_REG_REMOVED,
+	MEMREG_CMD_EVENT_LIMIT_REFUSED,
+	MEMREG_CMD_EVENT_PROC_GONE,
+
+	__MEMREG_CMD_MAX,
+	MEMREG_CMD_MAX = __MEMREG_CMD_MAX - 1
+};
+
+enum memreg_attr {
+	MEMREG_A_UNSPEC,
+	MEMREG_A_PAD,
+	MEMREG_A_PID,			/* u32 */
+	MEMREG_A_COMM,			/* string */
+	MEMREG_A_UID,			/* u32 */
+	MEMREG_A_PROCS,			/* u64: processes with a context */
+	MEMREG_A_REGIONS,		/* u64 */
+	MEMREG_A_HOST_BYTES,		/* u64 */
+	MEMREG_A_DEV_BYTES,		/* u64 */
+	MEMREG_A_PEAK_REGIONS,		/* u64 */
+	MEMREG_A_PEAK_HOST_BYTES,	/* u64 */
+	MEMREG_A_PEAK_DEV_BYTES,	/* u64 */
+	MEMREG_A_MAX_REGIONS,		/* u64 */
+	MEMREG_A_MAX_HOST_BYTES,	/* u64 */
+	MEMREG_A_MAX_DEV_BYTES,		/* u64 */
+	MEMREG_A_HANDLE,		/* u64 */
+	MEMREG_A_TYPE,			/* u32: enum memreg_mem_type */
+	MEMREG_A_ADDR,			/* u64 */
+	MEMREG_A_LEN,			/* u64 */
+	MEMREG_A_PINNED_PAGES,		/* u64 */
+	MEMREG_A_AGE_MS,		/* u64 */
+	MEMREG_A_ACCESS,		/* u32: MEMREG_ACCESS_* */
+	MEMREG_A_REFUSED_REGIONS,	/* u64: refusals, count limit */
+	MEMREG_A_REFUSED_HOST_BYTES,	/* u64: refusals, host byte limit */
+	MEMREG_A_REFUSED_DEV_BYTES,	/* u64: refusals, device byte limit */
+	MEMREG_A_REFUSED_MEMLOCK,	/* u64: refusals, RLIMIT_MEMLOCK */
+	MEMREG_A_REASON,		/* u32: enum memreg_refusal */
+	MEMREG_A_PINNED_BYTES,		/* u64: host bytes pinned */
+	MEMREG_A_INSTANCE_ID,		/* binary, 16 bytes */
+	MEMREG_A_ID,			/* u32: registration id, not secret */
+
+	__MEMREG_A_MAX,
+	MEMREG_A_MAX = __MEMREG_A_MAX - 1
+};
+
+/* Why a registration was refused (MEMREG_A_REASON). */
+enum memreg_refusal {
+	MEMREG_REFUSED_REGIONS		= 1,	/* EMFILE */
+	MEMREG_REFUSED_HOST_BYTES	= 2,	/* EDQUOT */
+	MEMREG_REFUSED_DEV_BYTES	= 3,	/* ENOSPC */
+	MEMREG_REFUSED_MEMLOCK		= 4,	/* ENOMEM */
+};
+
+#endif /* _UAPI_LINUX_MEMREG_H */
