@@ -46,7 +46,7 @@ int memreg_query_all(struct memreg_ctx *ctx, memreg_region_fn fn, void *arg)
 	struct memreg_region batch[QUERY_BATCH];
 	uint64_t cursor = 0, prev;
 	unsigned int n, i;
-	int ret;
+	int ret, more;
 
 	if (!ctx || !fn)
 		return memreg__refuse(MEMREG_E_INVAL, EINVAL);
@@ -57,17 +57,18 @@ int memreg_query_all(struct memreg_ctx *ctx, memreg_region_fn fn, void *arg)
 		if (ret)
 			return ret;
 		/*
-		 * Only an empty batch ends the walk: the UAPI does not promise
-		 * that a short batch is the last one.
+		 * An empty batch ends the walk.  A short one need not: the
+		 * UAPI does not promise that it is the last.
 		 */
 		if (n == 0)
 			return 0;
 		/*
-		 * A cursor that did not move would give the same batch
-		 * forever.  One back at 0 would start over: 0 only ever
-		 * means "from the start", so take it as "no more".
+		 * The cursor back at 0 would start over: 0 only ever means
+		 * "from the start", so take it as "this batch was the last".
+		 * One that did not move would give the same batch forever.
 		 */
-		if (cursor == prev)
+		more = cursor != 0;
+		if (more && cursor == prev)
 			return memreg__refuse(MEMREG_E_IO, EPROTO);
 
 		/* The callback may unregister: the cursor is already past it. */
@@ -76,7 +77,7 @@ int memreg_query_all(struct memreg_ctx *ctx, memreg_region_fn fn, void *arg)
 			if (ret)
 				return ret;
 		}
-		if (cursor == 0)
+		if (!more)
 			return 0;
 	}
 }
