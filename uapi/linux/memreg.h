@@ -144,8 +144,10 @@ struct memreg_region {
  * struct memreg_query - MEMREG_IOC_QUERY: the calling process's registrations
  * @size: in: sizeof(struct memreg_query)
  * @flags: in: must be 0
- * @cursor: in/out: 0 to start; the kernel stores where to resume.  Entries
- *	made or removed between calls neither repeat nor hide the others.
+ * @cursor: in/out: 0 to start; the kernel stores where to resume (the id
+ *	after the last entry written; unchanged when none was written).
+ *	Entries made or removed between calls neither repeat nor hide the
+ *	others.  Call until @count comes back 0: that is the end.
  * @regions: in: user pointer to an array of struct memreg_region
  * @count: in: room in @regions (entries); out: entries written
  * @entry_size: in: sizeof(struct memreg_region)
