@@ -57,15 +57,16 @@ int memreg_query_all(struct memreg_ctx *ctx, memreg_region_fn fn, void *arg)
 		if (ret)
 			return ret;
 		/*
-		 * An empty batch ends the walk.  A short one need not: the
-		 * UAPI does not promise that it is the last.
+		 * An empty batch is the end, as the UAPI documents.  A short
+		 * one is not: the module caps the entries of one call.
 		 */
 		if (n == 0)
 			return 0;
 		/*
-		 * The cursor back at 0 would start over: 0 only ever means
-		 * "from the start", so take it as "this batch was the last".
-		 * One that did not move would give the same batch forever.
+		 * Defence against a module that breaks that contract: a
+		 * cursor back at 0 would start over (0 only ever means "from
+		 * the start"), so take it as "this batch was the last"; one
+		 * that did not move would give the same batch forever.
 		 */
 		more = cursor != 0;
 		if (more && cursor == prev)
