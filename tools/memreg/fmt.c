@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sizes, counts and ages for people; sizes and counts from people.
+ *
+ * Sizes are binary multiples throughout (KiB = 1024 bytes), which is how the
+ * kernel's limits are expressed: the default host limit is exactly 20 GiB.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <linux/memreg.h>
+
+#include "fmt.h"
+
+static const char *const size_units[] = {
+	"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
+};
+
+#define N_SIZE_UNITS	(sizeof(size_units) / sizeof(size_units[0]))
+
+void fmt_size(char *buf, size_t len, uint64_t bytes)
+{
+	uint64_t unit = 1, whole, tenths;
+	unsigned int u = 0;
+
+	if (bytes == MEMREG_UNLIMITED) {
+		snprintf(buf, len, "unlimited");
+		return;
+	}
+	if (bytes < 1024) {
+		snprintf(buf, len, "%lluB", (unsigned long long)bytes);
+		return;
+	}
+
+	/*
+	 * Pick the largest unit that leaves at least 1 in front of the point,
+	 * then round to one decimal in integers: doubles would lose the low
+	 * bits of sizes near 2^64.  Rounding can carry into the next unit
+	 * (1023.96KiB -> 1.0MiB), hence the loop.
+	 */
+	while (u + 1 < N_SIZE_UNITS && bytes / unit >= 1024) {
+		unit <<= 10;
+		u++;
+	}
+	for (;;) {
+		whole = bytes / unit;
+		/* remainder < unit <= 2^60, so * 10 cannot overflow */
+		tenths = ((bytes % unit) * 10 + unit / 2) / unit;
+		if (tenths == 10) {
+			whole++;
+			tenths = 0;
+		}
+		if (whole < 1024 || u + 1 == N_SIZE_UNITS)
+			break;
+		unit <<= 10;
+		u++;
+	}
+	snprintf(buf, len, "%llu.%llu%s", (unsigned long long)whole,
+		 (unsigned long long)tenths, size_units[u]);
+}
+
+void fmt_count(char *buf, size_t len, uint64_t count)
+{
+	if (count == MEMREG_UNLIMITED)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)count);
+}
+
+void fmt_age(char *buf, size_t len, uint64_t ms)
+{
+	uint64_t s = ms / 1000;
+
+	if (ms < 1000)
+		snprintf(buf, len, "%llums", (unsigned long long)ms);
+	else if (s < 60)
+		/* tenths of a second, truncated: an age never runs ahead */
+		snprintf(buf, len, "%llu.%llus", (unsigned long long)s,
+			 (unsigned long long)(ms % 1000 / 100));
+	else if (s < 3600)
+		snprintf(buf, len, "%llum%02llus",
+			 (unsigned long long)(s / 60),
+			 (unsigned long long)(s % 60));
+	else if (s < 86400)
+		snprintf(buf, len, "%lluh%02llum",
+			 (unsigned long long)(s / 3600),
+			 (unsigned long long)(s / 60 % 60));
+	else
+		snprintf(buf, len, "%llud%02lluh",
+			 (unsigned long long)(s / 86400),
+			 (unsigned long long)(s / 3600 % 24));
+}
+
+void fmt_hexbytes(char *buf, size_t len, const void *data, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *p = data;
+	size_t i;
+
+	if (!len)
+		return;
+	for (i = 0; i < n && 2 * i + 2 < len; i++) {
+		buf[2 * i] = digits[p[i] >> 4];
+		buf[2 * i + 1] = digits[p[i] & 0xf];
+	}
+	buf[2 * i] = '\0';
+}
+
+/* Accumulate decimal digits; *end is left at the first non-digit. */
+static int parse_digits(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = *p - '0';
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*end = p;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int err;
+
+	err = parse_digits(s, &end, &v);
+	if (err)
+		return err;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+	int err;
+
+	err = parse_u64(s, &v);
+	if (err)
+		return err;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int parse_count(const char *s, uint64_t *out)
+{
+	if (!strcmp(s, "unlimited")) {
+		*out = MEMREG_UNLIMITED;
+		return 0;
+	}
+	return parse_u64(s, out);
+}
+
+/* Suffixes and their power of 1024; both short and IEC spellings. */
+static const struct {
+	const char *suffix;
+	unsigned int shift;
+} size_suffixes[] = {
+	{ "", 0 }, { "B", 0 },
+	{ "K", 10 }, { "KiB", 10 },
+	{ "M", 20 }, { "MiB", 20 },
+	{ "G", 30 }, { "GiB", 30 },
+	{ "T", 40 }, { "TiB", 40 },
+	{ "P", 50 }, { "PiB", 50 },
+};
+
+int parse_size(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	size_t i;
+	int err;
+
+	if (!strcmp(s, "unlimited")) {
+		*out = MEMREG_UNLIMITED;
+		return 0;
+	}
+	err = parse_digits(s, &end, &v);
+	if (err)
+		return err;
+	for (i = 0; i < sizeof(size_suffixes) / sizeof(size_suffixes[0]); i++) {
+		unsigned int shift = size_suffixes[i].shift;
+
+		if (strcasecmp(end, size_suffixes[i].suffix))
+			continue;
+		if (shift && v > (UINT64_MAX >> shift))
+			return -ERANGE;
+		*out = v << shift;
+		return 0;
+	}
+	return -EINVAL;
+}
