@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command-line parsing, in the manner of iproute2: objects, commands and
+ * keywords may be abbreviated to any prefix, the first match in the order
+ * of the tables below winning ("s" is "show", never "set").
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "args.h"
+#include "fmt.h"
+
+void args_usage(FILE *f)
+{
+	fputs("Usage: memreg [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
+	      "       memreg stats\n"
+	      "       memreg proc [show] [pid PID]\n"
+	      "       memreg region [show] [pid PID]\n"
+	      "       memreg limits [show] [pid PID]\n"
+	      "       memreg limits set [pid PID] [regions N] [host SIZE] [dev SIZE]\n"
+	      "       memreg monitor\n"
+	      "OPTIONS: -j, --json     JSON output\n"
+	      "         -p, --pretty   indented JSON output (implies -j)\n"
+	      "         -h, --help     this help\n"
+	      "         -V, --version  version\n"
+	      "SIZE: bytes, or with a K, M, G, T suffix (KiB, MiB, ... also;\n"
+	      "      1G = 1024^3), or unlimited.  N: a number or unlimited.\n",
+	      f);
+}
+
+/* @arg is a non-empty prefix of @word. */
+static bool matches(const char *arg, const char *word)
+{
+	size_t n = strlen(arg);
+
+	return n && n <= strlen(word) && !strncmp(arg, word, n);
+}
+
+/* Something the tool does not know: show what it does know. */
+static int usage_error(FILE *err)
+{
+	args_usage(err);
+	return EXIT_USAGE;
+}
+
+/* A known keyword with a bad value: the message said it all. */
+static int value_error(FILE *err)
+{
+	fputs("Run \"memreg help\" for usage.\n", err);
+	return EXIT_USAGE;
+}
+
+static int parse_options(struct memreg_args *a, int argc, char **argv,
+			 int *i, FILE *err)
+{
+	for (; *i < argc; (*i)++) {
+		const char *s = argv[*i];
+
+		if (s[0] != '-' || !s[1])
+			break;
+		if (!strcmp(s, "--")) {
+			(*i)++;
+			break;
+		}
+		if (s[1] == '-') {
+			if (!strcmp(s, "--json"))
+				a->json = true;
+			else if (!strcmp(s, "--pretty"))
+				a->pretty = true;
+			else if (!strcmp(s, "--help"))
+				a->help = true;
+			else if (!strcmp(s, "--version"))
+				a->version = true;
+			else
+				goto unknown;
+			continue;
+		}
+		/* bundled short options: -jp */
+		for (s++; *s; s++) {
+			switch (*s) {
+			case 'j':
+				a->json = true;
+				break;
+			case 'p':
+				a->pretty = true;
+				break;
+			case 'h':
+				a->help = true;
+				break;
+			case 'V':
+				a->version = true;
+				break;
+			default:
+				goto unknown;
+			}
+		}
+	}
+	if (a->pretty)
+		a->json = true;
+	return 0;
+
+unknown:
+	fprintf(err, "memreg: unknown option \"%s\"\n", argv[*i]);
+	return usage_error(err);
+}
+
+/* The value after keyword argv[*i]; NULL (with a message) if none. */
+static const char *keyword_value(int argc, char **argv, int *i, FILE *err)
+{
+	if (*i + 1 >= argc) {
+		fprintf(err, "memreg: \"%s\" needs a value\n", argv[*i]);
+		return NULL;
+	}
+	return argv[++(*i)];
+}
+
+static int parse_pid(struct memreg_args *a, const char *s, FILE *err)
+{
+	if (a->has_pid) {
+		fprintf(err, "memreg: pid given twice\n");
+		return EXIT_USAGE;
+	}
+	if (parse_u32(s, &a->pid) || a->pid == 0 || a->pid > INT32_MAX) {
+		fprintf(err, "memreg: invalid pid \"%s\"\n", s);
+		return EXIT_USAGE;
+	}
+	a->has_pid = true;
+	return 0;
+}
+
+/* A "limits set" value; @what names it in messages. */
+static int parse_limit(struct memreg_args *a, unsigned int bit,
+		       const char *what, const char *s, FILE *err)
+{
+	uint64_t *dst;
+	int ret;
+
+	if (a->set & bit) {
+		fprintf(err, "memreg: %s given twice\n", what);
+		return EXIT_USAGE;
+	}
+	if (bit == SET_REGIONS) {
+		dst = &a->max_regions;
+		ret = parse_count(s, dst);
+	} else {
+		dst = bit == SET_HOST ? &a->max_host_bytes : &a->max_dev_bytes;
+		ret = parse_size(s, dst);
+	}
+	if (ret == -ERANGE) {
+		fprintf(err, "memreg: %s \"%s\" is too large\n", what, s);
+		return EXIT_USAGE;
+	}
+	if (ret) {
+		if (bit == SET_REGIONS)
+			fprintf(err, "memreg: invalid %s \"%s\" (a number or unlimited)\n",
+				what, s);
+		else
+			fprintf(err, "memreg: invalid %s size \"%s\" (bytes, K/M/G/T suffix, or unlimited)\n",
+				what, s);
+		return EXIT_USAGE;
+	}
+	a->set |= bit;
+	return 0;
+}
+
+/*
+ * Keywords after the command.  @set_keywords: also regions/host/dev, for
+ * "limits set"; otherwise only pid.
+ */
+static int parse_keywords(struct memreg_args *a, int argc, char **argv,
+			  int i, bool set_keywords, FILE *err)
+{
+	for (; i < argc; i++) {
+		const char *kw = argv[i], *val;
+		int ret;
+
+		if (matches(kw, "pid")) {
+			val = keyword_value(argc, argv, &i, err);
+			ret = val ? parse_pid(a, val, err) : EXIT_USAGE;
+		} else if (set_keywords && matches(kw, "regions")) {
+			val = keyword_value(argc, argv, &i, err);
+			ret = val ? parse_limit(a, SET_REGIONS, "regions", val,
+						err) : EXIT_USAGE;
+		} else if (set_keywords && matches(kw, "host")) {
+			val = keyword_value(argc, argv, &i, err);
+			ret = val ? parse_limit(a, SET_HOST, "host", val, err)
+				  : EXIT_USAGE;
+		} else if (set_keywords && matches(kw, "dev")) {
+			val = keyword_value(argc, argv, &i, err);
+			ret = val ? parse_limit(a, SET_DEV, "dev", val, err)
+				  : EXIT_USAGE;
+		} else {
+			fprintf(err, "memreg: unknown argument \"%s\"\n", kw);
+			return usage_error(err);
+		}
+		if (ret)
+			return value_error(err);
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum memreg_object object;
+} objects[] = {
+	{ "stats", OBJ_STATS },
+	{ "proc", OBJ_PROC },
+	{ "region", OBJ_REGION },
+	{ "limits", OBJ_LIMITS },
+	{ "monitor", OBJ_MONITOR },
+};
+
+int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
+{
+	const char *obj, *cmd;
+	size_t k;
+	int i = 1, ret;
+
+	memset(a, 0, sizeof(*a));
+	ret = parse_options(a, argc, argv, &i, err);
+	if (ret || a->help || a->version)
+		return ret;
+	if (i >= argc) {
+		fprintf(err, "memreg: no object given\n");
+		return usage_error(err);
+	}
+
+	obj = argv[i++];
+	if (matches(obj, "help")) {
+		a->help = true;
+		return 0;
+	}
+	for (k = 0; k < sizeof(objects) / sizeof(objects[0]); k++) {
+		if (matches(obj, objects[k].name)) {
+			a->object = objects[k].object;
+			break;
+		}
+	}
+	if (a->object == OBJ_NONE) {
+		fprintf(err, "memreg: unknown object \"%s\"\n", obj);
+		return usage_error(err);
+	}
+
+	/* the command, if there is one: "show" unless said otherwise */
+	cmd = i < argc ? argv[i] : NULL;
+	a->action = ACT_SHOW;
+	if (cmd && matches(cmd, "help")) {
+		a->help = true;
+		return 0;
+	}
+	if (cmd && matches(cmd, "show")) {
+		i++;
+	} else if (cmd && a->object == OBJ_LIMITS && matches(cmd, "set")) {
+		a->action = ACT_SET;
+		i++;
+	} else if (cmd && (a->object == OBJ_STATS ||
+			   a->object == OBJ_MONITOR ||
+			   !matches(cmd, "pid"))) {
+		fprintf(err, "memreg: unknown command \"%s\" for %s\n", cmd,
+			objects[k].name);
+		return usage_error(err);
+	}
+
+	switch (a->object) {
+	case OBJ_STATS:
+	case OBJ_MONITOR:
+		if (i < argc) {
+			fprintf(err, "memreg: unexpected argument \"%s\"\n",
+				argv[i]);
+			return usage_error(err);
+		}
+		return 0;
+	case OBJ_LIMITS:
+		ret = parse_keywords(a, argc, argv, i, a->action == ACT_SET,
+				     err);
+		if (ret)
+			return ret;
+		if (a->action == ACT_SET && !a->set) {
+			fprintf(err, "memreg: limits set needs at least one of regions, host, dev\n");
+			return value_error(err);
+		}
+		return 0;
+	default:
+		return parse_keywords(a, argc, argv, i, false, err);
+	}
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg proc: one row per process with a memreg context, from the
+ * MEMREG_CMD_PROC_GET dump.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <netlink/msg.h>
+
+#include <linux/memreg.h>
+
+#include "attrs.h"
+#include "fmt.h"
+#include "listing.h"
+#include "memreg.h"
+
+/*
+ * PEAK and LIMITS are "regions/host/dev" in one column each: three
+ * columns apiece would push the table past any terminal.  JSON has all
+ * six values as members of their own.
+ */
+static const struct out_column proc_columns[] = {
+	{ "PID", 7 },
+	{ "COMM", 15 },
+	{ "UID", 6 },
+	{ "REGIONS", 7 },
+	{ "HOST", 9 },
+	{ "DEV", 9 },
+	{ "PEAK", 21 },
+	{ "LIMITS", 0 },
+};
+
+void proc_table_begin(struct out *o)
+{
+	out_table_begin(o, proc_columns,
+			sizeof(proc_columns) / sizeof(proc_columns[0]));
+}
+
+/*
+ * "regions/host/dev" from a count and two sizes; "-" for a missing part.
+ * In JSON, the members @keys[] of those that are present.
+ */
+static void out_triple(struct out *o, const char *const keys[3],
+		       struct nlattr *regions, struct nlattr *host,
+		       struct nlattr *dev)
+{
+	char r[FMT_BUF_LEN] = "-", h[FMT_BUF_LEN] = "-", d[FMT_BUF_LEN] = "-";
+	char text[3 * FMT_BUF_LEN + 2];
+
+	if (o->json_mode) {
+		out_attr_json_u64(o, keys[0], regions);
+		out_attr_json_u64(o, keys[1], host);
+		out_attr_json_u64(o, keys[2], dev);
+		return;
+	}
+	if (regions)
+		fmt_count(r, sizeof(r), nla_get_u64(regions));
+	if (host)
+		fmt_size(h, sizeof(h), nla_get_u64(host));
+	if (dev)
+		fmt_size(d, sizeof(d), nla_get_u64(dev));
+	snprintf(text, sizeof(text), "%s/%s/%s", r, h, d);
+	out_text(o, text);
+}
+
+static const char *const peak_keys[3] = {
+	"peak_regions", "peak_host_bytes", "peak_dev_bytes",
+};
+
+static const char *const limit_keys[3] = {
+	"max_regions", "max_host_bytes", "max_dev_bytes",
+};
+
+int proc_print_row(struct out *o, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+	char buf[64];
+	const char *comm;
+
+	if (attrs_parse(nlh, tb) < 0)
+		return -EBADMSG;
+
+	out_row_begin(o);
+	out_attr_u32(o, "pid", tb[MEMREG_A_PID]);
+	comm = attrs_comm(tb, buf, sizeof(buf), true);
+	if (comm)
+		out_string(o, "comm", comm);
+	else
+		out_absent(o, "comm");
+	out_attr_u32(o, "uid", tb[MEMREG_A_UID]);
+	out_attr_u64(o, "regions", tb[MEMREG_A_REGIONS]);
+	out_attr_size(o, "host_bytes", tb[MEMREG_A_HOST_BYTES]);
+	out_attr_size(o, "dev_bytes", tb[MEMREG_A_DEV_BYTES]);
+	out_attr_json_u64(o, "pinned_bytes", tb[MEMREG_A_PINNED_BYTES]);
+	out_triple(o, peak_keys, tb[MEMREG_A_PEAK_REGIONS],
+		   tb[MEMREG_A_PEAK_HOST_BYTES], tb[MEMREG_A_PEAK_DEV_BYTES]);
+	out_triple(o, limit_keys, tb[MEMREG_A_MAX_REGIONS],
+		   tb[MEMREG_A_MAX_HOST_BYTES], tb[MEMREG_A_MAX_DEV_BYTES]);
+	out_row_end(o);
+	return 0;
+}
+
+int cmd_proc(struct memreg *m)
+{
+	static const struct listing proc_listing = {
+		.what = "proc show",
+		.cmd = MEMREG_CMD_PROC_GET,
+		.begin = proc_table_begin,
+		.print_row = proc_print_row,
+	};
+
+	return listing_run(m, &proc_listing);
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg region: one row per registration, from the MEMREG_CMD_REGION_GET
+ * dump.  The kernel leaves out ADDR and HANDLE of another user's process
+ * unless the reader has CAP_SYS_ADMIN; such cells read "-", and JSON
+ * leaves the members out.
+ */
+#include <errno.h>
+
+#include <netlink/msg.h>
+
+#include <linux/memreg.h>
+
+#include "attrs.h"
+#include "json.h"
+#include "listing.h"
+#include "memreg.h"
+
+static const struct out_column region_columns[] = {
+	{ "PID", 7 },
+	{ "COMM", 15 },
+	{ "HANDLE", 18 },
+	{ "TYPE", 6 },
+	{ "ADDR", 18 },
+	{ "LEN", 9 },
+	{ "PINNED", 8 },
+	{ "AGE", 0 },
+};
+
+void region_table_begin(struct out *o)
+{
+	out_table_begin(o, region_columns,
+			sizeof(region_columns) / sizeof(region_columns[0]));
+}
+
+/* JSON only: "access":["remote_read","remote_write"]. */
+static void region_access(struct out *o, const struct nlattr *a)
+{
+	uint32_t access;
+
+	if (!o->json_mode || !a)
+		return;
+	access = nla_get_u32(a);
+	json_key(&o->json, "access");
+	json_array_begin(&o->json);
+	if (access & MEMREG_ACCESS_REMOTE_READ)
+		json_string(&o->json, "remote_read");
+	if (access & MEMREG_ACCESS_REMOTE_WRITE)
+		json_string(&o->json, "remote_write");
+	json_array_end(&o->json);
+}
+
+void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
+{
+	char buf[64];
+	const char *comm;
+
+	out_attr_u32(o, "pid", tb[MEMREG_A_PID]);
+	comm = attrs_comm(tb, buf, sizeof(buf), proc_fallback);
+	if (comm)
+		out_string(o, "comm", comm);
+	else
+		out_absent(o, "comm");
+	out_attr_hex(o, "handle", tb[MEMREG_A_HANDLE]);
+	out_attr_mem_type(o, "type", tb[MEMREG_A_TYPE]);
+	out_attr_hex(o, "addr", tb[MEMREG_A_ADDR]);
+	out_attr_size(o, "len", tb[MEMREG_A_LEN]);
+	out_attr_u64(o, "pinned_pages", tb[MEMREG_A_PINNED_PAGES]);
+	out_attr_age(o, "age_ms", tb[MEMREG_A_AGE_MS]);
+	region_access(o, tb[MEMREG_A_ACCESS]);
+}
+
+int region_print_row(struct out *o, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+
+	if (attrs_parse(nlh, tb) < 0)
+		return -EBADMSG;
+	out_row_begin(o);
+	region_fields(o, tb, true);
+	out_row_end(o);
+	return 0;
+}
+
+int cmd_region(struct memreg *m)
+{
+	static const struct listing region_listing = {
+		.what = "region show",
+		.cmd = MEMREG_CMD_REGION_GET,
+		.begin = region_table_begin,
+		.print_row = region_print_row,
+	};
+
+	return listing_run(m, &region_listing);
+}
