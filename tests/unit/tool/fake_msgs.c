@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hand-built memreg messages.  64-bit attributes are preceded by a
+ * MEMREG_A_PAD attribute here and there, as nla_put_u64_64bit() in the
+ * kernel does to align them; the tool must step over those.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool_test.h"
+#include "fake_msgs.h"
+
+#define PUT(call)	assert_int_equal((call), 0)
+
+const char *fake_proc_root(void)
+{
+	static char dir[] = "/tmp/memreg-tool-test-XXXXXX";
+	static bool made;
+	char path[sizeof(dir) + 32];
+	FILE *f;
+
+	if (made)
+		return dir;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/4242", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/4242/comm", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("from-proc\n", f);
+	fclose(f);
+	made = true;
+	return dir;
+}
+
+static void put_pad(struct nl_msg *msg)
+{
+	PUT(nla_put(msg, MEMREG_A_PAD, 0, NULL));
+}
+
+struct nl_msg *fake_stats(void)
+{
+	static const unsigned char id[16] = {
+		0x6d, 0x65, 0x6d, 0x72, 0x65, 0x67, 0x00, 0x01,
+		0x02, 0x03, 0xa4, 0xb5, 0xc6, 0xd7, 0xe8, 0xf9,
+	};
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_GET_STATS);
+
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_PROCS, 3));
+	PUT(nla_put_u64(msg, MEMREG_A_REGIONS, 12));
+	PUT(nla_put_u64(msg, MEMREG_A_HOST_BYTES, 4ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_DEV_BYTES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_PINNED_BYTES, (4ULL << 20) + 8192));
+	PUT(nla_put_u64(msg, MEMREG_A_REFUSED_REGIONS, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_REFUSED_HOST_BYTES, 1));
+	PUT(nla_put_u64(msg, MEMREG_A_REFUSED_DEV_BYTES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_REFUSED_MEMLOCK, 2));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_REGIONS, 256));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_HOST_BYTES, 20ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, 50ULL << 30));
+	PUT(nla_put(msg, MEMREG_A_INSTANCE_ID, sizeof(id), id));
+	return msg;
+}
+
+struct nl_msg *fake_proc_full(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_PROC_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+	PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+	PUT(nla_put_u32(msg, MEMREG_A_UID, 1000));
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_REGIONS, 3));
+	PUT(nla_put_u64(msg, MEMREG_A_HOST_BYTES, 4ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_DEV_BYTES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_PINNED_BYTES, 4ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_PEAK_REGIONS, 5));
+	PUT(nla_put_u64(msg, MEMREG_A_PEAK_HOST_BYTES, 8ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_PEAK_DEV_BYTES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_REGIONS, 256));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_HOST_BYTES, 20ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, 50ULL << 30));
+	return msg;
+}
+
+struct nl_msg *fake_proc_sparse(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_PROC_GET);
+
+	/* no COMM (fallback to /proc), no PEAK_*, no PINNED_BYTES */
+	PUT(nla_put_u32(msg, MEMREG_A_PID, 4242));
+	PUT(nla_put_u32(msg, MEMREG_A_UID, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_REGIONS, 100000));
+	PUT(nla_put_u64(msg, MEMREG_A_HOST_BYTES, 1536ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_DEV_BYTES, 1ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_REGIONS, MEMREG_UNLIMITED));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_HOST_BYTES, MEMREG_UNLIMITED));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, 64ULL << 30));
+	return msg;
+}
+
+static void put_region_body(struct nl_msg *msg)
+{
+	PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_HOST));
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_LEN, 4ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_PINNED_PAGES, 1024));
+	PUT(nla_put_u64(msg, MEMREG_A_AGE_MS, 185000));
+	PUT(nla_put_u32(msg, MEMREG_A_ACCESS, MEMREG_ACCESS_ALL));
+}
+
+struct nl_msg *fake_region_full(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_REGION_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+	PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_HANDLE, 0x5eed0000beefULL));
+	PUT(nla_put_u64(msg, MEMREG_A_ADDR, 0x7f3a12400000ULL));
+	put_region_body(msg);
+	return msg;
+}
+
+struct nl_msg *fake_region_hidden(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_REGION_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_PID, 1));
+	PUT(nla_put_string(msg, MEMREG_A_COMM, "init"));
+	PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_DEVICE));
+	PUT(nla_put_u64(msg, MEMREG_A_LEN, 2ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_PINNED_PAGES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_AGE_MS, 90061000));
+	PUT(nla_put_u32(msg, MEMREG_A_ACCESS, 0));
+	return msg;
+}
+
+struct nl_msg *fake_event(uint8_t cmd)
+{
+	struct nl_msg *msg = fake_msg(cmd);
+
+	switch (cmd) {
+	case MEMREG_CMD_EVENT_REG_ADDED:
+	case MEMREG_CMD_EVENT_REG_REMOVED:
+		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+		PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+		PUT(nla_put_u64(msg, MEMREG_A_HANDLE, 0x5eed0000beefULL));
+		PUT(nla_put_u64(msg, MEMREG_A_ADDR, 0x7f3a12400000ULL));
+		put_region_body(msg);
+		break;
+	case MEMREG_CMD_EVENT_LIMIT_REFUSED:
+		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+		PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+		PUT(nla_put_u32(msg, MEMREG_A_REASON,
+				MEMREG_REFUSED_HOST_BYTES));
+		PUT(nla_put_u64(msg, MEMREG_A_LEN, 1ULL << 30));
+		PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_HOST));
+		break;
+	default:
+		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+		PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+		break;
+	}
+	return msg;
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line: options, objects, commands, keywords and their values.
+ */
+#include <string.h>
+
+#include "tool_test.h"
+#include "args.h"
+
+#define ARGV(...)	((char *[]){ "memreg", __VA_ARGS__, NULL })
+#define ARGC(argv)	(count_args(argv))
+
+static int count_args(char **argv)
+{
+	int n = 0;
+
+	while (argv[n])
+		n++;
+	return n;
+}
+
+/* Parse, expect @ret, and return what went to stderr (caller frees). */
+static int parse(struct memreg_args *a, char **argv, struct capture *err)
+{
+	capture_open(err);
+	return args_parse(a, ARGC(argv), argv, err->f);
+}
+
+static void expect_ok(struct memreg_args *a, char **argv)
+{
+	struct capture err;
+
+	assert_int_equal(parse(a, argv, &err), 0);
+	assert_string_equal(capture_text(&err), "");
+	capture_close(&err);
+}
+
+/* Fails with exit status 2 and @msg as the first line on stderr. */
+static void expect_usage(char **argv, const char *msg, bool full_usage)
+{
+	struct memreg_args a;
+	struct capture err;
+	const char *text;
+
+	assert_int_equal(parse(&a, argv, &err), EXIT_USAGE);
+	text = capture_text(&err);
+	assert_true(strncmp(text, msg, strlen(msg)) == 0);
+	assert_int_equal(text[strlen(msg)], '\n');
+	if (full_usage)
+		assert_non_null(strstr(text, "Usage: memreg"));
+	else
+		assert_non_null(strstr(text, "Run \"memreg help\""));
+	capture_close(&err);
+}
+
+static void test_args_options(void **state)
+{
+	struct memreg_args a;
+
+	(void)state;
+	expect_ok(&a, ARGV("stats"));
+	assert_int_equal(a.object, OBJ_STATS);
+	assert_false(a.json);
+	assert_false(a.pretty);
+
+	expect_ok(&a, ARGV("-j", "stats"));
+	assert_true(a.json);
+	assert_false(a.pretty);
+
+	/* -p implies -j; bundled and long forms */
+	expect_ok(&a, ARGV("-p", "proc"));
+	assert_true(a.json && a.pretty);
+	expect_ok(&a, ARGV("-jp", "proc"));
+	assert_true(a.json && a.pretty);
+	expect_ok(&a, ARGV("--json", "--pretty", "region"));
+	assert_true(a.json && a.pretty);
+	expect_ok(&a, ARGV("--", "stats"));
+	assert_int_equal(a.object, OBJ_STATS);
+
+	expect_ok(&a, ARGV("-h"));
+	assert_true(a.help);
+	expect_ok(&a, ARGV("--help"));
+	assert_true(a.help);
+	expect_ok(&a, ARGV("-V"));
+	assert_true(a.version);
+	expect_ok(&a, ARGV("--version"));
+	assert_true(a.version);
+	expect_ok(&a, ARGV("help"));
+	assert_true(a.help);
+	expect_ok(&a, ARGV("region", "help"));
+	assert_true(a.help);
+
+	expect_usage(ARGV("-x", "stats"), "memreg: unknown option \"-x\"",
+		     true);
+	expect_usage(ARGV("-jx", "stats"), "memreg: unknown option \"-jx\"",
+		     true);
+	expect_usage(ARGV("--jsn", "stats"),
+		     "memreg: unknown option \"--jsn\"", true);
+	expect_usage(ARGV("-j"), "memreg: no object given", true);
+}
+
+static void test_args_objects(void **state)
+{
+	struct memreg_args a;
+
+	(void)state;
+	expect_ok(&a, ARGV("proc"));
+	assert_int_equal(a.object, OBJ_PROC);
+	assert_int_equal(a.action, ACT_SHOW);
+	assert_false(a.has_pid);
+
+	expect_ok(&a, ARGV("region", "show"));
+	assert_int_equal(a.object, OBJ_REGION);
+	assert_int_equal(a.action, ACT_SHOW);
+
+	expect_ok(&a, ARGV("monitor"));
+	assert_int_equal(a.object, OBJ_MONITOR);
+	expect_ok(&a, ARGV("limits"));
+	assert_int_equal(a.object, OBJ_LIMITS);
+	assert_int_equal(a.action, ACT_SHOW);
+
+	/* prefixes, iproute2 style */
+	expect_ok(&a, ARGV("st"));
+	assert_int_equal(a.object, OBJ_STATS);
+	expect_ok(&a, ARGV("p", "s"));
+	assert_int_equal(a.object, OBJ_PROC);
+	expect_ok(&a, ARGV("reg"));
+	assert_int_equal(a.object, OBJ_REGION);
+	expect_ok(&a, ARGV("mon"));
+	assert_int_equal(a.object, OBJ_MONITOR);
+	/* "s" is show, never set */
+	expect_ok(&a, ARGV("limits", "s"));
+	assert_int_equal(a.action, ACT_SHOW);
+
+	expect_usage(ARGV("heap"), "memreg: unknown object \"heap\"", true);
+	expect_usage(ARGV("procs"), "memreg: unknown object \"procs\"", true);
+	expect_usage(ARGV("proc", "list"),
+		     "memreg: unknown command \"list\" for proc", true);
+	expect_usage(ARGV("stats", "pid", "1"),
+		     "memreg: unknown command \"pid\" for stats", true);
+	expect_usage(ARGV("stats", "show", "x"),
+		     "memreg: unexpected argument \"x\"", true);
+	expect_usage(ARGV("monitor", "x"),
+		     "memreg: unknown command \"x\" for monitor", true);
+	expect_usage(ARGV("proc", "set"),
+		     "memreg: unknown command \"set\" for proc", true);
+	expect_usage(ARGV("limits", "regions", "5"),
+		     "memreg: unknown command \"regions\" for limits", true);
+}
+
+static void test_args_pid(void **state)
+{
+	struct memreg_args a;
+
+	(void)state;
+	expect_ok(&a, ARGV("proc", "pid", "1234"));
+	assert_true(a.has_pid);
+	assert_int_equal(a.pid, 1234);
+	expect_ok(&a, ARGV("region", "show", "pid", "1"));
+	assert_true(a.has_pid);
+	assert_int_equal(a.pid, 1);
+	expect_ok(&a, ARGV("limits", "show", "pid", "2147483647"));
+	assert_int_equal(a.pid, 2147483647);
+
+	expect_usage(ARGV("proc", "pid"), "memreg: \"pid\" needs a value",
+		     false);
+	expect_usage(ARGV("proc", "pid", "0"), "memreg: invalid pid \"0\"",
+		     false);
+	expect_usage(ARGV("proc", "pid", "-1"), "memreg: invalid pid \"-1\"",
+		     false);
+	expect_usage(ARGV("proc", "pid", "2147483648"),
+		     "memreg: invalid pid \"2147483648\"", false);
+	expect_usage(ARGV("proc", "pid", "12x"),
+		     "memreg: invalid pid \"12x\"", false);
+	expect_usage(ARGV("proc", "pid", "1", "pid", "2"),
+		     "memreg: pid given twice", false);
+	expect_usage(ARGV("region", "pid", "1", "host", "1G"),
+		     "memreg: unknown argument \"host\"", true);
+}
+
+static void test_args_limits_set(void **state)
+{
+	struct memreg_args a;
+
+	(void)state;
+	expect_ok(&a, ARGV("limits", "set", "regions", "512"));
+	assert_int_equal(a.action, ACT_SET);
+	assert_int_equal(a.set, SET_REGIONS);
+	assert_int_equal(a.max_regions, 512);
+	assert_false(a.has_pid);
+
+	expect_ok(&a, ARGV("limits", "set", "pid", "77", "regions",
+			   "unlimited", "host", "1G", "dev", "64GiB"));
+	assert_true(a.has_pid);
+	assert_int_equal(a.pid, 77);
+	assert_int_equal(a.set, SET_REGIONS | SET_HOST | SET_DEV);
+	assert_true(a.max_regions == MEMREG_UNLIMITED);
+	assert_true(a.max_host_bytes == 1ULL << 30);
+	assert_true(a.max_dev_bytes == 64ULL << 30);
+
+	expect_ok(&a, ARGV("limits", "set", "host", "unlimited"));
+	assert_int_equal(a.set, SET_HOST);
+	assert_true(a.max_host_bytes == MEMREG_UNLIMITED);
+
+	expect_ok(&a, ARGV("limits", "set", "dev", "4096"));
+	assert_int_equal(a.set, SET_DEV);
+	assert_int_equal(a.max_dev_bytes, 4096);
+
+	expect_usage(ARGV("limits", "set"),
+		     "memreg: limits set needs at least one of regions, host, dev",
+		     false);
+	expect_usage(ARGV("limits", "set", "pid", "5"),
+		     "memreg: limits set needs at least one of regions, host, dev",
+		     false);
+	expect_usage(ARGV("limits", "set", "host"),
+		     "memreg: \"host\" needs a value", false);
+	expect_usage(ARGV("limits", "set", "host", "1.5G"),
+		     "memreg: invalid host size \"1.5G\" (bytes, K/M/G/T suffix, or unlimited)",
+		     false);
+	expect_usage(ARGV("limits", "set", "dev", "99999999999T"),
+		     "memreg: dev \"99999999999T\" is too large", false);
+	expect_usage(ARGV("limits", "set", "regions", "1K"),
+		     "memreg: invalid regions \"1K\" (a number or unlimited)",
+		     false);
+	expect_usage(ARGV("limits", "set", "host", "1G", "host", "2G"),
+		     "memreg: host given twice", false);
+	expect_usage(ARGV("limits", "set", "memlock", "1G"),
+		     "memreg: unknown argument \"memlock\"", true);
+	/* set keywords belong to set only */
+	expect_usage(ARGV("limits", "show", "host", "1G"),
+		     "memreg: unknown argument \"host\"", true);
+}
+
+const struct CMUnitTest args_tests[] = {
+	cmocka_unit_test(test_args_options),
+	cmocka_unit_test(test_args_objects),
+	cmocka_unit_test(test_args_pid),
+	cmocka_unit_test(test_args_limits_set),
+};
+
+const size_t n_args_tests = sizeof(args_tests) / sizeof(args_tests[0]);

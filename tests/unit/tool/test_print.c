@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From netlink message to text and JSON: the printers of every object, fed
+ * with messages built the way the kernel builds them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "tool_test.h"
+#include "comm.h"
+#include "fake_msgs.h"
+#include "memreg.h"
+
+enum mode { TEXT, JSON, PRETTY };
+
+struct printer {
+	struct capture c;
+	struct out o;
+};
+
+static void printer_open(struct printer *p, enum mode mode)
+{
+	capture_open(&p->c);
+	out_init(&p->o, p->c.f, mode != TEXT, mode == PRETTY);
+}
+
+/* Print @msg with @print_row, freeing it; returns the printer's result. */
+static int feed(struct printer *p,
+		int (*print_row)(struct out *, struct nlmsghdr *),
+		struct nl_msg *msg)
+{
+	int ret = print_row(&p->o, nlmsg_hdr(msg));
+
+	nlmsg_free(msg);
+	return ret;
+}
+
+/* Every print test sees the fake /proc, where pid 4242 is "from-proc". */
+static int use_fake_proc(void **state)
+{
+	(void)state;
+	comm_proc_root = fake_proc_root();
+	return 0;
+}
+
+static void test_proc_table(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	proc_table_begin(&p.o);
+	assert_int_equal(feed(&p, proc_print_row, fake_proc_full()), 0);
+	assert_int_equal(feed(&p, proc_print_row, fake_proc_sparse()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+"PID     COMM            UID    REGIONS HOST      DEV       PEAK                  LIMITS\n"
+"1234    trainer         1000   3       4.0MiB    0B        5/8.0MiB/0B           256/20.0GiB/50.0GiB\n"
+"4242    from-proc       0      100000  1.5TiB    1.0GiB    -/-/-                 unlimited/unlimited/64.0GiB\n");
+	capture_close(&p.c);
+}
+
+static void test_proc_json(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, JSON);
+	proc_table_begin(&p.o);
+	assert_int_equal(feed(&p, proc_print_row, fake_proc_full()), 0);
+	assert_int_equal(feed(&p, proc_print_row, fake_proc_sparse()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+		"[{\"pid\":1234,\"comm\":\"trainer\",\"uid\":1000,\"regions\":3,"
+		"\"host_bytes\":4194304,\"dev_bytes\":0,\"pinned_bytes\":4194304,"
+		"\"peak_regions\":5,\"peak_host_bytes\":8388608,"
+		"\"peak_dev_bytes\":0,\"max_regions\":256,"
+		"\"max_host_bytes\":21474836480,\"max_dev_bytes\":53687091200},"
+		"{\"pid\":4242,\"comm\":\"from-proc\",\"uid\":0,"
+		"\"regions\":100000,\"host_bytes\":1649267441664,"
+		"\"dev_bytes\":1073741824,"
+		"\"max_regions\":18446744073709551615,"
+		"\"max_host_bytes\":18446744073709551615,"
+		"\"max_dev_bytes\":68719476736}]\n");
+	capture_close(&p.c);
+}
+
+static void test_region_table(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	region_table_begin(&p.o);
+	assert_int_equal(feed(&p, region_print_row, fake_region_full()), 0);
+	assert_int_equal(feed(&p, region_print_row, fake_region_hidden()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+"PID     COMM            HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n"
+"1234    trainer         0x5eed0000beef     host   0x7f3a12400000     4.0MiB    1024     3m05s\n"
+"1       init            -                  device -                  2.0GiB    0        1d01h\n");
+	capture_close(&p.c);
+}
+
+static void test_region_json(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, JSON);
+	region_table_begin(&p.o);
+	assert_int_equal(feed(&p, region_print_row, fake_region_full()), 0);
+	assert_int_equal(feed(&p, region_print_row, fake_region_hidden()), 0);
+	out_table_end(&p.o);
+	/* the hidden row has no "handle" and no "addr" at all */
+	assert_string_equal(capture_text(&p.c),
+		"[{\"pid\":1234,\"comm\":\"trainer\",\"handle\":104372000308975,"
+		"\"type\":\"host\",\"addr\":139887391014912,\"len\":4194304,"
+		"\"pinned_pages\":1024,\"age_ms\":185000,"
+		"\"access\":[\"remote_read\",\"remote_write\"]},"
+		"{\"pid\":1,\"comm\":\"init\",\"type\":\"device\","
+		"\"len\":2147483648,\"pinned_pages\":0,\"age_ms\":90061000,"
+		"\"access\":[]}]\n");
+	capture_close(&p.c);
+}
+
+static void test_region_pretty(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, PRETTY);
+	region_table_begin(&p.o);
+	assert_int_equal(feed(&p, region_print_row, fake_region_hidden()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+		"[\n"
+		"  {\n"
+		"    \"pid\": 1,\n"
+		"    \"comm\": \"init\",\n"
+		"    \"type\": \"device\",\n"
+		"    \"len\": 2147483648,\n"
+		"    \"pinned_pages\": 0,\n"
+		"    \"age_ms\": 90061000,\n"
+		"    \"access\": []\n"
+		"  }\n"
+		"]\n");
+	capture_close(&p.c);
+}
+
+static void test_empty_listing(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	region_table_begin(&p.o);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+"PID     COMM            HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n");
+	capture_close(&p.c);
+
+	printer_open(&p, JSON);
+	proc_table_begin(&p.o);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c), "[]\n");
+	capture_close(&p.c);
+}
+
+static void test_stats_block(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, stats_print, fake_stats()), 0);
+	assert_string_equal(capture_text(&p.c),
+		"processes       3\n"
+		"registrations   12\n"
+		"host            4.0MiB\n"
+		"device          0B\n"
+		"pinned          4.0MiB\n"
+		"refused regions 0\n"
+		"refused host    1\n"
+		"refused device  0\n"
+		"refused memlock 2\n"
+		"default regions 256\n"
+		"default host    20.0GiB\n"
+		"default device  50.0GiB\n"
+		"instance        6d656d72656700010203a4b5c6d7e8f9\n");
+	capture_close(&p.c);
+}
+
+static void test_stats_json(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, stats_print, fake_stats()), 0);
+	assert_string_equal(capture_text(&p.c),
+		"{\"procs\":3,\"regions\":12,\"host_bytes\":4194304,"
+		"\"dev_bytes\":0,\"pinned_bytes\":4202496,"
+		"\"refused_regions\":0,\"refused_host_bytes\":1,"
+		"\"refused_dev_bytes\":0,\"refused_memlock\":2,"
+		"\"max_regions\":256,\"max_host_bytes\":21474836480,"
+		"\"max_dev_bytes\":53687091200,"
+		"\"instance_id\":\"6d656d72656700010203a4b5c6d7e8f9\"}\n");
+	capture_close(&p.c);
+
+	printer_open(&p, PRETTY);
+	assert_int_equal(feed(&p, stats_print, fake_stats()), 0);
+	assert_non_null(strstr(capture_text(&p.c),
+			       "{\n  \"procs\": 3,\n  \"regions\": 12,\n"));
+	assert_non_null(strstr(capture_text(&p.c),
+			       "\n  \"instance_id\": \"6d656d72656700010203a4b5c6d7e8f9\"\n}\n"));
+	capture_close(&p.c);
+}
+
+/* A stats answer from a kernel that sends only some of the attributes. */
+static void test_stats_sparse(void **state)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_GET_STATS);
+	struct printer p;
+
+	(void)state;
+	assert_int_equal(nla_put_u64(msg, MEMREG_A_PROCS, 0), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, stats_print, msg), 0);
+	assert_non_null(strstr(capture_text(&p.c), "processes       0\n"
+						   "registrations   -\n"));
+	assert_non_null(strstr(capture_text(&p.c), "instance        -\n"));
+	capture_close(&p.c);
+}
+
+static int print_limits_global(struct out *o, struct nlmsghdr *nlh)
+{
+	return limits_print(o, nlh, false);
+}
+
+static int print_limits_pid(struct out *o, struct nlmsghdr *nlh)
+{
+	return limits_print(o, nlh, true);
+}
+
+static void test_limits(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, print_limits_global, fake_stats()), 0);
+	assert_int_equal(feed(&p, print_limits_pid, fake_proc_sparse()), 0);
+	assert_string_equal(capture_text(&p.c),
+		"regions 256\n"
+		"host    20.0GiB\n"
+		"dev     50.0GiB\n"
+		"pid     4242\n"
+		"regions unlimited\n"
+		"host    unlimited\n"
+		"dev     64.0GiB\n");
+	capture_close(&p.c);
+
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, print_limits_global, fake_stats()), 0);
+	assert_int_equal(feed(&p, print_limits_pid, fake_proc_sparse()), 0);
+	assert_string_equal(capture_text(&p.c),
+		"{\"max_regions\":256,\"max_host_bytes\":21474836480,"
+		"\"max_dev_bytes\":53687091200}\n"
+		"{\"pid\":4242,\"max_regions\":18446744073709551615,"
+		"\"max_host_bytes\":18446744073709551615,"
+		"\"max_dev_bytes\":68719476736}\n");
+	capture_close(&p.c);
+}
+
+static void test_monitor_text(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_REG_ADDED)), 0);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_REG_REMOVED)), 0);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_LIMIT_REFUSED)), 0);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_PROC_GONE)), 0);
+	/* an event this tool does not know yet */
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_MAX + 1)), 0);
+	assert_string_equal(capture_text(&p.c),
+		"REG_ADDED pid 1234 comm trainer handle 0x5eed0000beef type host addr 0x7f3a12400000 len 4.0MiB pinned 1024 age 3m05s\n"
+		"REG_REMOVED pid 1234 comm trainer handle 0x5eed0000beef type host addr 0x7f3a12400000 len 4.0MiB pinned 1024 age 3m05s\n"
+		"LIMIT_REFUSED pid 1234 comm trainer reason host_bytes len 1.0GiB type host\n"
+		"PROC_GONE pid 1234 comm trainer\n"
+		"EVENT9 pid 1234 comm trainer\n");
+	capture_close(&p.c);
+}
+
+static void test_monitor_json(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_REG_ADDED)), 0);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_LIMIT_REFUSED)), 0);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_PROC_GONE)), 0);
+	assert_string_equal(capture_text(&p.c),
+		"{\"event\":\"REG_ADDED\",\"pid\":1234,\"comm\":\"trainer\","
+		"\"handle\":104372000308975,\"type\":\"host\","
+		"\"addr\":139887391014912,\"len\":4194304,"
+		"\"pinned_pages\":1024,\"age_ms\":185000,"
+		"\"access\":[\"remote_read\",\"remote_write\"]}\n"
+		"{\"event\":\"LIMIT_REFUSED\",\"pid\":1234,\"comm\":\"trainer\","
+		"\"reason\":\"host_bytes\",\"len\":1073741824,\"type\":\"host\"}\n"
+		"{\"event\":\"PROC_GONE\",\"pid\":1234,\"comm\":\"trainer\"}\n");
+	capture_close(&p.c);
+}
+
+/* Missing fields are left out of event lines, not shown as "-". */
+static void test_monitor_sparse(void **state)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_EVENT_REG_REMOVED);
+	struct printer p;
+
+	(void)state;
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 1), 0);
+	assert_int_equal(nla_put_string(msg, MEMREG_A_COMM, "init"), 0);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_TYPE, 7), 0);
+	assert_int_equal(nla_put_u64(msg, MEMREG_A_LEN, 4096), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, monitor_print_event, msg), 0);
+	assert_string_equal(capture_text(&p.c),
+			    "REG_REMOVED pid 1 comm init type type7 len 4.0KiB\n");
+	capture_close(&p.c);
+
+	/* the comm of a gone process is never looked up in /proc */
+	msg = fake_msg(MEMREG_CMD_EVENT_PROC_GONE);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 4242), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, monitor_print_event, msg), 0);
+	assert_string_equal(capture_text(&p.c), "PROC_GONE pid 4242\n");
+	capture_close(&p.c);
+
+	/* ... but that of a live one is */
+	msg = fake_msg(MEMREG_CMD_EVENT_LIMIT_REFUSED);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 4242), 0);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_REASON, 99), 0);
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, monitor_print_event, msg), 0);
+	assert_string_equal(capture_text(&p.c),
+		"{\"event\":\"LIMIT_REFUSED\",\"pid\":4242,\"comm\":\"from-proc\","
+		"\"reason\":\"reason99\"}\n");
+	capture_close(&p.c);
+}
+
+/* What a hostile comm (prctl PR_SET_NAME) turns into. */
+static void test_hostile_comm(void **state)
+{
+	static const char comm[] = "\x1b[2J\"x\\\n\xff";
+	struct nl_msg *msg;
+	struct printer p;
+
+	(void)state;
+	msg = fake_msg(MEMREG_CMD_PROC_GET);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 7), 0);
+	assert_int_equal(nla_put_string(msg, MEMREG_A_COMM, comm), 0);
+	printer_open(&p, TEXT);
+	proc_table_begin(&p.o);
+	assert_int_equal(feed(&p, proc_print_row, msg), 0);
+	assert_non_null(strstr(capture_text(&p.c),
+			       "\n7       ?[2J\"x\\?\xff       -      "));
+	capture_close(&p.c);
+
+	msg = fake_msg(MEMREG_CMD_PROC_GET);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 7), 0);
+	assert_int_equal(nla_put_string(msg, MEMREG_A_COMM, comm), 0);
+	printer_open(&p, JSON);
+	proc_table_begin(&p.o);
+	assert_int_equal(feed(&p, proc_print_row, msg), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+		"[{\"pid\":7,\"comm\":\"\\u001b[2J\\\"x\\\\\\n\\ufffd\"}]\n");
+	capture_close(&p.c);
+}
+
+/* A message with an attribute of the wrong size is refused whole. */
+static void test_malformed(void **state)
+{
+	struct nl_msg *msg;
+	struct printer p;
+	uint16_t short_pid = 5;
+
+	(void)state;
+	msg = fake_msg(MEMREG_CMD_PROC_GET);
+	assert_int_equal(nla_put(msg, MEMREG_A_PID, sizeof(short_pid),
+				 &short_pid), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, proc_print_row, msg), -EBADMSG);
+	assert_string_equal(capture_text(&p.c), "");
+	capture_close(&p.c);
+
+	msg = fake_msg(MEMREG_CMD_GET_STATS);
+	assert_int_equal(nla_put(msg, MEMREG_A_INSTANCE_ID, 8, "12345678"), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, stats_print, msg), -EBADMSG);
+	capture_close(&p.c);
+
+	/* a COMM that is not NUL-terminated */
+	msg = fake_msg(MEMREG_CMD_REGION_GET);
+	assert_int_equal(nla_put(msg, MEMREG_A_COMM, 4, "abcd"), 0);
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, region_print_row, msg), -EBADMSG);
+	assert_string_equal(capture_text(&p.c), "");
+	capture_close(&p.c);
+
+	/* attributes from a newer kernel are not a reason to refuse */
+	msg = fake_proc_full();
+	assert_int_equal(nla_put_u64(msg, MEMREG_A_MAX + 1, 1), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, proc_print_row, msg), 0);
+	capture_close(&p.c);
+}
+
+/*
+ * 100,000 registrations go through the printer one message at a time; each
+ * is freed before the next is built, as in a real dump.
+ */
+static void test_many_rows(void **state)
+{
+	struct printer p;
+	const char *text;
+	size_t lines = 0;
+	unsigned int i;
+
+	(void)state;
+	printer_open(&p, JSON);
+	region_table_begin(&p.o);
+	for (i = 0; i < 100000; i++)
+		assert_int_equal(feed(&p, region_print_row,
+				      fake_region_full()), 0);
+	out_table_end(&p.o);
+	text = capture_text(&p.c);
+	assert_int_equal(text[0], '[');
+	assert_int_equal(strlen(text), p.c.len);
+	for (; *text; text++)
+		lines += *text == '{';
+	assert_int_equal(lines, 100000);
+	assert_string_equal(p.c.buf + p.c.len - 3, "}]\n");
+	capture_close(&p.c);
+}
+
+const struct CMUnitTest print_tests[] = {
+	cmocka_unit_test_setup(test_proc_table, use_fake_proc),
+	cmocka_unit_test_setup(test_proc_json, use_fake_proc),
+	cmocka_unit_test_setup(test_region_table, use_fake_proc),
+	cmocka_unit_test_setup(test_region_json, use_fake_proc),
+	cmocka_unit_test_setup(test_region_pretty, use_fake_proc),
+	cmocka_unit_test_setup(test_empty_listing, use_fake_proc),
+	cmocka_unit_test_setup(test_stats_block, use_fake_proc),
+	cmocka_unit_test_setup(test_stats_json, use_fake_proc),
+	cmocka_unit_test_setup(test_stats_sparse, use_fake_proc),
+	cmocka_unit_test_setup(test_limits, use_fake_proc),
+	cmocka_unit_test_setup(test_monitor_text, use_fake_proc),
+	cmocka_unit_test_setup(test_monitor_json, use_fake_proc),
+	cmocka_unit_test_setup(test_monitor_sparse, use_fake_proc),
+	cmocka_unit_test_setup(test_hostile_comm, use_fake_proc),
+	cmocka_unit_test_setup(test_malformed, use_fake_proc),
+	cmocka_unit_test_setup(test_many_rows, use_fake_proc),
+};
+
+const size_t n_print_tests = sizeof(print_tests) / sizeof(print_tests[0]);
