@@ -45,23 +45,38 @@ int limits_print(struct out *o, struct nlmsghdr *nlh, bool with_pid)
 struct limits_state {
 	struct out *o;
 	bool with_pid;
+	uint32_t pid;
 	bool printed;
 };
 
 static int limits_reply(struct nlmsghdr *nlh, void *arg)
 {
 	struct limits_state *s = arg;
+	struct nlattr *tb[MEMREG_A_MAX + 1];
 
-	/* a pid filter that the kernel ignored would answer with them all */
 	if (s->printed)
 		return 0;
+	/*
+	 * Only the asked-for process: were the kernel to ignore the pid
+	 * filter, the first row would be someone else's limits.
+	 */
+	if (s->with_pid) {
+		if (attrs_parse(nlh, tb) < 0)
+			return -EBADMSG;
+		if (!tb[MEMREG_A_PID] || nla_get_u32(tb[MEMREG_A_PID]) != s->pid)
+			return 0;
+	}
 	s->printed = true;
 	return limits_print(s->o, nlh, s->with_pid);
 }
 
 static int limits_show(struct memreg *m)
 {
-	struct limits_state s = { .o = &m->out, .with_pid = m->args.has_pid };
+	struct limits_state s = {
+		.o = &m->out,
+		.with_pid = m->args.has_pid,
+		.pid = m->args.pid,
+	};
 	struct nlerr_status st;
 	struct nl_msg *req;
 
