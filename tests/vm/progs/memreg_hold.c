@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg_hold - register memory and hold it, for the shell tests that look
+ * at registrations from outside (the tool, netlink, /proc).
+ *
+ *   memreg_hold [-n COUNT] [-s BYTES] [-k anon|thp|hugetlb|shm] [-c]
+ *
+ * Registers COUNT regions of BYTES each, prints one line per registration
+ * ("reg <id> <handle> <addr> <len>", hex handle/addr), then "ready <pid>",
+ * and holds them until SIGTERM/SIGINT (exit 0) or until killed.  With -c
+ * it also keeps registering and unregistering one more region in a loop
+ * (churn), so listings run while registrations change.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "memtest.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+int main(int argc, char **argv)
+{
+	enum memtest_kind kind = MEMTEST_ANON;
+	unsigned long count = 1, churns = 0;
+	unsigned long long size = 4096;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int opt, fd, churn = 0, err;
+	uint64_t handle;
+	char *buf;
+
+	while ((opt = getopt(argc, argv, "n:s:k:c")) != -1) {
+		switch (opt) {
+		case 'n':
+			count = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			size = strtoull(optarg, NULL, 0);
+			break;
+		case 'k':
+			if (memtest_kind_parse(optarg, &kind)) {
+				fprintf(stderr, "unknown kind %s\n", optarg);
+				return 2;
+			}
+			break;
+		case 'c':
+			churn = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-n COUNT] [-s BYTES] "
+				"[-k anon|thp|hugetlb|shm] [-c]\n", argv[0]);
+			return 2;
+		}
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	fd = memtest_open();
+	if (fd < 0) {
+		perror("open /dev/memreg");
+		return 1;
+	}
+	buf = memtest_map(kind, count * size + (churn ? size : 0));
+	if (!buf) {
+		fprintf(stderr, "cannot map %s memory\n",
+			memtest_kind_name(kind));
+		return 1;
+	}
+	for (unsigned long i = 0; i < count; i++) {
+		char *p = buf + i * size;
+
+		err = memtest_register(fd, p, size, MEMREG_MEM_HOST, &handle);
+		if (err) {
+			fprintf(stderr, "register %lu: %s\n", i, strerror(-err));
+			return 1;
+		}
+		printf("reg %u 0x%llx 0x%llx %llu\n", (unsigned)handle,
+		       (unsigned long long)handle,
+		       (unsigned long long)(uintptr_t)p, size);
+	}
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+
+	while (!stop) {
+		if (!churn) {
+			pause();
+			continue;
+		}
+		err = memtest_register(fd, buf + count * size, size,
+				       MEMREG_MEM_HOST, &handle);
+		if (!err)
+			err = memtest_unregister(fd, handle);
+		if (err) {
+			fprintf(stderr, "churn: %s\n", strerror(-err));
+			return 1;
+		}
+		churns++;
+	}
+	if (churn)
+		fprintf(stderr, "memreg_hold: %lu churn cycles\n", churns);
+	return 0;
+}
