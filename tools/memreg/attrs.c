@@ -43,6 +43,7 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_REASON]		= { .type = NLA_U32 },
 	[MEMREG_A_PINNED_BYTES]		= { .type = NLA_U64 },
 	[MEMREG_A_INSTANCE_ID]		= { .type = NLA_UNSPEC, .minlen = 16 },
+	[MEMREG_A_ID]			= { .type = NLA_U32 },
 };
 
 int attrs_parse(struct nlmsghdr *nlh, struct nlattr **tb)

@@ -19,7 +19,7 @@
 
 /* Text labels of event fields, lower case as in "ip monitor". */
 static const struct out_column region_event_columns[] = {
-	{ "pid", 0 }, { "comm", 0 }, { "handle", 0 }, { "type", 0 },
+	{ "pid", 0 }, { "comm", 0 }, { "id", 0 }, { "handle", 0 }, { "type", 0 },
 	{ "addr", 0 }, { "len", 0 }, { "pinned", 0 }, { "age", 0 },
 };
 

@@ -19,6 +19,7 @@
 static const struct out_column region_columns[] = {
 	{ "PID", 7 },
 	{ "COMM", 15 },
+	{ "ID", 8 },
 	{ "HANDLE", 18 },
 	{ "TYPE", 6 },
 	{ "ADDR", 18 },
@@ -61,6 +62,7 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 		out_string(o, "comm", comm);
 	else
 		out_absent(o, "comm");
+	out_attr_u32(o, "id", tb[MEMREG_A_ID]);
 	out_attr_hex(o, "handle", tb[MEMREG_A_HANDLE]);
 	out_attr_mem_type(o, "type", tb[MEMREG_A_TYPE]);
 	out_attr_hex(o, "addr", tb[MEMREG_A_ADDR]);

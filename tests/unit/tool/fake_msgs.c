@@ -120,6 +120,7 @@ struct nl_msg *fake_region_full(void)
 
 	PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
 	PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+	PUT(nla_put_u32(msg, MEMREG_A_ID, 0xbeef));
 	put_pad(msg);
 	PUT(nla_put_u64(msg, MEMREG_A_HANDLE, 0x5eed0000beefULL));
 	PUT(nla_put_u64(msg, MEMREG_A_ADDR, 0x7f3a12400000ULL));
@@ -133,6 +134,7 @@ struct nl_msg *fake_region_hidden(void)
 
 	PUT(nla_put_u32(msg, MEMREG_A_PID, 1));
 	PUT(nla_put_string(msg, MEMREG_A_COMM, "init"));
+	PUT(nla_put_u32(msg, MEMREG_A_ID, 2));
 	PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_DEVICE));
 	PUT(nla_put_u64(msg, MEMREG_A_LEN, 2ULL << 30));
 	PUT(nla_put_u64(msg, MEMREG_A_PINNED_PAGES, 0));
@@ -150,8 +152,8 @@ struct nl_msg *fake_event(uint8_t cmd)
 	case MEMREG_CMD_EVENT_REG_REMOVED:
 		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
 		PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
-		PUT(nla_put_u64(msg, MEMREG_A_HANDLE, 0x5eed0000beefULL));
-		PUT(nla_put_u64(msg, MEMREG_A_ADDR, 0x7f3a12400000ULL));
+		/* events never carry a handle or an address */
+		PUT(nla_put_u32(msg, MEMREG_A_ID, 0xbeef));
 		put_region_body(msg);
 		break;
 	case MEMREG_CMD_EVENT_LIMIT_REFUSED:

@@ -96,9 +96,9 @@ static void test_region_table(void **state)
 	assert_int_equal(feed(&p, region_print_row, fake_region_hidden()), 0);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n"
-"1234    trainer         0x5eed0000beef     host   0x7f3a12400000     4.0MiB    1024     3m05s\n"
-"1       init            -                  device -                  2.0GiB    0        1d01h\n");
+"PID     COMM            ID       HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n"
+"1234    trainer         48879    0x5eed0000beef     host   0x7f3a12400000     4.0MiB    1024     3m05s\n"
+"1       init            2        -                  device -                  2.0GiB    0        1d01h\n");
 	capture_close(&p.c);
 }
 
@@ -114,11 +114,12 @@ static void test_region_json(void **state)
 	out_table_end(&p.o);
 	/* the hidden row has no "handle" and no "addr" at all */
 	assert_string_equal(capture_text(&p.c),
-		"[{\"pid\":1234,\"comm\":\"trainer\",\"handle\":104372000308975,"
+		"[{\"pid\":1234,\"comm\":\"trainer\",\"id\":48879,"
+		"\"handle\":104372000308975,"
 		"\"type\":\"host\",\"addr\":139887391014912,\"len\":4194304,"
 		"\"pinned_pages\":1024,\"age_ms\":185000,"
 		"\"access\":[\"remote_read\",\"remote_write\"]},"
-		"{\"pid\":1,\"comm\":\"init\",\"type\":\"device\","
+		"{\"pid\":1,\"comm\":\"init\",\"id\":2,\"type\":\"device\","
 		"\"len\":2147483648,\"pinned_pages\":0,\"age_ms\":90061000,"
 		"\"access\":[]}]\n");
 	capture_close(&p.c);
@@ -138,6 +139,7 @@ static void test_region_pretty(void **state)
 		"  {\n"
 		"    \"pid\": 1,\n"
 		"    \"comm\": \"init\",\n"
+		"    \"id\": 2,\n"
 		"    \"type\": \"device\",\n"
 		"    \"len\": 2147483648,\n"
 		"    \"pinned_pages\": 0,\n"
@@ -157,7 +159,7 @@ static void test_empty_listing(void **state)
 	region_table_begin(&p.o);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n");
+"PID     COMM            ID       HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n");
 	capture_close(&p.c);
 
 	printer_open(&p, JSON);
@@ -291,8 +293,8 @@ static void test_monitor_text(void **state)
 	assert_int_equal(feed(&p, monitor_print_event,
 			      fake_event(MEMREG_CMD_MAX + 1)), 0);
 	assert_string_equal(capture_text(&p.c),
-		"REG_ADDED pid 1234 comm trainer handle 0x5eed0000beef type host addr 0x7f3a12400000 len 4.0MiB pinned 1024 age 3m05s\n"
-		"REG_REMOVED pid 1234 comm trainer handle 0x5eed0000beef type host addr 0x7f3a12400000 len 4.0MiB pinned 1024 age 3m05s\n"
+		"REG_ADDED pid 1234 comm trainer id 48879 type host len 4.0MiB pinned 1024 age 3m05s\n"
+		"REG_REMOVED pid 1234 comm trainer id 48879 type host len 4.0MiB pinned 1024 age 3m05s\n"
 		"LIMIT_REFUSED pid 1234 comm trainer reason host_bytes len 1.0GiB type host\n"
 		"PROC_GONE pid 1234 comm trainer\n"
 		"EVENT9 pid 1234 comm trainer\n");
@@ -313,8 +315,7 @@ static void test_monitor_json(void **state)
 			      fake_event(MEMREG_CMD_EVENT_PROC_GONE)), 0);
 	assert_string_equal(capture_text(&p.c),
 		"{\"event\":\"REG_ADDED\",\"pid\":1234,\"comm\":\"trainer\","
-		"\"handle\":104372000308975,\"type\":\"host\","
-		"\"addr\":139887391014912,\"len\":4194304,"
+		"\"id\":48879,\"type\":\"host\",\"len\":4194304,"
 		"\"pinned_pages\":1024,\"age_ms\":185000,"
 		"\"access\":[\"remote_read\",\"remote_write\"]}\n"
 		"{\"event\":\"LIMIT_REFUSED\",\"pid\":1234,\"comm\":\"trainer\","
