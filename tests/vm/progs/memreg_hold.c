@@ -6,7 +6,8 @@
  *   memreg_hold [-n COUNT] [-s BYTES] [-k anon|thp|hugetlb|shm] [-c]
  *
  * Registers COUNT regions of BYTES each, prints one line per registration
- * ("reg <id> <handle> <addr> <len>", hex handle/addr), then "ready <pid>",
+ * ("reg ID HANDLE ADDR LEN ADDR_DECIMAL", handle and addr in hex), then
+ * "ready PID",
  * and holds them until SIGTERM/SIGINT (exit 0) or until killed.  With -c
  * it also keeps registering and unregistering one more region in a loop
  * (churn), so listings run while registrations change.
@@ -83,9 +84,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "register %lu: %s\n", i, strerror(-err));
 			return 1;
 		}
-		printf("reg %u 0x%llx 0x%llx %llu\n", (unsigned)handle,
+		printf("reg %u 0x%llx 0x%llx %llu %llu\n", (unsigned)handle,
 		       (unsigned long long)handle,
-		       (unsigned long long)(uintptr_t)p, size);
+		       (unsigned long long)(uintptr_t)p, size,
+		       (unsigned long long)(uintptr_t)p);
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);

@@ -1,0 +1,81 @@
+#!/bin/sh
+# The memreg tool against what a process really registered: tables, JSON,
+# the events group, permissions.
+. "$(dirname "$0")/tap.sh"
+
+h=/tmp/tool-hold.txt
+start_hold $h -n 3 -s 8192 || { not_ok "memreg_hold"; tap_done; }
+pid=$hold_pid
+
+# JSON rows: one per registration, each with what was registered.  Handles
+# are above 2^53, which jq rounds, so they are checked in the table below.
+json=$(memreg -j region pid "$pid")
+expect "region -j: 3 rows for the pid" 3 "$(echo "$json" | jq length)"
+want=$(awk '$1 == "reg" { print $2, $6, $5 }' $h)
+got=$(echo "$json" | jq -r '.[] | "\(.id) \(.addr) \(.len)"')
+expect "region -j: ids, addresses and lengths" "$want" "$got"
+expect "region -j: every row is host memory of memreg_hold, 2 pages" \
+	"host memreg_hold 2 $pid" \
+	"$(echo "$json" | jq -r '[.[] | "\(.type) \(.comm) \(.pinned_pages) \(.pid)"] | unique | .[]')"
+
+# The table shows the exact handle and address in hex.
+table=$(memreg region pid "$pid")
+missing=
+while read -r tag id handle addr len addr10; do
+	[ "$tag" = reg ] || continue
+	echo "$table" | grep -q "^$pid .* $id  *$handle  *host  *$addr " ||
+		missing="$missing $handle"
+done <$h
+expect "region table: each handle and address" "" "$missing"
+
+proc=$(memreg -j proc pid "$pid")
+expect "proc -j: counts and bytes" "1 3 24576 3 24576" \
+	"$(echo "$proc" | jq -r '"\(length) \(.[0].regions) \(.[0].host_bytes) \(.[0].peak_regions) \(.[0].peak_host_bytes)"')"
+expect "proc -j: uid and comm" "$(id -u) memreg_hold" \
+	"$(echo "$proc" | jq -r '"\(.[0].uid) \(.[0].comm)"')"
+
+stats=$(memreg -j stats)
+check "stats -j: at least our registrations and bytes" \
+	sh -c "echo '$stats' | jq -e '.regions >= 3 and .host_bytes >= 24576 and .procs >= 1 and (.instance_id | length) == 32'"
+stop_hold "$pid"
+expect "region -j after exit: nothing for the pid" 0 \
+	"$(memreg -j region pid "$pid" | jq length)"
+
+# Events: two registrations come and go, then the process.
+mon=/tmp/tool-monitor.txt
+memreg -j monitor >$mon &
+mon_pid=$!
+sleep 0.5
+start_hold /tmp/tool-hold2.txt -n 2 -s 4096 && pid2=$hold_pid
+stop_hold "$pid2"
+sleep 0.5
+kill "$mon_pid"
+wait "$mon_pid" 2>/dev/null
+expect "monitor: REG_ADDED x2, REG_REMOVED x2, PROC_GONE for the pid" \
+	"REG_ADDED REG_ADDED REG_REMOVED REG_REMOVED PROC_GONE" \
+	"$(jq -r "select(.pid == $pid2) | .event" $mon | tr '\n' ' ' | sed 's/ $//')"
+expect "monitor: events carry no address or handle" "" \
+	"$(jq -r 'select(.addr != null or .handle != null) | .event' $mon)"
+
+# Permissions.
+if is_root; then
+	# a registration of another user: hidden from that user's view of
+	# root's process, shown to root
+	start_hold /tmp/tool-hold3.txt -n 1 -s 4096 && pid3=$hold_pid
+	expect "another uid's process: no address or handle for a user" \
+		"null null 4096" \
+		"$(runas 1000 1000 memreg -j region pid "$pid3" | jq -r '.[0] | "\(.addr) \(.handle) \(.len)"')"
+	check "CAP_SYS_ADMIN sees the address" \
+		sh -c "memreg -j region pid $pid3 | jq -e '.[0].addr > 0'"
+	stop_hold "$pid3"
+else
+	out=$(memreg limits set regions 10 2>&1)
+	rc=$?
+	expect "limits set as a user: refused with exit 1" 1 "$rc"
+	check "limits set as a user: says permission denied" \
+		sh -c "echo '$out' | grep -q 'permission denied'"
+	expect "limits set as a user: defaults unchanged" 256 \
+		"$(memreg -j stats | jq .max_regions)"
+fi
+
+tap_done
