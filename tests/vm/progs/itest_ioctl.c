@@ -678,12 +678,19 @@ static void test_kill9_while_pinning(void **state)
 		pid_t pid = fork();
 
 		if (pid == 0) {
+			struct rlimit rl;
+			size_t len = 64 * MiB;
 			int fd = memtest_open();
-			char *p = memtest_map(MEMTEST_ANON, 64 * MiB);
+			char *p;
 			uint64_t h;
 
+			/* without CAP_IPC_LOCK, stay under RLIMIT_MEMLOCK */
+			if (!is_root() && !getrlimit(RLIMIT_MEMLOCK, &rl) &&
+			    rl.rlim_cur < 2 * len)
+				len = rl.rlim_cur / 2 & ~4095UL;
+			p = memtest_map(MEMTEST_ANON, len);
 			for (;;) {
-				if (memtest_register(fd, p, 64 * MiB,
+				if (memtest_register(fd, p, len,
 						     MEMREG_MEM_HOST, &h) ||
 				    memtest_unregister(fd, h))
 					_exit(1);

@@ -1,0 +1,46 @@
+# memreg - top-level build.
+#
+#   make            the library, the tool and the test programs (userspace)
+#   make module     memreg.ko for KDIR (default: the running kernel)
+#   make check      install what is missing, build, run every test; ends
+#                   with "N passed, N failed"
+#   make demo       boot a VM with the module and show two processes'
+#                   registrations with the memreg tool
+#   make install    (root) DKMS module, udev rule, library, headers, tool,
+#                   man pages; make uninstall removes all of it
+VERSION		:= 0.1.0
+BUILD		:= $(CURDIR)/build
+PREFIX		?= /usr/local
+KVER		?= $(shell uname -r)
+KDIR		?= /lib/modules/$(KVER)/build
+
+all: lib tool tests
+
+lib:
+	$(MAKE) -C lib BUILD=$(BUILD)
+
+tool:
+	$(MAKE) -C tools/memreg BUILD=$(BUILD)
+
+tests:
+	$(MAKE) -C tests/vm/progs BUILD=$(BUILD)
+
+module:
+	scripts/build-module $(KDIR) $(BUILD)/kmod/$(KVER)
+
+check:
+	scripts/check
+
+demo:
+	scripts/demo
+
+install: lib tool
+	VERSION=$(VERSION) PREFIX=$(PREFIX) scripts/install
+
+uninstall:
+	VERSION=$(VERSION) PREFIX=$(PREFIX) scripts/uninstall
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all lib tool tests module check demo install uninstall clean
