@@ -22,8 +22,11 @@ lib:
 tool:
 	$(MAKE) -C tools/memreg BUILD=$(BUILD)
 
-tests:
+# The VM suite runs the library's example against the real module too.
+tests: lib
 	$(MAKE) -C tests/vm/progs BUILD=$(BUILD)
+	$(MAKE) -C examples BUILD=$(BUILD)
+	cp $(BUILD)/examples/register $(BUILD)/tests/bin/example_register
 
 module:
 	scripts/build-module $(KDIR) $(BUILD)/kmod/$(KVER)

@@ -8,14 +8,16 @@ not_ok() { echo "not ok - $TAP_SUITE: $*"; tap_failed=$((tap_failed + 1)); }
 skip() { echo "ok - $TAP_SUITE: $1 # SKIP $2"; }
 
 # check NAME COMMAND...: pass if COMMAND succeeds; show its output if not.
+# (Its variables have a prefix of their own: the callers' $out and $name
+# are expanded into the arguments before it runs, and must survive it.)
 check() {
-	name=$1
+	tap_name=$1
 	shift
-	if out=$("$@" 2>&1); then
-		ok "$name"
+	if tap_out=$("$@" 2>&1); then
+		ok "$tap_name"
 	else
-		not_ok "$name"
-		printf '%s\n' "$out" | sed 's/^/#   /'
+		not_ok "$tap_name"
+		printf '%s\n' "$tap_out" | sed 's/^/#   /'
 	fi
 }
 
@@ -35,14 +37,14 @@ is_root() { [ "$(id -u)" = 0 ]; }
 # start_hold FILE ARGS...: run memreg_hold in the background, wait until it
 # has registered everything; its pid is in $hold_pid.
 start_hold() {
-	file=$1
+	hold_file=$1
 	shift
-	memreg_hold "$@" >"$file" &
+	memreg_hold "$@" >"$hold_file" &
 	hold_pid=$!
-	n=0
-	until grep -q '^ready' "$file" 2>/dev/null; do
-		n=$((n + 1))
-		if [ $n -gt 600 ] || ! kill -0 "$hold_pid" 2>/dev/null; then
+	hold_n=0
+	until grep -q '^ready' "$hold_file" 2>/dev/null; do
+		hold_n=$((hold_n + 1))
+		if [ $hold_n -gt 600 ] || ! kill -0 "$hold_pid" 2>/dev/null; then
 			echo "# memreg_hold $* did not get ready"
 			return 1
 		fi
