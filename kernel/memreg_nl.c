@@ -115,14 +115,26 @@ int memreg_nl_dump_filter(struct netlink_callback *cb)
 }
 
 /*
+ * Who reads the dump, decided once per piece and before the RCU walk (a
+ * capability check may audit).
+ */
+void memreg_nl_dump_init(struct memreg_nl_dump *d, struct sk_buff *skb,
+			 struct netlink_callback *cb)
+{
+	d->skb = skb;
+	d->cb = cb;
+	d->reader = NETLINK_CB(cb->skb).creds.uid;
+	d->admin = netlink_capable(cb->skb, CAP_SYS_ADMIN);
+}
+
+/*
  * Addresses and handles of a process are for its own user and for
  * CAP_SYS_ADMIN; counts and sizes are for everyone (like rdma's nldev).
  */
-bool memreg_nl_may_see_secrets(struct netlink_callback *cb,
+bool memreg_nl_may_see_secrets(const struct memreg_nl_dump *d,
 			       const struct memreg_ctx *ctx)
 {
-	return uid_eq(NETLINK_CB(cb->skb).creds.uid, ctx->uid) ||
-	       netlink_capable(cb->skb, CAP_SYS_ADMIN);
+	return d->admin || uid_eq(d->reader, ctx->uid);
 }
 
 int memreg_nl_init(void)

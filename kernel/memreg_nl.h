@@ -24,13 +24,17 @@ enum memreg_nl_pidns {
 struct memreg_nl_dump {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
+	kuid_t reader;		/* who asked */
+	bool admin;		/* the reader has CAP_SYS_ADMIN */
 };
 
 int memreg_nl_put_u64(struct sk_buff *skb, int attr, u64 value);
 int memreg_nl_put_proc(struct sk_buff *skb, const struct memreg_ctx *ctx,
 		       enum memreg_nl_pidns ns);
 int memreg_nl_dump_filter(struct netlink_callback *cb);
-bool memreg_nl_may_see_secrets(struct netlink_callback *cb,
+void memreg_nl_dump_init(struct memreg_nl_dump *d, struct sk_buff *skb,
+			 struct netlink_callback *cb);
+bool memreg_nl_may_see_secrets(const struct memreg_nl_dump *d,
 			       const struct memreg_ctx *ctx);
 
 int memreg_nl_stats_doit(struct sk_buff *skb, struct genl_info *info);

@@ -53,9 +53,10 @@ static int memreg_nl_proc_emit(void *entry, void *arg)
 
 int memreg_nl_proc_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct memreg_nl_dump d = { .skb = skb, .cb = cb };
 	unsigned long cursor = cb->args[0];
+	struct memreg_nl_dump d;
 
+	memreg_nl_dump_init(&d, skb, cb);
 	/* Contexts are freed only after a grace period. */
 	rcu_read_lock();
 	memreg_walk(&memreg_ctxs, &cursor, memreg_nl_proc_emit, &d);

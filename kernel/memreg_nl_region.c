@@ -9,11 +9,12 @@
  */
 #include "memreg_nl.h"
 
-static int memreg_nl_region_fill(struct sk_buff *skb,
-				 struct netlink_callback *cb,
+static int memreg_nl_region_fill(const struct memreg_nl_dump *d,
 				 const struct memreg_reg *reg)
 {
-	bool secrets = memreg_nl_may_see_secrets(cb, reg->ctx);
+	bool secrets = memreg_nl_may_see_secrets(d, reg->ctx);
+	struct netlink_callback *cb = d->cb;
+	struct sk_buff *skb = d->skb;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -48,14 +49,15 @@ static int memreg_nl_region_emit(void *entry, void *arg)
 
 	if (filter && memreg_ctx_pid(reg->ctx) != filter)
 		return 0;
-	return memreg_nl_region_fill(d->skb, d->cb, reg);
+	return memreg_nl_region_fill(d, reg);
 }
 
 int memreg_nl_region_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct memreg_nl_dump d = { .skb = skb, .cb = cb };
 	unsigned long cursor = cb->args[0];
+	struct memreg_nl_dump d;
 
+	memreg_nl_dump_init(&d, skb, cb);
 	/* Entries and their contexts are freed only after a grace period. */
 	rcu_read_lock();
 	memreg_walk(&memreg_regions, &cursor, memreg_nl_region_emit, &d);
