@@ -162,8 +162,9 @@ static void memreg_test_walk_resumes(struct kunit *test)
 {
 	struct memreg_test_sink sink = { .room = 3 };
 	unsigned long cursor = 0, i;
-	DEFINE_XARRAY(xa);
+	struct xarray xa;
 
+	xa_init(&xa);	/* not DEFINE_XARRAY: its lock key must be static */
 	for (i = 1; i <= 10; i++)
 		KUNIT_ASSERT_EQ(test, xa_err(xa_store(&xa, i, xa_mk_value(i),
 						      GFP_KERNEL)), 0);
@@ -199,8 +200,9 @@ static void memreg_test_walk_no_room(struct kunit *test)
 {
 	struct memreg_test_sink sink = { .room = 0 };
 	unsigned long cursor = 0;
-	DEFINE_XARRAY(xa);
+	struct xarray xa;
 
+	xa_init(&xa);
 	xa_store(&xa, 7, xa_mk_value(7), GFP_KERNEL);
 	/* an entry that did not fit is not skipped */
 	KUNIT_EXPECT_EQ(test, memreg_walk(&xa, &cursor, memreg_test_emit,
