@@ -165,6 +165,8 @@ void memreg_host_unpin(struct memreg_reg *reg, struct mm_struct *mm);
 
 /* memreg_region.c */
 int memreg_region_register(struct memreg_file *mf, struct memreg_register *req);
+struct memreg_reg *memreg_region_lookup(struct xarray *xa, u64 handle,
+					const struct memreg_file *owner);
 int memreg_region_unregister(struct memreg_file *mf, u64 handle);
 void memreg_region_release_file(struct memreg_file *mf);
 int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q);

@@ -141,6 +141,40 @@ static void memreg_test_handle(struct kunit *test)
 	KUNIT_EXPECT_NE(test, h, memreg_handle_make(0x12345678, 0x9abcdef1));
 }
 
+/* A handle finds its registration only with its cookie and its owner. */
+static void memreg_test_handle_lookup(struct kunit *test)
+{
+	struct memreg_file *mine, *other;
+	struct memreg_reg *reg;
+	struct xarray xa;
+
+	mine = kunit_kzalloc(test, sizeof(*mine), GFP_KERNEL);
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	reg = kunit_kzalloc(test, sizeof(*reg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mine);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_NOT_NULL(test, reg);
+
+	xa_init(&xa);
+	reg->id = 42;
+	reg->handle = memreg_handle_make(42, 0xc0ffee);
+	reg->owner = mine;
+	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&xa, 42, reg, GFP_KERNEL)), 0);
+
+	KUNIT_EXPECT_PTR_EQ(test, memreg_region_lookup(&xa, reg->handle, mine),
+			    reg);
+	/* right id, wrong cookie */
+	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa,
+			memreg_handle_make(42, 0xc0ffef), mine));
+	/* someone else's file, even with the full handle */
+	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa, reg->handle, other));
+	/* an id nobody has */
+	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa,
+			memreg_handle_make(43, 0xc0ffee), mine));
+	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa, 0, mine));
+	xa_destroy(&xa);
+}
+
 /* A walk callback that records ids and has room for @room of them. */
 struct memreg_test_sink {
 	unsigned long seen[64];
@@ -224,6 +258,7 @@ static struct kunit_case memreg_test_cases[] = {
 	KUNIT_CASE(memreg_test_limits_overflow),
 	KUNIT_CASE(memreg_test_effective_limits),
 	KUNIT_CASE(memreg_test_handle),
+	KUNIT_CASE(memreg_test_handle_lookup),
 	KUNIT_CASE(memreg_test_walk_resumes),
 	KUNIT_CASE(memreg_test_walk_no_room),
 	{}

@@ -118,14 +118,29 @@ free_reg:
 	return err;
 }
 
+/*
+ * The registration @handle names in @xa, if @owner made it.  Someone else's
+ * id, or ours with the wrong cookie, are both unknown: NULL.  The caller
+ * keeps the entry alive (the owner's lock, or RCU).
+ */
+struct memreg_reg *memreg_region_lookup(struct xarray *xa, u64 handle,
+					const struct memreg_file *owner)
+{
+	struct memreg_reg *reg = xa_load(xa, memreg_handle_id(handle));
+
+	if (!reg || reg->owner != owner || reg->handle != handle)
+		return NULL;
+	return reg;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_region_lookup);
+
 int memreg_region_unregister(struct memreg_file *mf, u64 handle)
 {
 	struct memreg_reg *reg;
 
 	mutex_lock(&mf->lock);
-	reg = xa_load(&memreg_regions, memreg_handle_id(handle));
-	/* Someone else's id, or ours with the wrong cookie: both unknown. */
-	if (!reg || reg->owner != mf || reg->handle != handle) {
+	reg = memreg_region_lookup(&memreg_regions, handle, mf);
+	if (!reg) {
 		mutex_unlock(&mf->lock);
 		return -ENOENT;
 	}
