@@ -153,6 +153,7 @@ void memreg_ctx_limits(struct memreg_ctx *ctx, struct memreg_limits *out);
 int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len);
 void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
 			enum memreg_refusal why);
+void memreg_ctx_note_peak(struct memreg_ctx *ctx);
 void memreg_ctx_uncharge(struct memreg_ctx *ctx, u32 type, u64 len);
 void memreg_ctx_set_limits(struct memreg_ctx *ctx,
 			   const struct memreg_limits *lim, unsigned int which);

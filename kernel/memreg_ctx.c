@@ -19,19 +19,29 @@
 static DEFINE_MUTEX(memreg_ctx_mutex);
 
 DEFINE_XARRAY_ALLOC1(memreg_ctxs);
+static u32 memreg_next_ctx_id;
 
+/*
+ * A context of @tgid (whose mm is @mm, if given), referenced.  Under RCU:
+ * memreg_ctx_put() does not take memreg_ctx_mutex, so a context may be
+ * on its way out while we look at it.
+ */
 static struct memreg_ctx *memreg_ctx_find_locked(struct pid *tgid,
 						 struct mm_struct *mm)
 {
-	struct memreg_ctx *ctx;
+	struct memreg_ctx *ctx, *found = NULL;
 	unsigned long id;
 
+	rcu_read_lock();
 	xa_for_each(&memreg_ctxs, id, ctx) {
 		if (ctx->tgid == tgid && (!mm || ctx->mm == mm) &&
-		    refcount_inc_not_zero(&ctx->ref))
-			return ctx;
+		    refcount_inc_not_zero(&ctx->ref)) {
+			found = ctx;
+			break;
+		}
 	}
-	return NULL;
+	rcu_read_unlock();
+	return found;
 }
 
 /* The calling process's context, created on its first open. */
@@ -60,10 +70,15 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	ctx->tgid = get_pid(tgid);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
-	ctx->uid = current_uid();
+	/* effective uid: a setuid program's addresses are not its caller's */
+	ctx->uid = current_euid();
 	get_task_comm(ctx->comm, current->group_leader);
 
-	err = xa_alloc(&memreg_ctxs, &ctx->id, ctx, xa_limit_32b, GFP_KERNEL);
+	/* cyclic, like registration ids: the proc dump cursor stays valid */
+	err = xa_alloc_cyclic(&memreg_ctxs, &ctx->id, ctx, xa_limit_32b,
+			      &memreg_next_ctx_id, GFP_KERNEL);
+	if (err > 0)
+		err = 0;
 	if (err) {
 		mmdrop(ctx->mm);
 		put_pid(ctx->tgid);
@@ -77,6 +92,14 @@ out:
 	return ctx;
 }
 
+static void memreg_ctx_free_rcu(struct rcu_head *rcu)
+{
+	struct memreg_ctx *ctx = container_of(rcu, struct memreg_ctx, rcu);
+
+	put_pid(ctx->tgid);
+	kfree(ctx);
+}
+
 void memreg_ctx_put(struct memreg_ctx *ctx)
 {
 	if (!refcount_dec_and_test(&ctx->ref))
@@ -88,23 +111,35 @@ void memreg_ctx_put(struct memreg_ctx *ctx)
 
 	WARN_ON_ONCE(!xa_empty(&ctx->regions));
 	xa_destroy(&ctx->regions);
-	mmdrop(ctx->mm);
-	put_pid(ctx->tgid);
-	/* netlink dumps may still be reading it under RCU */
-	kfree_rcu(ctx, rcu);
+	mmdrop(ctx->mm);	/* the dumps never look at the mm */
+	/* netlink dumps may still be reading it, and its pid, under RCU */
+	call_rcu(&ctx->rcu, memreg_ctx_free_rcu);
 }
 
-/* Context of process @pid (in the caller's pid namespace), referenced. */
+/*
+ * Context of process @pid (in the caller's pid namespace), referenced: the
+ * one of its current address space, else (after an exec, an older context
+ * kept alive by an inherited file) any of that pid's.
+ */
 struct memreg_ctx *memreg_ctx_find_pid(pid_t pid)
 {
 	struct memreg_ctx *ctx;
+	struct task_struct *task;
+	struct mm_struct *mm;
 	struct pid *p;
 
 	p = find_get_pid(pid);
 	if (!p)
 		return NULL;
+	rcu_read_lock();
+	task = pid_task(p, PIDTYPE_TGID);
+	mm = task ? READ_ONCE(task->mm) : NULL;	/* compared, never used */
+	rcu_read_unlock();
+
 	mutex_lock(&memreg_ctx_mutex);
-	ctx = memreg_ctx_find_locked(p, NULL);
+	ctx = mm ? memreg_ctx_find_locked(p, mm) : NULL;
+	if (!ctx)
+		ctx = memreg_ctx_find_locked(p, NULL);
 	mutex_unlock(&memreg_ctx_mutex);
 	put_pid(p);
 	return ctx;
@@ -156,9 +191,6 @@ int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len)
 			ctx->use.host_bytes += len;
 		else
 			ctx->use.dev_bytes += len;
-		memreg_peak(&ctx->peak.regions, ctx->use.regions);
-		memreg_peak(&ctx->peak.host_bytes, ctx->use.host_bytes);
-		memreg_peak(&ctx->peak.dev_bytes, ctx->use.dev_bytes);
 	}
 	spin_unlock(&ctx->lock);
 
@@ -173,6 +205,19 @@ void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
 {
 	atomic64_inc(&memreg_stats.refused[why]);
 	memreg_event_refused(ctx, type, len, why);
+}
+
+/*
+ * A charged registration is complete: only now does it count towards the
+ * peaks (one refused later, e.g. by RLIMIT_MEMLOCK, never existed).
+ */
+void memreg_ctx_note_peak(struct memreg_ctx *ctx)
+{
+	spin_lock(&ctx->lock);
+	memreg_peak(&ctx->peak.regions, ctx->use.regions);
+	memreg_peak(&ctx->peak.host_bytes, ctx->use.host_bytes);
+	memreg_peak(&ctx->peak.dev_bytes, ctx->use.dev_bytes);
+	spin_unlock(&ctx->lock);
 }
 
 void memreg_ctx_uncharge(struct memreg_ctx *ctx, u32 type, u64 len)

@@ -68,6 +68,9 @@ static long memreg_copy_in(void *kbuf, size_t ksize, size_t ver0,
 		return -EFAULT;
 	if (usize < ver0)
 		return -EINVAL;
+	/* no struct will grow past a page; do not scan gigabytes of zeroes */
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
 	err = copy_struct_from_user(kbuf, ksize, uarg, usize);
 	if (err)
 		return err;
@@ -190,14 +193,22 @@ static long memreg_ioctl(struct file *filp, unsigned int cmd,
 	if (current->mm != mf->ctx->mm)
 		return -EPERM;
 
-	switch (cmd) {
-	case MEMREG_IOC_INFO:
+	/*
+	 * Dispatch on the number alone: the size encoded in the command is
+	 * that of the caller's struct, which may be newer or older than ours;
+	 * the struct's own size field says which (memreg_copy_in()).
+	 */
+	if (_IOC_TYPE(cmd) != MEMREG_IOC_MAGIC ||
+	    _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
+		return -ENOTTY;
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(MEMREG_IOC_INFO):
 		return memreg_ioctl_info(mf, uarg);
-	case MEMREG_IOC_REGISTER:
+	case _IOC_NR(MEMREG_IOC_REGISTER):
 		return memreg_ioctl_register(mf, uarg);
-	case MEMREG_IOC_UNREGISTER:
+	case _IOC_NR(MEMREG_IOC_UNREGISTER):
 		return memreg_ioctl_unregister(mf, uarg);
-	case MEMREG_IOC_QUERY:
+	case _IOC_NR(MEMREG_IOC_QUERY):
 		return memreg_ioctl_query(mf, uarg);
 	default:
 		return -ENOTTY;

@@ -9,7 +9,10 @@
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/net.h>
 #include <linux/netlink.h>
+#include <net/sock.h>
 #include "memreg_nl.h"
 
 static const struct nla_policy memreg_nl_stats_policy[MEMREG_A_MAX + 1] = {
@@ -72,7 +75,8 @@ struct genl_family memreg_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= memreg_nl_ops,
 	.n_ops		= ARRAY_SIZE(memreg_nl_ops),
-	.resv_start_op	= MEMREG_CMD_MAX + 1,
+	/* 0: every command validates the header's reserved bytes and flags */
+	.resv_start_op	= 0,
 	.mcgrps		= memreg_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(memreg_nl_mcgrps),
 	.parallel_ops	= true,
@@ -121,9 +125,17 @@ int memreg_nl_dump_filter(struct netlink_callback *cb)
 void memreg_nl_dump_init(struct memreg_nl_dump *d, struct sk_buff *skb,
 			 struct netlink_callback *cb)
 {
+	struct sock *sk = NETLINK_CB(cb->skb).sk;
+
 	d->skb = skb;
 	d->cb = cb;
-	d->reader = NETLINK_CB(cb->skb).creds.uid;
+	/*
+	 * The reader is who opened the socket (its file's credentials), not
+	 * the credentials a sender may attach to a message.
+	 */
+	d->reader = INVALID_UID;
+	if (sk && sk->sk_socket && sk->sk_socket->file)
+		d->reader = sk->sk_socket->file->f_cred->euid;
 	d->admin = netlink_capable(cb->skb, CAP_SYS_ADMIN);
 }
 
@@ -134,7 +146,8 @@ void memreg_nl_dump_init(struct memreg_nl_dump *d, struct sk_buff *skb,
 bool memreg_nl_may_see_secrets(const struct memreg_nl_dump *d,
 			       const struct memreg_ctx *ctx)
 {
-	return d->admin || uid_eq(d->reader, ctx->uid);
+	return d->admin ||
+	       (uid_valid(d->reader) && uid_eq(d->reader, ctx->uid));
 }
 
 int memreg_nl_init(void)

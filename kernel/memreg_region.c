@@ -92,19 +92,24 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 		goto free_id;
 
 	refcount_inc(&ctx->ref);
-	mutex_lock(&mf->lock);
-	list_add_tail(&reg->file_node, &mf->regions);
-	mutex_unlock(&mf->lock);
-
+	memreg_ctx_note_peak(ctx);
 	atomic64_inc(&memreg_stats.regions);
 	if (reg->type == MEMREG_MEM_HOST)
 		atomic64_add(reg->len, &memreg_stats.host_bytes);
 	else
 		atomic64_add(reg->len, &memreg_stats.dev_bytes);
+	req->handle = reg->handle;
 
+	/*
+	 * Publish under the file's lock: another thread may already have the
+	 * handle (QUERY sees the entry), but UNREGISTER needs this lock, so
+	 * reg outlives the ADDED event, which goes out before REMOVED.
+	 */
+	mutex_lock(&mf->lock);
+	list_add_tail(&reg->file_node, &mf->regions);
 	xa_store(&memreg_regions, reg->id, reg, GFP_KERNEL);
 	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_ADDED);
-	req->handle = reg->handle;
+	mutex_unlock(&mf->lock);
 	return 0;
 
 free_id:
@@ -120,16 +125,20 @@ free_reg:
 
 /*
  * The registration @handle names in @xa, if @owner made it.  Someone else's
- * id, or ours with the wrong cookie, are both unknown: NULL.  The caller
- * keeps the entry alive (the owner's lock, or RCU).
+ * id, or ours with the wrong cookie, are both unknown: NULL.  The id may be
+ * another file's, freed while we compare: hence RCU.  A registration we
+ * return is the caller's own, kept alive by the owner's lock it holds.
  */
 struct memreg_reg *memreg_region_lookup(struct xarray *xa, u64 handle,
 					const struct memreg_file *owner)
 {
-	struct memreg_reg *reg = xa_load(xa, memreg_handle_id(handle));
+	struct memreg_reg *reg;
 
-	if (!reg || reg->owner != owner || reg->handle != handle)
-		return NULL;
+	rcu_read_lock();
+	reg = xa_load(xa, memreg_handle_id(handle));
+	if (reg && (reg->owner != owner || reg->handle != handle))
+		reg = NULL;
+	rcu_read_unlock();
 	return reg;
 }
 MEMREG_EXPORT_FOR_KUNIT(memreg_region_lookup);
@@ -210,7 +219,8 @@ int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q)
 	int err = 0;
 	u32 i;
 
-	if (q->flags || q->entry_size < esize || q->cursor > (u64)U32_MAX + 1)
+	if (q->flags || q->entry_size < esize || q->entry_size > PAGE_SIZE ||
+	    q->cursor > (u64)U32_MAX + 1)
 		return -EINVAL;
 	qb.room = min_t(u32, q->count, MEMREG_QUERY_MAX);
 	qb.entries = kvcalloc(max_t(u32, qb.room, 1), esize, GFP_KERNEL);

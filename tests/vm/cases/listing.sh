@@ -23,6 +23,17 @@ sleep 0.5
 awk '$1 == "reg" { print $2 }' /tmp/list-[1-8].txt | sort -n >/tmp/list-want
 expect "holders registered 10000" 10000 "$(wc -l </tmp/list-want)"
 
+# and processes that come and go (killed mid-life) while the dumps run
+rm -f /tmp/list-stop
+(while [ ! -e /tmp/list-stop ]; do
+	memreg_hold -n 3 -s 4096 >/dev/null &
+	p=$!
+	sleep 0.05
+	kill -9 $p
+	wait $p 2>/dev/null
+done) &
+procs=$!
+
 filter=$(echo "$pids" | sed 's/^ //; s/ /,/g')
 for round in 1 2 3; do
 	memreg -j region >/tmp/list-got.json || not_ok "region -j exit status"
@@ -41,6 +52,13 @@ expect "table: header + 10000 rows of the holders" 10000 \
 	"$(grep -c ' memreg_hold ' /tmp/list-table.txt | awk -v c="$(grep -c "^$churn " /tmp/list-table.txt)" '{ print $1 - c }')"
 echo "# table of $(wc -l </tmp/list-table.txt) lines in $(( $(date +%s) - start )) s"
 
+for round in 1 2 3; do
+	memreg -j proc >/tmp/list-procs.json || not_ok "proc -j exit status"
+done
+expect "proc -j: the 8 holders with 1250 each" "$per $per $per $per $per $per $per $per" \
+	"$(jq -r ".[] | select(.pid as \$p | [$filter] | index(\$p)) | .regions" /tmp/list-procs.json | tr '\n' ' ' | sed 's/ $//')"
+touch /tmp/list-stop
+wait "$procs"
 kill "$churn"
 wait "$churn"
 expect "churn process kept working" 0 "$?"

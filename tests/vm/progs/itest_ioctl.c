@@ -312,8 +312,15 @@ static void test_struct_size(void **state)
 	big.info.size = sizeof(big);
 	assert_int_equal(ioctl(fd, MEMREG_IOC_INFO, &big), 0);
 	assert_int_equal(big.info.abi_version, MEMREG_ABI_VERSION);
+	/* ... also when the ioctl number encodes the bigger size */
+	assert_int_equal(ioctl(fd, _IOWR(MEMREG_IOC_MAGIC, 0x00, big), &big),
+			 0);
 	/* bigger, with something the kernel does not know: refused */
 	big.tail[5] = 1;
+	assert_int_equal(ioctl(fd, MEMREG_IOC_INFO, &big), -1);
+	assert_int_equal(errno, E2BIG);
+	/* absurd sizes are refused without reading them */
+	big.info.size = 1 << 30;
 	assert_int_equal(ioctl(fd, MEMREG_IOC_INFO, &big), -1);
 	assert_int_equal(errno, E2BIG);
 	/* nonzero reserved in INFO */
@@ -322,8 +329,11 @@ static void test_struct_size(void **state)
 	info.reserved[0] = 1;
 	assert_int_equal(ioctl(fd, MEMREG_IOC_INFO, &info), -1);
 	assert_int_equal(errno, EINVAL);
-	/* an ioctl number we do not have */
+	/* an ioctl number we do not have, or ours with the wrong direction */
 	assert_int_equal(ioctl(fd, _IOWR(MEMREG_IOC_MAGIC, 0x7f, int), &info),
+			 -1);
+	assert_int_equal(errno, ENOTTY);
+	assert_int_equal(ioctl(fd, _IOR(MEMREG_IOC_MAGIC, 0x00, info), &info),
 			 -1);
 	assert_int_equal(errno, ENOTTY);
 	close(fd);

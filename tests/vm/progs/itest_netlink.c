@@ -110,6 +110,16 @@ static void test_dump_pid_must_be_valid(void **state)
 	assert_int_equal(request(c, msg), -EINVAL);
 }
 
+static void test_reserved_header_byte(void **state)
+{
+	struct nlconn *c = *state;
+	struct nl_msg *msg = new_msg(c, MEMREG_CMD_GET_STATS, 0);
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+
+	gh->reserved = 1;
+	assert_int_equal(request(c, msg), -EINVAL);
+}
+
 static void test_unknown_command(void **state)
 {
 	struct nlconn *c = *state;
@@ -156,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_stats_takes_no_attribute),
 		cmocka_unit_test(test_unknown_attribute_rejected),
 		cmocka_unit_test(test_dump_pid_must_be_valid),
+		cmocka_unit_test(test_reserved_header_byte),
 		cmocka_unit_test(test_unknown_command),
 		cmocka_unit_test(test_set_limits),
 	};
