@@ -69,6 +69,28 @@ if is_root; then
 		sh -c "memreg -j region pid $pid3 | jq -e '.[0].addr > 0'"
 	stop_hold "$pid3"
 else
+	# a registration refused for RLIMIT_MEMLOCK: counted, announced, and
+	# not in the peaks
+	before=$(memreg -j stats | jq .refused_memlock)
+	memreg -j monitor >/tmp/tool-mon2.txt &
+	mon_pid=$!
+	sleep 0.3
+	(ulimit -l 64 && start_hold /tmp/tool-hold4.txt -n 1 -s 4096 -x 1048576 &&
+		echo "$hold_pid" >/tmp/tool-hold4.pid)
+	pid4=$(cat /tmp/tool-hold4.pid)
+	expect "over RLIMIT_MEMLOCK: ENOMEM" "extra ENOMEM" \
+		"$(grep '^extra' /tmp/tool-hold4.txt)"
+	expect "over RLIMIT_MEMLOCK: peaks are what was registered" "1 4096" \
+		"$(memreg -j proc pid "$pid4" | jq -r '.[0] | "\(.peak_regions) \(.peak_host_bytes)"')"
+	expect "over RLIMIT_MEMLOCK: refusal counted" $((before + 1)) \
+		"$(memreg -j stats | jq .refused_memlock)"
+	stop_hold "$pid4"
+	sleep 0.3
+	kill "$mon_pid"
+	expect "over RLIMIT_MEMLOCK: LIMIT_REFUSED event, reason memlock" \
+		"memlock 1048576" \
+		"$(jq -r "select(.event == \"LIMIT_REFUSED\" and .pid == $pid4) | \"\(.reason) \(.len)\"" /tmp/tool-mon2.txt)"
+
 	out=$(memreg limits set regions 10 2>&1)
 	rc=$?
 	expect "limits set as a user: refused with exit 1" 1 "$rc"

@@ -4,13 +4,16 @@
  * at registrations from outside (the tool, netlink, /proc).
  *
  *   memreg_hold [-n COUNT] [-s BYTES] [-k anon|thp|hugetlb|shm] [-c]
+ *               [-x BYTES]
  *
  * Registers COUNT regions of BYTES each, prints one line per registration
  * ("reg ID HANDLE ADDR LEN ADDR_DECIMAL", handle and addr in hex), then
  * "ready PID",
  * and holds them until SIGTERM/SIGINT (exit 0) or until killed.  With -c
  * it also keeps registering and unregistering one more region in a loop
- * (churn), so listings run while registrations change.
+ * (churn), so listings run while registrations change.  With -x it then
+ * tries to register BYTES more and prints "extra OK" or "extra <errno
+ * name>" (to see a refusal from outside).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,13 +36,13 @@ int main(int argc, char **argv)
 {
 	enum memtest_kind kind = MEMTEST_ANON;
 	unsigned long count = 1, churns = 0;
-	unsigned long long size = 4096;
+	unsigned long long size = 4096, extra = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 	int opt, fd, churn = 0, err;
 	uint64_t handle;
 	char *buf;
 
-	while ((opt = getopt(argc, argv, "n:s:k:c")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:k:cx:")) != -1) {
 		switch (opt) {
 		case 'n':
 			count = strtoul(optarg, NULL, 0);
@@ -56,9 +59,13 @@ int main(int argc, char **argv)
 		case 'c':
 			churn = 1;
 			break;
+		case 'x':
+			extra = strtoull(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-n COUNT] [-s BYTES] "
-				"[-k anon|thp|hugetlb|shm] [-c]\n", argv[0]);
+				"[-k anon|thp|hugetlb|shm] [-c] [-x BYTES]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -88,6 +95,13 @@ int main(int argc, char **argv)
 		       (unsigned long long)handle,
 		       (unsigned long long)(uintptr_t)p, size,
 		       (unsigned long long)(uintptr_t)p);
+	}
+	if (extra) {
+		char *more = memtest_map(MEMTEST_ANON, extra);
+
+		err = more ? memtest_register(fd, more, extra, MEMREG_MEM_HOST,
+					      NULL) : -ENOMEM;
+		printf("extra %s\n", err ? strerrorname_np(-err) : "OK");
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
