@@ -172,6 +172,16 @@ static int monitor_loop(struct memreg *m)
 			return 1;
 		}
 	}
+
+	/*
+	 * Told to stop: print what the kernel had already queued, so that
+	 * whoever stops us right after an event still sees it.
+	 */
+	while (poll(&pfd, 1, 0) > 0) {
+		ret = mrnl_receive(&m->nl, monitor_event, m, &st);
+		if (ret < 0 && ret != -ENOBUFS)
+			break;
+	}
 	return 0;
 }
 
@@ -180,7 +190,8 @@ int cmd_monitor(struct memreg *m)
 	struct nlerr_status st;
 
 	if (mrnl_subscribe(&m->nl, MEMREG_GENL_MCGRP_EVENTS, &st)) {
-		nlerr_report(m->err, "monitor", &st, "CAP_NET_ADMIN");
+		/* the group is open to everyone: no capability to name */
+		nlerr_report(m->err, "monitor", &st, NULL);
 		return 1;
 	}
 	return monitor_loop(m);

@@ -152,9 +152,12 @@ struct nl_msg *fake_event(uint8_t cmd)
 	case MEMREG_CMD_EVENT_REG_REMOVED:
 		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
 		PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
-		/* events never carry a handle or an address */
+		/* as the kernel sends them: no handle, address, pages, age */
+		PUT(nla_put_u32(msg, MEMREG_A_UID, 1000));
 		PUT(nla_put_u32(msg, MEMREG_A_ID, 0xbeef));
-		put_region_body(msg);
+		PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_HOST));
+		put_pad(msg);
+		PUT(nla_put_u64(msg, MEMREG_A_LEN, 4ULL << 20));
 		break;
 	case MEMREG_CMD_EVENT_LIMIT_REFUSED:
 		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));

@@ -293,8 +293,8 @@ static void test_monitor_text(void **state)
 	assert_int_equal(feed(&p, monitor_print_event,
 			      fake_event(MEMREG_CMD_MAX + 1)), 0);
 	assert_string_equal(capture_text(&p.c),
-		"REG_ADDED pid 1234 comm trainer id 48879 type host len 4.0MiB pinned 1024 age 3m05s\n"
-		"REG_REMOVED pid 1234 comm trainer id 48879 type host len 4.0MiB pinned 1024 age 3m05s\n"
+		"REG_ADDED pid 1234 comm trainer id 48879 type host len 4.0MiB\n"
+		"REG_REMOVED pid 1234 comm trainer id 48879 type host len 4.0MiB\n"
 		"LIMIT_REFUSED pid 1234 comm trainer reason host_bytes len 1.0GiB type host\n"
 		"PROC_GONE pid 1234 comm trainer\n"
 		"EVENT9 pid 1234 comm trainer\n");
@@ -315,9 +315,7 @@ static void test_monitor_json(void **state)
 			      fake_event(MEMREG_CMD_EVENT_PROC_GONE)), 0);
 	assert_string_equal(capture_text(&p.c),
 		"{\"event\":\"REG_ADDED\",\"pid\":1234,\"comm\":\"trainer\","
-		"\"id\":48879,\"type\":\"host\",\"len\":4194304,"
-		"\"pinned_pages\":1024,\"age_ms\":185000,"
-		"\"access\":[\"remote_read\",\"remote_write\"]}\n"
+		"\"id\":48879,\"type\":\"host\",\"len\":4194304}\n"
 		"{\"event\":\"LIMIT_REFUSED\",\"pid\":1234,\"comm\":\"trainer\","
 		"\"reason\":\"host_bytes\",\"len\":1073741824,\"type\":\"host\"}\n"
 		"{\"event\":\"PROC_GONE\",\"pid\":1234,\"comm\":\"trainer\"}\n");
