@@ -212,18 +212,20 @@ static int memreg_query_emit(void *entry, void *arg)
  */
 int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q)
 {
-	size_t esize = sizeof(struct memreg_region);
+	size_t esize = min_t(size_t, q->entry_size, sizeof(struct memreg_region));
 	char __user *ubuf = u64_to_user_ptr(q->regions);
 	struct memreg_query_buf qb = {};
 	unsigned long cursor;
 	int err = 0;
 	u32 i;
 
-	if (q->flags || q->entry_size < esize || q->entry_size > PAGE_SIZE ||
+	if (q->flags || q->entry_size < MEMREG_REGION_SIZE_VER0 ||
+	    q->entry_size > PAGE_SIZE ||
 	    q->cursor > (u64)U32_MAX + 1)
 		return -EINVAL;
 	qb.room = min_t(u32, q->count, MEMREG_QUERY_MAX);
-	qb.entries = kvcalloc(max_t(u32, qb.room, 1), esize, GFP_KERNEL);
+	qb.entries = kvcalloc(max_t(u32, qb.room, 1), sizeof(*qb.entries),
+			      GFP_KERNEL);
 	if (!qb.entries)
 		return -ENOMEM;
 

@@ -139,6 +139,7 @@ struct memreg_region {
 	__u32 access;
 	__u64 reserved[2];
 };
+#define MEMREG_REGION_SIZE_VER0	64
 
 /**
  * struct memreg_query - MEMREG_IOC_QUERY: the calling process's registrations
@@ -150,7 +151,9 @@ struct memreg_region {
  *	others.  Call until @count comes back 0: that is the end.
  * @regions: in: user pointer to an array of struct memreg_region
  * @count: in: room in @regions (entries); out: entries written
- * @entry_size: in: sizeof(struct memreg_region)
+ * @entry_size: in: sizeof(struct memreg_region) as the caller knows it, from
+ *	MEMREG_REGION_SIZE_VER0 to a page; the kernel writes what it knows
+ *	of each entry and zeroes the rest
  * @total: out: registrations the process has now
  */
 struct memreg_query {

@@ -19,18 +19,15 @@ stop_hold "$pid"
 
 out=$(memreg limits set pid 999999 regions 1 2>&1)
 expect "limits set for a pid without memreg: exit 1" 1 "$?"
-check "... and says so" sh -c "echo '$out' | grep -q 'no memreg context'"
+check "... and says so" contains "$out" 'no memreg context'
 
 out=$(memreg limits set 2>&1)
 expect "limits set with no limit: usage error" 2 "$?"
 
 # itest_limits sets its own limits through the tool and checks the errnos
-memreg -j monitor >/tmp/lim-mon.txt &
-mon=$!
-sleep 0.3
+start_monitor /tmp/lim-mon.txt || not_ok "monitor: subscribed"
 check "per-process limits: EMFILE and EDQUOT" itest_limits
-sleep 0.3
-kill $mon
+stop_monitor /tmp/lim-mon.txt '"PROC_GONE".*"comm":"itest_limits"'
 expect "LIMIT_REFUSED events with their reasons" "regions host_bytes" \
 	"$(jq -r 'select(.event == "LIMIT_REFUSED" and .comm == "itest_limits") | .reason' /tmp/lim-mon.txt | tr '\n' ' ' | sed 's/ $//')"
 

@@ -48,15 +48,16 @@ for round in 1 2 3; do
 done
 start=$(date +%s)
 memreg region >/tmp/list-table.txt
-expect "table: header + 10000 rows of the holders" 10000 \
-	"$(grep -c ' memreg_hold ' /tmp/list-table.txt | awk -v c="$(grep -c "^$churn " /tmp/list-table.txt)" '{ print $1 - c }')"
+expect "table: 10000 rows of the holders" 10000 \
+	"$(awk -v p=" $pids " 'index(p, " " $1 " ")' /tmp/list-table.txt | wc -l)"
 echo "# table of $(wc -l </tmp/list-table.txt) lines in $(( $(date +%s) - start )) s"
 
 for round in 1 2 3; do
 	memreg -j proc >/tmp/list-procs.json || not_ok "proc -j exit status"
+	expect "proc -j round $round: the 8 holders with 1250 each" \
+		"$per $per $per $per $per $per $per $per" \
+		"$(jq -r ".[] | select(.pid as \$p | [$filter] | index(\$p)) | .regions" /tmp/list-procs.json | tr '\n' ' ' | sed 's/ $//')"
 done
-expect "proc -j: the 8 holders with 1250 each" "$per $per $per $per $per $per $per $per" \
-	"$(jq -r ".[] | select(.pid as \$p | [$filter] | index(\$p)) | .regions" /tmp/list-procs.json | tr '\n' ' ' | sed 's/ $//')"
 touch /tmp/list-stop
 wait "$procs"
 kill "$churn"

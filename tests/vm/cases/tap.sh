@@ -34,6 +34,45 @@ expect() {
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# contains TEXT PATTERN: TEXT has a line matching the grep PATTERN.
+contains() { printf '%s\n' "$1" | grep -q -- "$2"; }
+
+# wait_for FILE PATTERN [TENTHS]: until FILE has a line matching PATTERN.
+wait_for() {
+	wait_n=0
+	until grep -q -- "$2" "$1" 2>/dev/null; do
+		wait_n=$((wait_n + 1))
+		[ $wait_n -gt "${3:-100}" ] && return 1
+		sleep 0.1
+	done
+}
+
+# start_monitor FILE: `memreg -j monitor` into FILE, subscribed for sure
+# (a canary registration's event has arrived) when this returns; its pid
+# is in $monitor_pid.
+start_monitor() {
+	memreg -j monitor >"$1" &
+	monitor_pid=$!
+	mon_try=0
+	while :; do
+		memreg_hold -n 1 -s 4096 >/tmp/canary.txt &
+		canary=$!
+		wait_for /tmp/canary.txt '^ready' 50
+		stop_hold "$canary"
+		wait_for "$1" "\"pid\":$canary," 20 && return 0
+		mon_try=$((mon_try + 1))
+		[ $mon_try -lt 20 ] || return 1
+	done
+}
+
+# stop_monitor PATTERN: once the monitor has printed PATTERN (the last
+# event the caller expects), stop it.
+stop_monitor() {
+	wait_for "$1" "$2" 100
+	kill "$monitor_pid"
+	wait "$monitor_pid" 2>/dev/null
+}
+
 # start_hold FILE ARGS...: run memreg_hold in the background, wait until it
 # has registered everything; its pid is in $hold_pid.
 start_hold() {
@@ -46,15 +85,22 @@ start_hold() {
 		hold_n=$((hold_n + 1))
 		if [ $hold_n -gt 600 ] || ! kill -0 "$hold_pid" 2>/dev/null; then
 			echo "# memreg_hold $* did not get ready"
+			kill -9 "$hold_pid" 2>/dev/null
 			return 1
 		fi
 		sleep 0.1
 	done
 }
 
+# stop_hold PID: SIGTERM, and wait until it is gone (also when it is not
+# our child, e.g. started in a subshell).
 stop_hold() {
+	[ -n "$1" ] || return 0
 	kill "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 0.05
+	done
 }
 
 tap_done() { exit "$tap_failed"; }

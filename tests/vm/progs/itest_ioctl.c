@@ -611,6 +611,26 @@ static void test_query_cursor(void **state)
 	q.count = 2;
 	assert_int_equal(ioctl(fd, MEMREG_IOC_QUERY, &q), -1);
 	assert_int_equal(errno, EINVAL);
+	/* a newer program's bigger entries: ours, then zeroes */
+	{
+		unsigned char big[2][96];
+		struct memreg_region first;
+
+		memset(big, 0xff, sizeof(big));
+		q.cursor = 0;
+		q.entry_size = sizeof(big[0]);
+		q.regions = (uintptr_t)big;
+		q.count = 2;
+		assert_int_equal(ioctl(fd, MEMREG_IOC_QUERY, &q), 0);
+		assert_int_equal(q.count, 2);
+		memcpy(&first, big[0], sizeof(first));
+		assert_int_equal(first.len, 4096);
+		assert_int_equal(first.type, MEMREG_MEM_HOST);
+		for (i = sizeof(first); i < (int)sizeof(big[0]); i++) {
+			assert_int_equal(big[0][i], 0);
+			assert_int_equal(big[1][i], 0);
+		}
+	}
 	close(fd);
 	assert_no_leak();
 	memtest_unmap(p, 5 * 4096);
