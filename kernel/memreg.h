@@ -161,7 +161,7 @@ pid_t memreg_ctx_pid(const struct memreg_ctx *ctx);
 
 /* memreg_host.c */
 int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
-		    bool lock_cap);
+		    bool lock_cap, u64 start, unsigned long npages);
 void memreg_host_unpin(struct memreg_reg *reg, struct mm_struct *mm);
 
 /* memreg_region.c */

@@ -75,19 +75,16 @@ static unsigned long memreg_count_folios(struct page **pages,
 
 /*
  * Pin [reg->addr, reg->addr + reg->len) of the calling process, whose mm is
- * @mm.  @lock_cap: the caller has CAP_IPC_LOCK and may pass RLIMIT_MEMLOCK.
+ * @mm: the @npages pages from @start, as memreg_check_range() found them.
+ * @lock_cap: the caller has CAP_IPC_LOCK and may pass RLIMIT_MEMLOCK.
  */
 int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
-		    bool lock_cap)
+		    bool lock_cap, u64 start, unsigned long npages)
 {
-	unsigned long npages, pinned = 0;
+	unsigned long pinned = 0;
 	struct page **pages;
-	u64 start;
 	int ret;
 
-	ret = memreg_check_range(reg->addr, reg->len, &start, &npages);
-	if (ret)
-		return ret;
 	if (!access_ok((void __user *)(unsigned long)reg->addr, reg->len))
 		return -EFAULT;
 

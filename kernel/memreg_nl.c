@@ -103,7 +103,12 @@ int memreg_nl_put_proc(struct sk_buff *skb, const struct memreg_ctx *ctx,
 	return 0;
 }
 
-/* Parse the optional pid filter of a dump request into cb->args[1]. */
+/*
+ * Parse the optional pid filter of a dump request into cb->args[1].  The
+ * genetlink core has validated it already, but where it keeps the result
+ * (genl_dumpit_info) changed shape between 6.1 and 6.12; a second parse of
+ * one small attribute per dump is cheaper than a compat layer.
+ */
 int memreg_nl_dump_filter(struct netlink_callback *cb)
 {
 	struct nlattr *tb[MEMREG_A_MAX + 1];

@@ -75,7 +75,8 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	if (err)
 		goto free_reg;
 
-	err = memreg_host_pin(reg, ctx->mm, capable(CAP_IPC_LOCK));
+	err = memreg_host_pin(reg, ctx->mm, capable(CAP_IPC_LOCK), first,
+			      npages);
 	if (err)
 		goto uncharge;
 
