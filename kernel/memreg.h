@@ -84,10 +84,14 @@ struct memreg_ctx {
 	struct rcu_head rcu;
 };
 
+struct memreg_heaps;
+
 struct memreg_file {
 	struct memreg_ctx *ctx;
-	struct mutex lock;		/* protects regions */
+	struct mutex lock;		/* protects regions and dallocs */
 	struct list_head regions;
+	struct xarray dallocs;		/* id -> device allocation of this file */
+	struct memreg_heaps *heaps;	/* mstx heap tracking, memreg_heap.c */
 };
 
 struct memreg_reg {
@@ -172,6 +176,10 @@ int memreg_region_unregister(struct memreg_file *mf, u64 handle);
 void memreg_region_release_file(struct memreg_file *mf);
 int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q);
 u64 memreg_region_age_ms(const struct memreg_reg *reg);
+
+/* memreg_heap.c: mstx heaps and regions */
+long memreg_heap_ioctl(struct memreg_file *mf, void __user *uarg);
+void memreg_heap_release_file(struct memreg_file *mf);
 
 /* memreg_nl.c and memreg_nl_*.c */
 int memreg_nl_init(void);

@@ -102,7 +102,7 @@ static long memreg_ioctl_info(struct memreg_file *mf, void __user *uarg)
 	usize = memreg_copy_in(&info, sizeof(info), MEMREG_INFO_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
-	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
+	if (memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
 	memreg_ctx_limits(ctx, &lim);
@@ -210,6 +210,8 @@ static long memreg_ioctl(struct file *filp, unsigned int cmd,
 		return memreg_ioctl_unregister(mf, uarg);
 	case _IOC_NR(MEMREG_IOC_QUERY):
 		return memreg_ioctl_query(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_MSTX):
+		return memreg_heap_ioctl(mf, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -239,6 +241,7 @@ static int memreg_release(struct inode *inode, struct file *filp)
 {
 	struct memreg_file *mf = filp->private_data;
 
+	memreg_heap_release_file(mf);
 	memreg_region_release_file(mf);
 	memreg_ctx_put(mf->ctx);
 	mutex_destroy(&mf->lock);

@@ -29,6 +29,10 @@ static const struct nla_policy memreg_nl_limits_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_MAX_DEV_BYTES]	= { .type = NLA_U64 },
 };
 
+static const struct nla_policy memreg_nl_dev_policy[MEMREG_A_MAX + 1] = {
+	[MEMREG_A_DEVICE]		= { .type = NLA_U32 },
+};
+
 static int memreg_nl_dump_start(struct netlink_callback *cb)
 {
 	return memreg_nl_dump_filter(cb);
@@ -61,6 +65,20 @@ static const struct genl_ops memreg_nl_ops[] = {
 		.policy		= memreg_nl_limits_policy,
 		.maxattr	= MEMREG_A_MAX,
 		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= MEMREG_CMD_DEV_GET,
+		.start		= memreg_nl_dev_start,
+		.dumpit		= memreg_nl_dev_dumpit,
+		.policy		= memreg_nl_dev_policy,
+		.maxattr	= MEMREG_A_MAX,
+	},
+	{
+		.cmd		= MEMREG_CMD_HEAP_GET,
+		.start		= memreg_nl_heap_start,
+		.dumpit		= memreg_nl_heap_dumpit,
+		.policy		= memreg_nl_heap_policy,
+		.maxattr	= MEMREG_A_MAX,
 	},
 };
 

@@ -41,5 +41,12 @@ int memreg_nl_stats_doit(struct sk_buff *skb, struct genl_info *info);
 int memreg_nl_proc_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int memreg_nl_region_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int memreg_nl_limits_doit(struct sk_buff *skb, struct genl_info *info);
+int memreg_nl_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int memreg_nl_dev_start(struct netlink_callback *cb);
+
+/* memreg_nl_heap.c: MEMREG_CMD_HEAP_GET, its policy and .start */
+extern const struct nla_policy memreg_nl_heap_policy[MEMREG_A_MAX + 1];
+int memreg_nl_heap_start(struct netlink_callback *cb);
+int memreg_nl_heap_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _MEMREG_NL_H */

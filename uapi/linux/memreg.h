@@ -18,7 +18,8 @@
  *   ENOSPC   the process's registered device bytes would pass its limit
  *   ENOMEM   RLIMIT_MEMLOCK would be exceeded (mm->pinned_vm, VmPin), or
  *            the kernel is out of memory
- *   ENXIO    DEVICE type: the range is not emulated device memory
+ *   ENXIO    DEVICE type: the range is not inside one mapping of one live
+ *            emulated device allocation (MEMREG_IOC_DEV_ALLOC + mmap)
  *   EFAULT   the range is not (fully) mapped
  *   EACCES   the range is mapped but not writable
  *   EINVAL   len 0, addr+len overflow, unknown type/flags, reserved != 0
@@ -26,6 +27,19 @@
  *   EINTR    a fatal signal arrived while pinning
  * MEMREG_IOC_UNREGISTER: ENOENT for an unknown handle (never made, already
  * unregistered, or made on another file or by another process).
+ *
+ * Emulated device memory (MEMREG_IOC_DEV_*): the module drives
+ * MEMREG_INFO.devices emulated NPUs of MEMREG_INFO.dev_capacity bytes each.
+ * DEV_ALLOC reserves driver-owned pages on one of them and returns an mmap
+ * offset; mmap(MAP_SHARED) of /dev/memreg at that offset maps them.  The
+ * pages are never swapped and go back to the device when the allocation is
+ * freed (or its file closed) and its last mapping and registration are gone.
+ *   DEV_ALLOC: ENXIO no such device, ENOSPC the device is full, ENOMEM no
+ *              2 MiB-contiguous memory for HUGE_ONLY (or out of memory),
+ *              EINVAL len 0 or unknown policy/flags.
+ *   DEV_FREE:  ENOENT unknown handle, EBUSY the allocation is registered
+ *              (unregister first).
+ *   DEV_INFO:  ENXIO no such device.
  */
 #ifndef _UAPI_LINUX_MEMREG_H
 #define _UAPI_LINUX_MEMREG_H
@@ -41,6 +55,7 @@
 #define MEMREG_FEATURE_DEVICE	(1ULL << 1)	/* emulated device memory */
 #define MEMREG_FEATURE_QUERY	(1ULL << 2)	/* MEMREG_IOC_QUERY */
 #define MEMREG_FEATURE_NETLINK	(1ULL << 3)	/* genl family "memreg" */
+#define MEMREG_FEATURE_MSTX	(1ULL << 4)	/* MEMREG_IOC_MSTX heap tracking */
 
 /* Memory types. */
 enum memreg_mem_type {
@@ -63,6 +78,7 @@ enum memreg_mem_type {
  * @abi_version: out: MEMREG_ABI_VERSION of the module
  * @features: out: MEMREG_FEATURE_* bits
  * @page_size: out: PAGE_SIZE
+ * @devices: out: number of emulated devices (ids 0 .. devices - 1)
  * @instance_id: out: random id of this kernel instance (same for every
  *	process on this boot, different on another host or boot)
  * @max_regions: out: effective registration limit of the caller's process
@@ -71,13 +87,14 @@ enum memreg_mem_type {
  * @memlock_limit: out: RLIMIT_MEMLOCK in bytes, MEMREG_UNLIMITED if the
  *	caller has CAP_IPC_LOCK or the limit is infinity
  * @regions, @host_bytes, @dev_bytes: out: what the process has registered
+ * @dev_capacity: out: bytes of memory each emulated device has
  */
 struct memreg_info {
 	__u32 size;
 	__u32 abi_version;
 	__u64 features;
 	__u32 page_size;
-	__u32 reserved0;
+	__u32 devices;
 	__u8  instance_id[16];
 	__u64 max_regions;
 	__u64 max_host_bytes;
@@ -86,7 +103,8 @@ struct memreg_info {
 	__u64 regions;
 	__u64 host_bytes;
 	__u64 dev_bytes;
-	__u64 reserved[4];
+	__u64 dev_capacity;
+	__u64 reserved[3];
 };
 #define MEMREG_INFO_SIZE_VER0	128
 
@@ -137,7 +155,9 @@ struct memreg_region {
 	__u64 age_ms;		/* since registration */
 	__u32 type;		/* enum memreg_mem_type */
 	__u32 access;
-	__u64 reserved[2];
+	__u32 device;		/* DEVICE type: the device id, else 0 */
+	__u32 reserved0;
+	__u64 reserved1;
 };
 #define MEMREG_REGION_SIZE_VER0	64
 
@@ -168,11 +188,96 @@ struct memreg_query {
 };
 #define MEMREG_QUERY_SIZE_VER0	56
 
+/*
+ * aclrtMemMallocPolicy's base values.  HUGE_FIRST: 2 MiB chunks where the
+ * memory is contiguous, else 4 KiB pages; a request of at most
+ * MEMREG_DEV_HUGE_MIN bytes always gets 4 KiB pages.  HUGE_ONLY: 2 MiB
+ * chunks or ENOMEM.  NORMAL_ONLY: 4 KiB pages.
+ */
+enum memreg_dev_policy {
+	MEMREG_DEV_HUGE_FIRST	= 0,
+	MEMREG_DEV_HUGE_ONLY	= 1,
+	MEMREG_DEV_NORMAL_ONLY	= 2,
+};
+#define MEMREG_DEV_HUGE_SIZE	(2ULL << 20)
+#define MEMREG_DEV_HUGE_MIN	(1ULL << 20)
+
+/**
+ * struct memreg_dev_alloc - MEMREG_IOC_DEV_ALLOC
+ * @size: in: sizeof(struct memreg_dev_alloc)
+ * @device: in: device id
+ * @policy: in: enum memreg_dev_policy
+ * @flags: in: must be 0
+ * @len: in: bytes wanted, > 0
+ * @handle: out: the allocation, for MEMREG_IOC_DEV_FREE on this file
+ * @mmap_offset: out: offset to mmap(MAP_SHARED) /dev/memreg at; the whole
+ *	allocation or any page-aligned part of it may be mapped
+ * @alloc_len: out: bytes taken from the device (len rounded up to pages,
+ *	or to 2 MiB chunks when @huge)
+ * @huge: out: 1 if the memory is 2 MiB-contiguous chunks, 0 if 4 KiB pages
+ */
+struct memreg_dev_alloc {
+	__u32 size;
+	__u32 device;
+	__u32 policy;
+	__u32 flags;
+	__u64 len;
+	__u64 handle;
+	__u64 mmap_offset;
+	__u64 alloc_len;
+	__u32 huge;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+#define MEMREG_DEV_ALLOC_SIZE_VER0	72
+
+/**
+ * struct memreg_dev_free - MEMREG_IOC_DEV_FREE
+ * @size: in: sizeof(struct memreg_dev_free)
+ * @flags: in: must be 0
+ * @handle: in: a handle from MEMREG_IOC_DEV_ALLOC on this file
+ *
+ * The handle is gone at once; the pages return to the device when the last
+ * mapping of them is unmapped.
+ */
+struct memreg_dev_free {
+	__u32 size;
+	__u32 flags;
+	__u64 handle;
+	__u64 reserved[2];
+};
+#define MEMREG_DEV_FREE_SIZE_VER0	32
+
+/**
+ * struct memreg_dev_info - MEMREG_IOC_DEV_INFO: one device's memory
+ * @size: in: sizeof(struct memreg_dev_info)
+ * @device: in: device id
+ * @capacity: out: bytes the device has
+ * @used: out: bytes allocated on it, by every process
+ * @huge_bytes, @normal_bytes: out: @used split by page kind
+ * @proc_bytes: out: bytes the calling process has allocated on it
+ */
+struct memreg_dev_info {
+	__u32 size;
+	__u32 device;
+	__u64 capacity;
+	__u64 used;
+	__u64 huge_bytes;
+	__u64 normal_bytes;
+	__u64 proc_bytes;
+	__u64 reserved[3];
+};
+#define MEMREG_DEV_INFO_SIZE_VER0	72
+
 #define MEMREG_IOC_MAGIC	0xB5
 #define MEMREG_IOC_INFO		_IOWR(MEMREG_IOC_MAGIC, 0x00, struct memreg_info)
 #define MEMREG_IOC_REGISTER	_IOWR(MEMREG_IOC_MAGIC, 0x01, struct memreg_register)
 #define MEMREG_IOC_UNREGISTER	_IOWR(MEMREG_IOC_MAGIC, 0x02, struct memreg_unregister)
 #define MEMREG_IOC_QUERY	_IOWR(MEMREG_IOC_MAGIC, 0x03, struct memreg_query)
+#define MEMREG_IOC_DEV_ALLOC	_IOWR(MEMREG_IOC_MAGIC, 0x04, struct memreg_dev_alloc)
+#define MEMREG_IOC_DEV_FREE	_IOWR(MEMREG_IOC_MAGIC, 0x05, struct memreg_dev_free)
+#define MEMREG_IOC_DEV_INFO	_IOWR(MEMREG_IOC_MAGIC, 0x06, struct memreg_dev_info)
+/* 0x08-0x0f: grants and transfers; 0x10-0x17: mstx (linux/memreg_mstx.h) */
 
 /*
  * Generic netlink family "memreg", version MEMREG_GENL_VERSION.
@@ -192,6 +297,15 @@ struct memreg_query {
  *                          that process's limits (ESRCH if it has no
  *                          memreg context); without, the global defaults.
  *                          Any of MAX_REGIONS, MAX_HOST_BYTES, MAX_DEV_BYTES.
+ *   MEMREG_CMD_DEV_GET     dump: one message per emulated device (DEVICE,
+ *                          CAPACITY, USED_BYTES, HUGE_BYTES, NORMAL_BYTES,
+ *                          and one DEV_USAGE nest {PID, COMM,
+ *                          DEV_ALLOC_BYTES} per process using it).
+ *                          Filter: DEVICE.  The process dump carries one
+ *                          DEV_USAGE nest {DEVICE, DEV_ALLOC_BYTES} per
+ *                          device the process uses; the region dump carries
+ *                          DEVICE for DEVICE registrations.
+ *   MEMREG_CMD_HEAP_GET    dump: mstx heaps, see linux/memreg_mstx.h.
  * Events (multicast group "events", open to every user, so they never
  * carry ADDR or HANDLE): REG_ADDED, REG_REMOVED (PID, COMM, UID, ID, TYPE,
  * LEN), LIMIT_REFUSED (PID, COMM, UID, REASON, TYPE, LEN), PROC_GONE (PID,
@@ -211,6 +325,9 @@ enum memreg_cmd {
 	MEMREG_CMD_EVENT_REG_REMOVED,
 	MEMREG_CMD_EVENT_LIMIT_REFUSED,
 	MEMREG_CMD_EVENT_PROC_GONE,
+	MEMREG_CMD_DEV_GET,
+	MEMREG_CMD_HEAP_GET,
+	MEMREG_CMD_EVENT_HEAP,		/* see linux/memreg_mstx.h */
 
 	__MEMREG_CMD_MAX,
 	MEMREG_CMD_MAX = __MEMREG_CMD_MAX - 1
@@ -247,6 +364,15 @@ enum memreg_attr {
 	MEMREG_A_PINNED_BYTES,		/* u64: host bytes pinned */
 	MEMREG_A_INSTANCE_ID,		/* binary, 16 bytes */
 	MEMREG_A_ID,			/* u32: registration id, not secret */
+	MEMREG_A_DEVICES,		/* u32: emulated devices (stats) */
+	MEMREG_A_DEVICE,		/* u32: device id */
+	MEMREG_A_CAPACITY,		/* u64: device bytes */
+	MEMREG_A_USED_BYTES,		/* u64: device bytes allocated */
+	MEMREG_A_HUGE_BYTES,		/* u64: of which 2 MiB chunks */
+	MEMREG_A_NORMAL_BYTES,		/* u64: of which 4 KiB pages */
+	MEMREG_A_DEV_ALLOC_BYTES,	/* u64: a process's allocation */
+	MEMREG_A_DEV_USAGE,		/* nest, repeated: see DEV_GET */
+	MEMREG_A_HEAP,			/* nest: enum memreg_heap_attr */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1
@@ -259,5 +385,7 @@ enum memreg_refusal {
 	MEMREG_REFUSED_DEV_BYTES	= 3,	/* ENOSPC */
 	MEMREG_REFUSED_MEMLOCK		= 4,	/* ENOMEM */
 };
+
+#include <linux/memreg_mstx.h>
 
 #endif /* _UAPI_LINUX_MEMREG_H */

@@ -58,7 +58,7 @@ static int check_info(const struct memreg_info *k)
 
 	if (err)
 		return err;
-	if (k->reserved0 || !all_zero(k->reserved, sizeof(k->reserved)))
+	if (!all_zero(k->reserved, sizeof(k->reserved)))
 		return EINVAL;
 	return 0;
 }
