@@ -31,6 +31,7 @@
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 #include <linux/ktime.h>
+#include <linux/kref.h>
 #include <linux/memreg.h>
 
 /*
@@ -45,6 +46,9 @@
 
 /* Pages per pin_user_pages_fast() call: one page full of page pointers. */
 #define MEMREG_PIN_BATCH	(PAGE_SIZE / sizeof(struct page *))
+
+/* Emulated devices the module can drive (module parameter "devices"). */
+#define MEMREG_MAX_DEVICES	16
 
 /* Most entries one MEMREG_IOC_QUERY call copies out. */
 #define MEMREG_QUERY_MAX	256
@@ -80,6 +84,8 @@ struct memreg_ctx {
 	struct memreg_limits limits;	/* per-process values, see overridden */
 	unsigned int overridden;	/* MEMREG_OVR_*; others follow defaults */
 
+	u64 dev_alloc[MEMREG_MAX_DEVICES];	/* device bytes allocated */
+
 	struct xarray regions;		/* id -> region of this process */
 	struct rcu_head rcu;
 };
@@ -91,6 +97,7 @@ struct memreg_file {
 	struct mutex lock;		/* protects regions and dallocs */
 	struct list_head regions;
 	struct xarray dallocs;		/* id -> device allocation of this file */
+	u32 next_dalloc;		/* cyclic id allocation in dallocs */
 	struct memreg_heaps *heaps;	/* mstx heap tracking, memreg_heap.c */
 };
 
@@ -111,7 +118,38 @@ struct memreg_reg {
 	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
 	unsigned long nr_folios;	/* distinct folios: a huge page is one */
 
+	/* device memory: referenced, not pinned */
+	struct memreg_dalloc *dalloc;
+	u64 dev_offset;			/* of addr inside the allocation */
+	u32 device;			/* device id, for the RCU readers */
+
 	struct rcu_head rcu;
+};
+
+/* One emulated device's memory. */
+struct memreg_devmem {
+	u32 id;
+	spinlock_t lock;		/* protects the counters */
+	u64 used;			/* bytes allocated, both kinds */
+	u64 huge_bytes;			/* in 2 MiB chunks */
+	u64 normal_bytes;		/* in 4 KiB pages */
+};
+
+/* One MEMREG_IOC_DEV_ALLOC allocation; see memreg_dev.c for its refs. */
+struct memreg_dalloc {
+	struct kref ref;
+	u32 id;				/* key in its file's dallocs */
+	u64 handle;
+	struct memreg_devmem *dev;
+	struct memreg_ctx *ctx;		/* charged with it; referenced */
+	u64 len;			/* bytes taken from the device */
+	unsigned long npages;
+	struct page **pages;		/* order-0 pages, chunks split */
+	bool huge;
+
+	spinlock_t lock;		/* protects freed and nregs */
+	bool freed;			/* handle gone: no new map or register */
+	unsigned int nregs;		/* DEVICE registrations inside it */
 };
 
 /* memreg_main.c: module-wide state */
@@ -128,6 +166,9 @@ struct memreg_stats {
 	atomic64_t refused[MEMREG_REFUSED_MEMLOCK + 1];
 };
 extern struct memreg_stats memreg_stats;
+
+extern unsigned int memreg_ndevs;
+u64 memreg_dev_capacity_bytes(void);
 
 void memreg_default_limits(struct memreg_limits *lim);
 void memreg_set_default_limits(const struct memreg_limits *lim,
@@ -176,6 +217,18 @@ int memreg_region_unregister(struct memreg_file *mf, u64 handle);
 void memreg_region_release_file(struct memreg_file *mf);
 int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q);
 u64 memreg_region_age_ms(const struct memreg_reg *reg);
+
+/* memreg_dev.c: emulated device memory */
+extern struct memreg_devmem memreg_devs[MEMREG_MAX_DEVICES];
+void memreg_dev_init(void);
+struct memreg_devmem *memreg_dev_get(u32 id);
+int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req);
+int memreg_dev_free(struct memreg_file *mf, u64 handle);
+int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info);
+void memreg_dev_release_file(struct memreg_file *mf);
+int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);
+int memreg_dev_reg_get(struct memreg_reg *reg, struct mm_struct *mm);
+void memreg_dev_reg_put(struct memreg_reg *reg);
 
 /* memreg_heap.c: mstx heaps and regions */
 long memreg_heap_ioctl(struct memreg_file *mf, void __user *uarg);

@@ -1,3 +1,480 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder */
+/*
+ * memreg - emulated NPU device memory.
+ *
+ * The module drives memreg_ndevs emulated devices, each with
+ * memreg_dev_capacity bytes of "device memory".  That memory is host pages
+ * the driver owns: allocated when a process asks (MEMREG_IOC_DEV_ALLOC),
+ * mapped into it through mmap() of /dev/memreg, never on an LRU list, so
+ * never swapped or migrated, and given back to the device when nothing
+ * refers to them any more.
+ *
+ * An allocation (struct memreg_dalloc) is referenced by
+ *   - its handle, until DEV_FREE or the close of the file that made it,
+ *   - every VMA that maps it (vm_ops open/close),
+ *   - every DEVICE registration inside it (no pin: the pages cannot move).
+ * While a registration refers to it, DEV_FREE is refused (EBUSY), and once
+ * freed it can be neither mapped nor registered again.
+ *
+ * HUGE chunks are one order-9 allocation each, split into order-0 pages so
+ * that every page can be mapped and released on its own; they are taken
+ * without direct reclaim or compaction, the way a device's huge-page pool
+ * is either there or not.
+ */
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/gfp.h>
+#include <linux/kref.h>
+#include <linux/mm.h>
+#include <linux/random.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include "memreg.h"
+#include "memreg_compat.h"
+
+#define MEMREG_HUGE_ORDER	(21 - PAGE_SHIFT)
+#define MEMREG_HUGE_PAGES	(1UL << MEMREG_HUGE_ORDER)
+
+/* mmap offset of allocation id: id << MEMREG_DEV_MMAP_SHIFT bytes */
+#define MEMREG_DEV_MMAP_SHIFT	40
+#define MEMREG_DEV_PGOFF_SHIFT	(MEMREG_DEV_MMAP_SHIFT - PAGE_SHIFT)
+#define MEMREG_DEV_PGOFF_MASK	((1UL << MEMREG_DEV_PGOFF_SHIFT) - 1)
+
+struct memreg_devmem memreg_devs[MEMREG_MAX_DEVICES];
+
+static const struct vm_operations_struct memreg_dev_vm_ops;
+
+struct memreg_devmem *memreg_dev_get(u32 id)
+{
+	if (id >= memreg_ndevs)
+		return NULL;
+	return &memreg_devs[id];
+}
+
+void memreg_dev_init(void)
+{
+	u32 i;
+
+	for (i = 0; i < MEMREG_MAX_DEVICES; i++) {
+		memreg_devs[i].id = i;
+		spin_lock_init(&memreg_devs[i].lock);
+	}
+}
+
+/* Take @len bytes of @dev's capacity, or say it is full. */
+static int memreg_dev_reserve(struct memreg_devmem *dev, u64 len, bool huge)
+{
+	u64 cap = memreg_dev_capacity_bytes();
+	int err = 0;
+
+	spin_lock(&dev->lock);
+	if (len > cap || dev->used > cap - len) {
+		err = -ENOSPC;
+	} else {
+		dev->used += len;
+		if (huge)
+			dev->huge_bytes += len;
+		else
+			dev->normal_bytes += len;
+	}
+	spin_unlock(&dev->lock);
+	return err;
+}
+
+static void memreg_dev_unreserve(struct memreg_devmem *dev, u64 len, bool huge)
+{
+	spin_lock(&dev->lock);
+	dev->used -= len;
+	if (huge)
+		dev->huge_bytes -= len;
+	else
+		dev->normal_bytes -= len;
+	spin_unlock(&dev->lock);
+}
+
+static void memreg_dev_free_pages(struct page **pages, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		__free_page(pages[i]);
+		if (!(i % 4096))
+			cond_resched();
+	}
+}
+
+/*
+ * Fill @d->pages with 2 MiB-contiguous chunks.  No direct reclaim and no
+ * compaction: if the contiguous memory is not there now, say so (ENOMEM)
+ * and let HUGE_FIRST fall back rather than stall the caller.
+ */
+static int memreg_dev_fill_huge(struct memreg_dalloc *d)
+{
+	gfp_t gfp = (GFP_HIGHUSER | __GFP_ZERO | __GFP_NOWARN |
+		     __GFP_NORETRY | __GFP_ACCOUNT) & ~__GFP_DIRECT_RECLAIM;
+	unsigned long i, j;
+	struct page *page;
+
+	for (i = 0; i < d->npages; i += MEMREG_HUGE_PAGES) {
+		if (fatal_signal_pending(current))
+			goto fail_intr;
+		page = alloc_pages(gfp, MEMREG_HUGE_ORDER);
+		if (!page)
+			goto fail;
+		split_page(page, MEMREG_HUGE_ORDER);
+		for (j = 0; j < MEMREG_HUGE_PAGES; j++)
+			d->pages[i + j] = page + j;
+		cond_resched();
+	}
+	return 0;
+
+fail_intr:
+	memreg_dev_free_pages(d->pages, i);
+	return -EINTR;
+fail:
+	memreg_dev_free_pages(d->pages, i);
+	return -ENOMEM;
+}
+
+/* 4 KiB pages; fail instead of waking the OOM killer for device memory. */
+static int memreg_dev_fill_normal(struct memreg_dalloc *d)
+{
+	gfp_t gfp = GFP_HIGHUSER | __GFP_ZERO | __GFP_NOWARN |
+		    __GFP_RETRY_MAYFAIL | __GFP_ACCOUNT;
+	unsigned long i;
+
+	for (i = 0; i < d->npages; i++) {
+		if (!(i % 512)) {
+			if (fatal_signal_pending(current)) {
+				memreg_dev_free_pages(d->pages, i);
+				return -EINTR;
+			}
+			cond_resched();
+		}
+		d->pages[i] = alloc_page(gfp);
+		if (!d->pages[i]) {
+			memreg_dev_free_pages(d->pages, i);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Reserve capacity for @d (d->huge says which kind) and get its pages.
+ * The reservation comes first so that two processes racing for the last
+ * bytes of a device cannot both allocate pages for them.
+ */
+static int memreg_dev_fill(struct memreg_dalloc *d, u64 want)
+{
+	u64 unit = d->huge ? MEMREG_DEV_HUGE_SIZE : PAGE_SIZE;
+	int err;
+
+	d->len = round_up(want, unit);
+	d->npages = d->len >> PAGE_SHIFT;
+	err = memreg_dev_reserve(d->dev, d->len, d->huge);
+	if (err)
+		return err;
+	d->pages = kvmalloc_array(d->npages, sizeof(*d->pages),
+				  GFP_KERNEL_ACCOUNT);
+	if (!d->pages) {
+		err = -ENOMEM;
+		goto unreserve;
+	}
+	err = d->huge ? memreg_dev_fill_huge(d) : memreg_dev_fill_normal(d);
+	if (err)
+		goto free_array;
+	return 0;
+
+free_array:
+	kvfree(d->pages);
+	d->pages = NULL;
+unreserve:
+	memreg_dev_unreserve(d->dev, d->len, d->huge);
+	return err;
+}
+
+static void memreg_dalloc_release(struct kref *ref)
+{
+	struct memreg_dalloc *d = container_of(ref, struct memreg_dalloc, ref);
+	struct memreg_ctx *ctx = d->ctx;
+
+	memreg_dev_free_pages(d->pages, d->npages);
+	kvfree(d->pages);
+	memreg_dev_unreserve(d->dev, d->len, d->huge);
+	spin_lock(&ctx->lock);
+	ctx->dev_alloc[d->dev->id] -= d->len;
+	spin_unlock(&ctx->lock);
+	memreg_ctx_put(ctx);
+	kfree(d);
+}
+
+static void memreg_dalloc_put(struct memreg_dalloc *d)
+{
+	kref_put(&d->ref, memreg_dalloc_release);
+}
+
+int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
+{
+	struct memreg_ctx *ctx = mf->ctx;
+	struct memreg_dalloc *d;
+	u32 id;
+	int err;
+
+	if (req->flags || req->reserved0 || !req->len)
+		return -EINVAL;
+	if (req->policy > MEMREG_DEV_NORMAL_ONLY)
+		return -EINVAL;
+	if (!memreg_dev_get(req->device))
+		return -ENXIO;
+	/* beyond any capacity, and round_up() below must not overflow */
+	if (req->len > memreg_dev_capacity_bytes())
+		return -ENOSPC;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
+	if (!d)
+		return -ENOMEM;
+	kref_init(&d->ref);
+	spin_lock_init(&d->lock);
+	d->dev = memreg_dev_get(req->device);
+	d->ctx = ctx;
+
+	switch (req->policy) {
+	case MEMREG_DEV_HUGE_ONLY:
+		d->huge = true;
+		err = memreg_dev_fill(d, req->len);
+		break;
+	case MEMREG_DEV_HUGE_FIRST:
+		d->huge = req->len > MEMREG_DEV_HUGE_MIN;
+		err = memreg_dev_fill(d, req->len);
+		if (err == -ENOMEM && d->huge) {
+			d->huge = false;
+			err = memreg_dev_fill(d, req->len);
+		}
+		break;
+	default:
+		err = memreg_dev_fill(d, req->len);
+		break;
+	}
+	if (err)
+		goto free_d;
+
+	mutex_lock(&mf->lock);
+	err = xa_alloc_cyclic(&mf->dallocs, &id, d, XA_LIMIT(1, U32_MAX),
+			      &mf->next_dalloc, GFP_KERNEL);
+	if (err < 0) {
+		mutex_unlock(&mf->lock);
+		goto free_pages;
+	}
+	d->id = id;
+	d->handle = memreg_handle_make(id, get_random_u32());
+	refcount_inc(&ctx->ref);
+	spin_lock(&ctx->lock);
+	ctx->dev_alloc[d->dev->id] += d->len;
+	spin_unlock(&ctx->lock);
+	mutex_unlock(&mf->lock);
+
+	req->handle = d->handle;
+	req->mmap_offset = (u64)id << MEMREG_DEV_MMAP_SHIFT;
+	req->alloc_len = d->len;
+	req->huge = d->huge;
+	return 0;
+
+free_pages:
+	memreg_dev_free_pages(d->pages, d->npages);
+	kvfree(d->pages);
+	memreg_dev_unreserve(d->dev, d->len, d->huge);
+free_d:
+	kfree(d);
+	return err;
+}
+
+/* Drop the handle's reference; the caller holds mf->lock. */
+static void memreg_dev_forget(struct memreg_file *mf, struct memreg_dalloc *d)
+{
+	xa_erase(&mf->dallocs, d->id);
+	memreg_dalloc_put(d);
+}
+
+int memreg_dev_free(struct memreg_file *mf, u64 handle)
+{
+	struct memreg_dalloc *d;
+	int err = 0;
+
+	mutex_lock(&mf->lock);
+	d = xa_load(&mf->dallocs, memreg_handle_id(handle));
+	if (!d || d->handle != handle) {
+		err = -ENOENT;
+		goto out;
+	}
+	spin_lock(&d->lock);
+	if (d->nregs)
+		err = -EBUSY;
+	else
+		d->freed = true;
+	spin_unlock(&d->lock);
+	if (!err)
+		memreg_dev_forget(mf, d);
+out:
+	mutex_unlock(&mf->lock);
+	return err;
+}
+
+/* The file is going away: its handles go; mappings may outlive them. */
+void memreg_dev_release_file(struct memreg_file *mf)
+{
+	struct memreg_dalloc *d;
+	unsigned long id;
+
+	mutex_lock(&mf->lock);
+	xa_for_each(&mf->dallocs, id, d) {
+		spin_lock(&d->lock);
+		d->freed = true;
+		spin_unlock(&d->lock);
+		memreg_dev_forget(mf, d);
+		cond_resched();
+	}
+	mutex_unlock(&mf->lock);
+	xa_destroy(&mf->dallocs);
+}
+
+int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info)
+{
+	struct memreg_devmem *dev = memreg_dev_get(info->device);
+
+	if (!dev)
+		return -ENXIO;
+	info->capacity = memreg_dev_capacity_bytes();
+	spin_lock(&dev->lock);
+	info->used = dev->used;
+	info->huge_bytes = dev->huge_bytes;
+	info->normal_bytes = dev->normal_bytes;
+	spin_unlock(&dev->lock);
+	spin_lock(&mf->ctx->lock);
+	info->proc_bytes = mf->ctx->dev_alloc[dev->id];
+	spin_unlock(&mf->ctx->lock);
+	return 0;
+}
+
+/* Offset of @vma's first page inside its allocation, in pages. */
+static unsigned long memreg_vma_first(const struct vm_area_struct *vma)
+{
+	return vma->vm_pgoff & MEMREG_DEV_PGOFF_MASK;
+}
+
+static void memreg_dev_vm_open(struct vm_area_struct *vma)
+{
+	struct memreg_dalloc *d = vma->vm_private_data;
+
+	/* a split or mremap()ed VMA: one more mapping of the allocation */
+	kref_get(&d->ref);
+}
+
+static void memreg_dev_vm_close(struct vm_area_struct *vma)
+{
+	memreg_dalloc_put(vma->vm_private_data);
+}
+
+static vm_fault_t memreg_dev_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct memreg_dalloc *d = vma->vm_private_data;
+	unsigned long idx = vmf->pgoff & MEMREG_DEV_PGOFF_MASK;
+	struct page *page;
+
+	if (idx >= d->npages)
+		return VM_FAULT_SIGBUS;
+	page = d->pages[idx];
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct memreg_dev_vm_ops = {
+	.open	= memreg_dev_vm_open,
+	.close	= memreg_dev_vm_close,
+	.fault	= memreg_dev_vm_fault,
+};
+
+int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma)
+{
+	u32 id = vma->vm_pgoff >> MEMREG_DEV_PGOFF_SHIFT;
+	unsigned long first = memreg_vma_first(vma);
+	struct memreg_dalloc *d;
+	int err = 0;
+
+	/* device memory is shared with the device, never copied on write */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if ((u64)vma->vm_pgoff >> (64 - PAGE_SHIFT - 1))
+		return -EINVAL;
+
+	mutex_lock(&mf->lock);
+	d = xa_load(&mf->dallocs, id);
+	if (!d) {
+		err = -ENXIO;
+		goto out;
+	}
+	if (first >= d->npages || vma_pages(vma) > d->npages - first) {
+		err = -EINVAL;
+		goto out;
+	}
+	kref_get(&d->ref);
+	vma->vm_private_data = d;
+	vma->vm_ops = &memreg_dev_vm_ops;
+	/*
+	 * Not memory the CPU's users may pin or read through /proc (VM_IO):
+	 * only memreg and its registrations hand it out.  A fork()ed child
+	 * does not inherit it, and the mapping never grows.
+	 */
+	vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+out:
+	mutex_unlock(&mf->lock);
+	return err;
+}
+
+/*
+ * A DEVICE registration of [addr, addr + len): it must lie inside one
+ * mapping of one live allocation.  Takes a reference and counts the
+ * registration, so the allocation can be neither freed nor released
+ * while registered.
+ */
+int memreg_dev_reg_get(struct memreg_reg *reg, struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	struct memreg_dalloc *d;
+	int err = -ENXIO;
+
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, reg->addr);
+	if (!vma || vma->vm_ops != &memreg_dev_vm_ops ||
+	    reg->len > vma->vm_end - reg->addr)
+		goto out;
+	d = vma->vm_private_data;
+	spin_lock(&d->lock);
+	if (!d->freed) {
+		d->nregs++;
+		kref_get(&d->ref);
+		err = 0;
+	}
+	spin_unlock(&d->lock);
+	if (err)
+		goto out;
+	reg->dalloc = d;
+	reg->device = d->dev->id;
+	reg->dev_offset = ((u64)memreg_vma_first(vma) << PAGE_SHIFT) +
+			  (reg->addr - vma->vm_start);
+out:
+	mmap_read_unlock(mm);
+	return err;
+}
+
+void memreg_dev_reg_put(struct memreg_reg *reg)
+{
+	struct memreg_dalloc *d = reg->dalloc;
+
+	spin_lock(&d->lock);
+	d->nregs--;
+	spin_unlock(&d->lock);
+	memreg_dalloc_put(d);
+}

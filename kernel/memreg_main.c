@@ -32,6 +32,20 @@ module_param(max_dev_bytes, ullong, 0644);
 MODULE_PARM_DESC(max_dev_bytes,
 		 "Default registered device bytes per process (50 GiB)");
 
+unsigned int memreg_ndevs = 2;
+module_param_named(devices, memreg_ndevs, uint, 0444);
+MODULE_PARM_DESC(devices, "Emulated NPU devices (2, at most 16)");
+
+static unsigned long long dev_capacity = 1ULL << 30;
+module_param(dev_capacity, ullong, 0644);
+MODULE_PARM_DESC(dev_capacity,
+		 "Memory of each emulated device in bytes (1 GiB); a change applies to new allocations");
+
+u64 memreg_dev_capacity_bytes(void)
+{
+	return READ_ONCE(dev_capacity);
+}
+
 u8 memreg_instance_id[16];
 struct memreg_stats memreg_stats;
 
@@ -109,7 +123,11 @@ static long memreg_ioctl_info(struct memreg_file *mf, void __user *uarg)
 	info.abi_version = MEMREG_ABI_VERSION;
 	info.features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
 			MEMREG_FEATURE_NETLINK;
+	if (memreg_ndevs)
+		info.features |= MEMREG_FEATURE_DEVICE;
 	info.page_size = PAGE_SIZE;
+	info.devices = memreg_ndevs;
+	info.dev_capacity = memreg_dev_capacity_bytes();
 	memcpy(info.instance_id, memreg_instance_id, sizeof(info.instance_id));
 	info.max_regions = lim.max_regions;
 	info.max_host_bytes = lim.max_host_bytes;
@@ -179,6 +197,59 @@ static long memreg_ioctl_query(struct memreg_file *mf, void __user *uarg)
 	return memreg_copy_out(uarg, &q, sizeof(q), usize);
 }
 
+static long memreg_ioctl_dev_alloc(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_dev_alloc req;
+	long usize;
+	int err;
+
+	usize = memreg_copy_in(&req, sizeof(req), MEMREG_DEV_ALLOC_SIZE_VER0,
+			       uarg);
+	if (usize < 0)
+		return usize;
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	err = memreg_dev_alloc(mf, &req);
+	if (err)
+		return err;
+	err = memreg_copy_out(uarg, &req, sizeof(req), usize);
+	if (err)	/* the caller cannot learn the handle: free it */
+		memreg_dev_free(mf, req.handle);
+	return err;
+}
+
+static long memreg_ioctl_dev_free(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_dev_free req;
+	long usize;
+
+	usize = memreg_copy_in(&req, sizeof(req), MEMREG_DEV_FREE_SIZE_VER0,
+			       uarg);
+	if (usize < 0)
+		return usize;
+	if (req.flags || memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	return memreg_dev_free(mf, req.handle);
+}
+
+static long memreg_ioctl_dev_info(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_dev_info info;
+	long usize;
+	int err;
+
+	usize = memreg_copy_in(&info, sizeof(info), MEMREG_DEV_INFO_SIZE_VER0,
+			       uarg);
+	if (usize < 0)
+		return usize;
+	if (memchr_inv(info.reserved, 0, sizeof(info.reserved)))
+		return -EINVAL;
+	err = memreg_dev_info(mf, &info);
+	if (err)
+		return err;
+	return memreg_copy_out(uarg, &info, sizeof(info), usize);
+}
+
 static long memreg_ioctl(struct file *filp, unsigned int cmd,
 			 unsigned long arg)
 {
@@ -210,6 +281,12 @@ static long memreg_ioctl(struct file *filp, unsigned int cmd,
 		return memreg_ioctl_unregister(mf, uarg);
 	case _IOC_NR(MEMREG_IOC_QUERY):
 		return memreg_ioctl_query(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_DEV_ALLOC):
+		return memreg_ioctl_dev_alloc(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_DEV_FREE):
+		return memreg_ioctl_dev_free(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_DEV_INFO):
+		return memreg_ioctl_dev_info(mf, uarg);
 	case _IOC_NR(MEMREG_IOC_MSTX):
 		return memreg_heap_ioctl(mf, uarg);
 	default:
@@ -233,6 +310,7 @@ static int memreg_open(struct inode *inode, struct file *filp)
 	mf->ctx = ctx;
 	mutex_init(&mf->lock);
 	INIT_LIST_HEAD(&mf->regions);
+	xa_init_flags(&mf->dallocs, XA_FLAGS_ALLOC1);
 	filp->private_data = mf;
 	return nonseekable_open(inode, filp);
 }
@@ -243,16 +321,28 @@ static int memreg_release(struct inode *inode, struct file *filp)
 
 	memreg_heap_release_file(mf);
 	memreg_region_release_file(mf);
+	memreg_dev_release_file(mf);
 	memreg_ctx_put(mf->ctx);
 	mutex_destroy(&mf->lock);
 	kfree(mf);
 	return 0;
 }
 
+/* Maps emulated device memory: the offset comes from MEMREG_IOC_DEV_ALLOC. */
+static int memreg_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct memreg_file *mf = filp->private_data;
+
+	if (current->mm != mf->ctx->mm)
+		return -EPERM;
+	return memreg_dev_mmap(mf, vma);
+}
+
 static const struct file_operations memreg_fops = {
 	.owner		= THIS_MODULE,
 	.open		= memreg_open,
 	.release	= memreg_release,
+	.mmap		= memreg_mmap,
 	.unlocked_ioctl	= memreg_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
@@ -269,6 +359,12 @@ static int __init memreg_init(void)
 	int err;
 
 	get_random_bytes(memreg_instance_id, sizeof(memreg_instance_id));
+	if (memreg_ndevs > MEMREG_MAX_DEVICES) {
+		pr_err("memreg: devices=%u: at most %u\n", memreg_ndevs,
+		       MEMREG_MAX_DEVICES);
+		return -EINVAL;
+	}
+	memreg_dev_init();
 
 	err = memreg_nl_init();
 	if (err)

@@ -4,10 +4,33 @@
  */
 #include "memreg_nl.h"
 
+/* One DEV_USAGE nest {DEVICE, DEV_ALLOC_BYTES} per device the process uses. */
+static int memreg_nl_put_dev_usage(struct sk_buff *skb, const u64 *alloc)
+{
+	struct nlattr *nest;
+	u32 i;
+
+	for (i = 0; i < memreg_ndevs; i++) {
+		if (!alloc[i])
+			continue;
+		nest = nla_nest_start(skb, MEMREG_A_DEV_USAGE);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_u32(skb, MEMREG_A_DEVICE, i) ||
+		    memreg_nl_put_u64(skb, MEMREG_A_DEV_ALLOC_BYTES, alloc[i])) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 static int memreg_nl_proc_fill(struct sk_buff *skb,
 			       struct netlink_callback *cb,
 			       struct memreg_ctx *ctx)
 {
+	u64 dev_alloc[MEMREG_MAX_DEVICES];
 	struct memreg_usage use, peak;
 	struct memreg_limits lim;
 	void *hdr;
@@ -15,6 +38,7 @@ static int memreg_nl_proc_fill(struct sk_buff *skb,
 	spin_lock(&ctx->lock);
 	use = ctx->use;
 	peak = ctx->peak;
+	memcpy(dev_alloc, ctx->dev_alloc, sizeof(dev_alloc));
 	spin_unlock(&ctx->lock);
 	memreg_ctx_limits(ctx, &lim);
 
@@ -32,7 +56,8 @@ static int memreg_nl_proc_fill(struct sk_buff *skb,
 	    memreg_nl_put_u64(skb, MEMREG_A_MAX_REGIONS, lim.max_regions) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_MAX_HOST_BYTES,
 			      lim.max_host_bytes) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes)) {
+	    memreg_nl_put_u64(skb, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes) ||
+	    memreg_nl_put_dev_usage(skb, dev_alloc)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -30,6 +30,9 @@ static int memreg_nl_region_fill(const struct memreg_nl_dump *d,
 	    memreg_nl_put_u64(skb, MEMREG_A_PINNED_PAGES, reg->nr_folios) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_AGE_MS, memreg_region_age_ms(reg)))
 		goto cancel;
+	if (reg->type == MEMREG_MEM_DEVICE &&
+	    nla_put_u32(skb, MEMREG_A_DEVICE, reg->device))
+		goto cancel;
 	if (secrets &&
 	    (memreg_nl_put_u64(skb, MEMREG_A_HANDLE, reg->handle) ||
 	     memreg_nl_put_u64(skb, MEMREG_A_ADDR, reg->addr)))

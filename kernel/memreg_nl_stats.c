@@ -32,7 +32,10 @@ static int memreg_nl_stats_fill(struct sk_buff *msg)
 			      lim.max_host_bytes) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes) ||
 	    nla_put(msg, MEMREG_A_INSTANCE_ID, sizeof(memreg_instance_id),
-		    memreg_instance_id))
+		    memreg_instance_id) ||
+	    nla_put_u32(msg, MEMREG_A_DEVICES, memreg_ndevs) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_CAPACITY,
+			      memreg_dev_capacity_bytes()))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -32,6 +32,8 @@ static void memreg_region_destroy(struct memreg_reg *reg)
 	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
 	if (reg->type == MEMREG_MEM_HOST)
 		memreg_host_unpin(reg, ctx->mm);
+	else
+		memreg_dev_reg_put(reg);
 	memreg_ctx_uncharge(ctx, reg->type, reg->len);
 	atomic64_dec(&memreg_stats.regions);
 	if (reg->type == MEMREG_MEM_HOST)
@@ -57,10 +59,6 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	err = memreg_check_range(req->addr, req->len, &first, &npages);
 	if (err)
 		return err;
-	/* No emulated device memory yet: nothing can be device memory. */
-	if (req->type == MEMREG_MEM_DEVICE)
-		return -ENXIO;
-
 	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
 	if (!reg)
 		return -ENOMEM;
@@ -75,8 +73,11 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	if (err)
 		goto free_reg;
 
-	err = memreg_host_pin(reg, ctx->mm, capable(CAP_IPC_LOCK), first,
-			      npages);
+	if (reg->type == MEMREG_MEM_HOST)
+		err = memreg_host_pin(reg, ctx->mm, capable(CAP_IPC_LOCK),
+				      first, npages);
+	else
+		err = memreg_dev_reg_get(reg, ctx->mm);
 	if (err)
 		goto uncharge;
 
@@ -116,7 +117,10 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 free_id:
 	xa_erase(&memreg_regions, reg->id);
 unpin:
-	memreg_host_unpin(reg, ctx->mm);
+	if (reg->type == MEMREG_MEM_HOST)
+		memreg_host_unpin(reg, ctx->mm);
+	else
+		memreg_dev_reg_put(reg);
 uncharge:
 	memreg_ctx_uncharge(ctx, reg->type, reg->len);
 free_reg:
@@ -203,6 +207,7 @@ static int memreg_query_emit(void *entry, void *arg)
 	out->age_ms = memreg_region_age_ms(reg);
 	out->type = reg->type;
 	out->access = reg->access;
+	out->device = reg->device;
 	return 0;
 }
 
