@@ -56,6 +56,7 @@
 #define MEMREG_FEATURE_QUERY	(1ULL << 2)	/* MEMREG_IOC_QUERY */
 #define MEMREG_FEATURE_NETLINK	(1ULL << 3)	/* genl family "memreg" */
 #define MEMREG_FEATURE_MSTX	(1ULL << 4)	/* MEMREG_IOC_MSTX heap tracking */
+#define MEMREG_FEATURE_TRANSFER	(1ULL << 5)	/* grants, imports, TRANSFER */
 
 /* Memory types. */
 enum memreg_mem_type {
@@ -269,6 +270,159 @@ struct memreg_dev_info {
 };
 #define MEMREG_DEV_INFO_SIZE_VER0	72
 
+/*
+ * Single-copy transfers between the registrations of two processes.
+ *
+ * The owner of a registration GRANTs it (with MEMREG_ACCESS_REMOTE_READ
+ * and/or _WRITE, no more than the registration allows) and gets a 128-bit
+ * random token, which it hands to a peer by any means (ADXL: its TCP
+ * control connection).  The peer IMPORTs the token and gets a remote
+ * handle, valid on its file only.  TRANSFER then copies between a
+ * registration of the caller and the imported one, from the pages the
+ * module already holds: no pinning, no mmap lock, one copy.
+ *
+ * A token stops working at once when it is REVOKEd, when its registration
+ * is unregistered, or when the owner closes the file or exits: IMPORT then
+ * says ENOENT and TRANSFER through an earlier import says EKEYREVOKED.
+ * A registration stays alive (pinned, charged) until copies in flight on
+ * it are done, however it goes.
+ *
+ * GRANT:    ENOENT unknown handle, EACCES access beyond the registration's,
+ *           EINVAL access 0 or unknown bits.
+ * REVOKE:   ENOENT not a token of this file (or revoked already).
+ * IMPORT:   ENOENT unknown or dead token.
+ * UNIMPORT: ENOENT unknown remote handle.
+ * TRANSFER: per descriptor, in order; stops at the first that fails and
+ *           returns its error with @done = descriptors completed before it.
+ *           ENOENT unknown local or remote handle, EKEYREVOKED the grant is
+ *           gone, ERANGE a range not inside its registration, EACCES the
+ *           grant does not allow the op, EINVAL bad op/flags/len 0,
+ *           EFAULT bad descriptor array, EINTR a fatal signal.
+ */
+enum memreg_xfer_op {
+	MEMREG_XFER_READ	= 0,	/* remote -> local */
+	MEMREG_XFER_WRITE	= 1,	/* local -> remote */
+};
+
+/**
+ * struct memreg_grant - MEMREG_IOC_GRANT
+ * @size: in: sizeof(struct memreg_grant)
+ * @access: in: MEMREG_ACCESS_* the peer gets, within the registration's
+ * @handle: in: a registration of this file
+ * @token: out: the grant's token
+ */
+struct memreg_grant {
+	__u32 size;
+	__u32 access;
+	__u64 handle;
+	__u8  token[16];
+	__u64 reserved[2];
+};
+#define MEMREG_GRANT_SIZE_VER0	48
+
+/**
+ * struct memreg_revoke - MEMREG_IOC_REVOKE
+ * @size: in: sizeof(struct memreg_revoke)
+ * @flags: in: must be 0
+ * @token: in: a token this file granted
+ */
+struct memreg_revoke {
+	__u32 size;
+	__u32 flags;
+	__u8  token[16];
+	__u64 reserved[2];
+};
+#define MEMREG_REVOKE_SIZE_VER0	40
+
+/**
+ * struct memreg_import - MEMREG_IOC_IMPORT
+ * @size: in: sizeof(struct memreg_import)
+ * @flags: in: must be 0
+ * @token: in: a peer's token
+ * @handle: out: remote handle for MEMREG_IOC_TRANSFER on this file
+ * @addr, @len: out: the granted registration's range (in the owner's
+ *	address space: the addresses TRANSFER descriptors name)
+ * @type: out: its enum memreg_mem_type
+ * @access: out: MEMREG_ACCESS_* the grant allows
+ * @device: out: DEVICE type: the device id
+ * @pid: out: the owner's pid (in the caller's pid namespace, 0 if not
+ *	visible there)
+ */
+struct memreg_import {
+	__u32 size;
+	__u32 flags;
+	__u8  token[16];
+	__u64 handle;
+	__u64 addr;
+	__u64 len;
+	__u32 type;
+	__u32 access;
+	__u32 device;
+	__u32 pid;
+	__u64 reserved[2];
+};
+#define MEMREG_IMPORT_SIZE_VER0	80
+
+/**
+ * struct memreg_unimport - MEMREG_IOC_UNIMPORT
+ * @size: in: sizeof(struct memreg_unimport)
+ * @flags: in: must be 0
+ * @handle: in: a remote handle from MEMREG_IOC_IMPORT on this file
+ */
+struct memreg_unimport {
+	__u32 size;
+	__u32 flags;
+	__u64 handle;
+	__u64 reserved[2];
+};
+#define MEMREG_UNIMPORT_SIZE_VER0	32
+
+/**
+ * struct memreg_xfer_desc - one copy of a MEMREG_IOC_TRANSFER batch
+ * @op: enum memreg_xfer_op
+ * @flags: must be 0
+ * @local_handle: a registration of the caller's file holding
+ *	[@local_addr, @local_addr + @len)
+ * @remote_handle: an import holding [@remote_addr, @remote_addr + @len)
+ * @len: bytes, > 0
+ */
+struct memreg_xfer_desc {
+	__u32 op;
+	__u32 flags;
+	__u64 local_handle;
+	__u64 local_addr;
+	__u64 remote_handle;
+	__u64 remote_addr;
+	__u64 len;
+};
+#define MEMREG_XFER_DESC_SIZE_VER0	48
+
+/**
+ * struct memreg_transfer - MEMREG_IOC_TRANSFER
+ * @size: in: sizeof(struct memreg_transfer)
+ * @flags: in: must be 0
+ * @descs: in: user pointer to @count descriptors
+ * @count: in: descriptors, 1 .. MEMREG_XFER_MAX_DESCS
+ * @desc_size: in: sizeof(struct memreg_xfer_desc) as the caller knows it
+ *	(from MEMREG_XFER_DESC_SIZE_VER0 to a page; bytes beyond what the
+ *	kernel knows must be zero)
+ * @done: out: descriptors completed (all of them on success)
+ * @bytes: out: bytes copied
+ */
+struct memreg_transfer {
+	__u32 size;
+	__u32 flags;
+	__u64 descs;
+	__u32 count;
+	__u32 desc_size;
+	__u32 done;
+	__u32 reserved0;
+	__u64 bytes;
+	__u64 reserved[2];
+};
+#define MEMREG_TRANSFER_SIZE_VER0	56
+#define MEMREG_XFER_MAX_DESCS	65536
+
 #define MEMREG_IOC_MAGIC	0xB5
 #define MEMREG_IOC_INFO		_IOWR(MEMREG_IOC_MAGIC, 0x00, struct memreg_info)
 #define MEMREG_IOC_REGISTER	_IOWR(MEMREG_IOC_MAGIC, 0x01, struct memreg_register)
@@ -277,7 +431,12 @@ struct memreg_dev_info {
 #define MEMREG_IOC_DEV_ALLOC	_IOWR(MEMREG_IOC_MAGIC, 0x04, struct memreg_dev_alloc)
 #define MEMREG_IOC_DEV_FREE	_IOWR(MEMREG_IOC_MAGIC, 0x05, struct memreg_dev_free)
 #define MEMREG_IOC_DEV_INFO	_IOWR(MEMREG_IOC_MAGIC, 0x06, struct memreg_dev_info)
-/* 0x08-0x0f: grants and transfers; 0x10-0x17: mstx (linux/memreg_mstx.h) */
+#define MEMREG_IOC_GRANT	_IOWR(MEMREG_IOC_MAGIC, 0x08, struct memreg_grant)
+#define MEMREG_IOC_REVOKE	_IOWR(MEMREG_IOC_MAGIC, 0x09, struct memreg_revoke)
+#define MEMREG_IOC_IMPORT	_IOWR(MEMREG_IOC_MAGIC, 0x0a, struct memreg_import)
+#define MEMREG_IOC_UNIMPORT	_IOWR(MEMREG_IOC_MAGIC, 0x0b, struct memreg_unimport)
+#define MEMREG_IOC_TRANSFER	_IOWR(MEMREG_IOC_MAGIC, 0x0c, struct memreg_transfer)
+/* 0x10-0x17: mstx (linux/memreg_mstx.h) */
 
 /*
  * Generic netlink family "memreg", version MEMREG_GENL_VERSION.
@@ -306,6 +465,10 @@ struct memreg_dev_info {
  *                          device the process uses; the region dump carries
  *                          DEVICE for DEVICE registrations.
  *   MEMREG_CMD_HEAP_GET    dump: mstx heaps, see linux/memreg_mstx.h.
+ * Transfers: the region dump carries GRANTS (live grants of the
+ * registration) and IMPORTS (live imports of them by peers); the process
+ * dump carries IMPORTS (remote handles the process holds), XFER_DESCS,
+ * XFER_READ_BYTES and XFER_WRITE_BYTES (what its TRANSFERs moved).
  * Events (multicast group "events", open to every user, so they never
  * carry ADDR or HANDLE): REG_ADDED, REG_REMOVED (PID, COMM, UID, ID, TYPE,
  * LEN), LIMIT_REFUSED (PID, COMM, UID, REASON, TYPE, LEN), PROC_GONE (PID,
@@ -373,6 +536,11 @@ enum memreg_attr {
 	MEMREG_A_DEV_ALLOC_BYTES,	/* u64: a process's allocation */
 	MEMREG_A_DEV_USAGE,		/* nest, repeated: see DEV_GET */
 	MEMREG_A_HEAP,			/* nest: enum memreg_heap_attr */
+	MEMREG_A_GRANTS,		/* u32: live grants */
+	MEMREG_A_IMPORTS,		/* u32: live imports */
+	MEMREG_A_XFER_DESCS,		/* u64: descriptors transferred */
+	MEMREG_A_XFER_READ_BYTES,	/* u64: bytes read from peers */
+	MEMREG_A_XFER_WRITE_BYTES,	/* u64: bytes written to peers */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1
