@@ -49,6 +49,9 @@ enum memreg_err {
 	MEMREG_E_INTR		= 13,	/* interrupted by a signal (EINTR) */
 	MEMREG_E_NOMEM		= 14,	/* out of memory */
 	MEMREG_E_IO		= 15,	/* any other error: see errno */
+	MEMREG_E_NODEV		= 16,	/* no such emulated device (ENXIO) */
+	MEMREG_E_DEVFULL	= 17,	/* the device's capacity is used up (ENOSPC) */
+	MEMREG_E_BUSY		= 18,	/* device memory still registered (EBUSY) */
 };
 
 /**
@@ -65,6 +68,9 @@ enum memreg_op {
 	MEMREG_OP_REGISTER	= 3,	/* MEMREG_IOC_REGISTER */
 	MEMREG_OP_UNREGISTER	= 4,	/* MEMREG_IOC_UNREGISTER */
 	MEMREG_OP_QUERY		= 5,	/* MEMREG_IOC_QUERY */
+	MEMREG_OP_DEV_ALLOC	= 6,	/* MEMREG_IOC_DEV_ALLOC */
+	MEMREG_OP_DEV_FREE	= 7,	/* MEMREG_IOC_DEV_FREE */
+	MEMREG_OP_DEV_INFO	= 8,	/* MEMREG_IOC_DEV_INFO */
 };
 
 /* An open /dev/memreg with what MEMREG_IOC_INFO said at open.  Opaque. */
@@ -83,6 +89,9 @@ struct memreg_ctx;
  *	has CAP_IPC_LOCK or the limit is infinity
  * @regions, @host_bytes, @dev_bytes: what the process has registered now,
  *	over all of its open contexts
+ * @devices: number of emulated devices (ids 0 .. @devices - 1); 0 from a
+ *	module without MEMREG_FEATURE_DEVICE
+ * @dev_capacity: bytes of memory each emulated device has
  * @reserved: zero; room for later fields without a new symbol version
  */
 struct memreg_lib_info {
@@ -97,7 +106,11 @@ struct memreg_lib_info {
 	uint64_t regions;
 	uint64_t host_bytes;
 	uint64_t dev_bytes;
-	uint64_t reserved[8];
+	/* Taken from the reserved space in 1.1: the struct keeps its size. */
+	uint32_t devices;
+	uint32_t reserved0;
+	uint64_t dev_capacity;
+	uint64_t reserved[6];
 };
 
 /**
@@ -212,6 +225,89 @@ const char *memreg_strerror(int err);
  * errno with no meaning of its own).
  */
 int memreg_errno_to_err(int op, int errnum);
+
+/**
+ * struct memreg_dev_mem - a piece of emulated device memory, mapped
+ * @addr: where it is mapped in the process (page aligned)
+ * @len: bytes mapped: what was asked for, rounded up to pages, or to
+ *	2 MiB chunks when @huge
+ * @handle: the module's handle of the allocation, valid on its context
+ * @device: the device it is on
+ * @huge: 1 if it is made of 2 MiB-contiguous chunks, 0 if of 4 KiB pages
+ */
+struct memreg_dev_mem {
+	void *addr;
+	size_t len;
+	uint64_t handle;
+	uint32_t device;
+	uint32_t huge;
+};
+
+/**
+ * memreg_dev_alloc - allocate memory on an emulated device and map it
+ * @ctx: an open context
+ * @device: device id, below memreg_lib_info.devices
+ * @policy: enum memreg_dev_policy: MEMREG_DEV_HUGE_FIRST (2 MiB chunks
+ *	where the memory is contiguous, else 4 KiB pages; at most 1 MiB is
+ *	always 4 KiB pages), MEMREG_DEV_HUGE_ONLY, MEMREG_DEV_NORMAL_ONLY
+ * @len: bytes wanted, > 0
+ * @mem: filled on success
+ *
+ * The pages are the device's from this call on (not on first touch), are
+ * never swapped, and are not zeroed for the caller to rely on.  They stay
+ * the process's until memreg_dev_free(), the close of @ctx, or its exit.
+ *
+ * Return: 0, or -MEMREG_E_NODEV (no such device), -MEMREG_E_DEVFULL (the
+ * device's capacity is used up), -MEMREG_E_NOMEM (HUGE_ONLY found no
+ * 2 MiB-contiguous memory, or the kernel is out of memory),
+ * -MEMREG_E_INVAL, -MEMREG_E_ABI (a module without device memory).
+ */
+int memreg_dev_alloc(struct memreg_ctx *ctx, unsigned int device,
+		     enum memreg_dev_policy policy, size_t len,
+		     struct memreg_dev_mem *mem);
+
+/**
+ * memreg_dev_free - give device memory back and unmap it
+ * @ctx: the context it was allocated on
+ * @mem: what memreg_dev_alloc() filled in
+ *
+ * The pages return to the device at once unless another mapping of them
+ * (a fork's) is still alive; then when that goes.  On failure nothing is
+ * changed and @mem stays mapped.
+ *
+ * Return: 0, or -MEMREG_E_BUSY while a DEVICE registration covers part of
+ * it (unregister first), -MEMREG_E_NOENT for an unknown handle.
+ */
+int memreg_dev_free(struct memreg_ctx *ctx, const struct memreg_dev_mem *mem);
+
+/**
+ * struct memreg_dev_stat - one emulated device's memory
+ * @capacity: bytes the device has
+ * @used: bytes allocated on it, by every process
+ * @huge_bytes: of @used, in 2 MiB chunks
+ * @normal_bytes: of @used, in 4 KiB pages
+ * @proc_bytes: bytes the calling process has allocated on it
+ * @reserved: zero
+ */
+struct memreg_dev_stat {
+	uint64_t capacity;
+	uint64_t used;
+	uint64_t huge_bytes;
+	uint64_t normal_bytes;
+	uint64_t proc_bytes;
+	uint64_t reserved[3];
+};
+
+/**
+ * memreg_dev_stat - ask the module how a device's memory is used
+ * @ctx: an open context
+ * @device: device id
+ * @st: filled on success
+ *
+ * Return: 0, or -MEMREG_E_NODEV for an unknown device.
+ */
+int memreg_dev_stat(struct memreg_ctx *ctx, unsigned int device,
+		    struct memreg_dev_stat *st);
 
 #ifdef __cplusplus
 }

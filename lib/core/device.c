@@ -45,6 +45,8 @@ int memreg__query_info(int fd, struct memreg_lib_info *info)
 	info->regions = k.regions;
 	info->host_bytes = k.host_bytes;
 	info->dev_bytes = k.dev_bytes;
+	info->devices = k.devices;
+	info->dev_capacity = k.dev_capacity;
 	return 0;
 }
 

@@ -38,6 +38,13 @@ static const struct errno_map errno_map[] = {
 	/* MEMREG_IOC_UNREGISTER */
 	{ OP(MEMREG_OP_UNREGISTER),	ENOENT,	MEMREG_E_NOENT },
 
+	/* Emulated device memory. */
+	{ OP(MEMREG_OP_DEV_ALLOC) | OP(MEMREG_OP_DEV_INFO),
+					ENXIO,	MEMREG_E_NODEV },
+	{ OP(MEMREG_OP_DEV_ALLOC),	ENOSPC,	MEMREG_E_DEVFULL },
+	{ OP(MEMREG_OP_DEV_FREE),	ENOENT,	MEMREG_E_NOENT },
+	{ OP(MEMREG_OP_DEV_FREE),	EBUSY,	MEMREG_E_BUSY },
+
 	/* Any operation. */
 	{ ANY_OP,			EINVAL,	MEMREG_E_INVAL },
 	{ ANY_OP,			EPERM,	MEMREG_E_PERM },
@@ -106,6 +113,11 @@ static const char *const err_text[] = {
 	[MEMREG_E_INTR] = "interrupted by a signal (EINTR)",
 	[MEMREG_E_NOMEM] = "out of memory (ENOMEM)",
 	[MEMREG_E_IO] = "unexpected error from the memreg device; see errno",
+	[MEMREG_E_NODEV] = "no such emulated device (ENXIO)",
+	[MEMREG_E_DEVFULL] =
+		"the emulated device has no free memory left (ENOSPC)",
+	[MEMREG_E_BUSY] =
+		"device memory is still registered: unregister it first (EBUSY)",
 };
 
 const char *memreg_strerror(int err)

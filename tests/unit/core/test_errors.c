@@ -54,6 +54,15 @@ static const struct mapping documented[] = {
 	{ MEMREG_OP_QUERY,	ENOTTY,	MEMREG_E_ABI },
 	{ MEMREG_OP_QUERY,	EFAULT,	MEMREG_E_FAULT },
 	{ MEMREG_OP_QUERY,	EPERM,	MEMREG_E_PERM },
+
+	/* Emulated device memory */
+	{ MEMREG_OP_DEV_ALLOC,	ENXIO,	MEMREG_E_NODEV },
+	{ MEMREG_OP_DEV_ALLOC,	ENOSPC,	MEMREG_E_DEVFULL },
+	{ MEMREG_OP_DEV_ALLOC,	ENOMEM,	MEMREG_E_NOMEM },
+	{ MEMREG_OP_DEV_ALLOC,	EINVAL,	MEMREG_E_INVAL },
+	{ MEMREG_OP_DEV_FREE,	ENOENT,	MEMREG_E_NOENT },
+	{ MEMREG_OP_DEV_FREE,	EBUSY,	MEMREG_E_BUSY },
+	{ MEMREG_OP_DEV_INFO,	ENXIO,	MEMREG_E_NODEV },
 };
 
 /* The same errno means something else, or nothing special, elsewhere. */
@@ -131,7 +140,7 @@ static void test_strerror_every_code(void **state)
 	int i, j;
 
 	(void)state;
-	for (i = MEMREG_OK; i <= MEMREG_E_IO; i++) {
+	for (i = MEMREG_OK; i <= MEMREG_E_BUSY; i++) {
 		const char *s = memreg_strerror(i);
 
 		assert_non_null(s);
@@ -162,12 +171,12 @@ static void test_strerror_names_the_errno(void **state)
 
 static void test_strerror_unknown(void **state)
 {
-	const char *unknown = memreg_strerror(MEMREG_E_IO + 1);
+	const char *unknown = memreg_strerror(MEMREG_E_BUSY + 1);
 
 	(void)state;
 	assert_non_null(unknown);
 	assert_true(strlen(unknown) > 0);
-	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_IO + 1)));
+	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_BUSY + 1)));
 	assert_string_equal(unknown, memreg_strerror(INT_MAX));
 	assert_string_equal(unknown, memreg_strerror(INT_MIN));
 }

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Devices and contexts.  The devices are the memreg module's emulated
+ * NPUs; the module is opened by the first aclrtSetDevice after aclInit.
+ *
+ * As in CANN, the current context belongs to the thread: aclrtSetDevice
+ * makes the device's default context current in the calling thread only.
+ * A thread remembers its context by pointer and id, and every use checks
+ * that a context with both is still alive, so a context destroyed
+ * elsewhere (aclrtResetDevice, aclFinalize) is never used after its end.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "runtime.h"
+
+static __thread struct acl_context *cur_ctx;
+static __thread uint64_t cur_ctx_id;
+
+struct acl_context *memreg__acl_lock_context(void)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx = cur_ctx;
+
+	if (!ctx)
+		return NULL;
+	pthread_mutex_lock(&rt->lock);
+	if (memreg__ptrmap_get(&rt->contexts, ctx) == ctx &&
+	    ctx->id == cur_ctx_id)
+		return ctx;
+	pthread_mutex_unlock(&rt->lock);
+	return NULL;
+}
+
+static void set_current(struct acl_context *ctx)
+{
+	cur_ctx = ctx;
+	cur_ctx_id = ctx ? ctx->id : 0;
+}
+
+/* Open the module and learn its devices; rt.lock held. */
+static aclError open_module(void)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct memreg_lib_info info;
+	int err;
+
+	if (rt->mctx)
+		return ACL_SUCCESS;
+	err = memreg_open(&rt->mctx);
+	if (err)
+		return memreg__acl_error(err);
+	err = memreg_info(rt->mctx, &info);
+	if (err || !(info.features & MEMREG_FEATURE_DEVICE) || !info.devices) {
+		memreg_close(rt->mctx);
+		rt->mctx = NULL;
+		return err ? memreg__acl_error(err) : ACL_ERROR_RT_NO_DEVICE;
+	}
+	rt->devices = calloc(info.devices, sizeof(*rt->devices));
+	if (!rt->devices) {
+		memreg_close(rt->mctx);
+		rt->mctx = NULL;
+		return ACL_ERROR_BAD_ALLOC;
+	}
+	rt->nr_devices = info.devices;
+	rt->dev_capacity = info.dev_capacity;
+	return ACL_SUCCESS;
+}
+
+static struct acl_context *context_new(int32_t device, bool is_default)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return NULL;
+	ctx->id = ++rt->next_ctx_id;
+	ctx->device = device;
+	ctx->is_default = is_default;
+	if (memreg__ptrmap_put(&rt->contexts, ctx, ctx)) {
+		free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+void memreg__acl_context_destroy(struct acl_context *ctx)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_stream **streams;
+	size_t i, n;
+
+	/* Out of the table first: no new stream can be made on it. */
+	memreg__ptrmap_del(&rt->contexts, ctx);
+	streams = memreg__acl_streams_ref(ctx, -1, &n);
+	for (i = 0; i < n; i++) {
+		/* Drops rt.lock while the worker finishes; see stream.c. */
+		memreg__acl_stream_destroy(streams[i]);
+		memreg__acl_stream_put(streams[i]);
+	}
+	free(streams);
+	if (ctx->is_default && rt->devices)
+		rt->devices[ctx->device].default_ctx = NULL;
+	if (cur_ctx == ctx)
+		set_current(NULL);
+	free(ctx);
+}
+
+void memreg__acl_devices_release(void)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx;
+	uint32_t i;
+
+	while (memreg__ptrmap_values(&rt->contexts, (void **)&ctx, 1))
+		memreg__acl_context_destroy(ctx);
+	for (i = 0; i < rt->nr_devices; i++)
+		rt->devices[i].refs = 0;
+	memreg__ptrmap_clear(&rt->contexts);
+	set_current(NULL);
+}
+
+/* rt.lock held: ACL_SUCCESS if @deviceId names a device of the module. */
+static aclError check_device(int32_t deviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!rt->init_refs)
+		return ACL_ERROR_UNINITIALIZE;
+	ret = open_module();
+	if (ret)
+		return ret;
+	if (deviceId < 0 || (uint32_t)deviceId >= rt->nr_devices)
+		return ACL_ERROR_RT_INVALID_DEVICEID;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_device *dev;
+	aclError ret;
+
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	if (ret)
+		goto out;
+	dev = &rt->devices[deviceId];
+	if (!dev->default_ctx) {
+		dev->default_ctx = context_new(deviceId, true);
+		if (!dev->default_ctx) {
+			ret = ACL_ERROR_BAD_ALLOC;
+			goto out;
+		}
+	}
+	dev->refs++;
+	set_current(dev->default_ctx);
+out:
+	pthread_mutex_unlock(&rt->lock);
+	return ret;
+}
+
+aclError aclrtResetDevice(int32_t deviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_device *dev;
+	aclError ret;
+
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	if (ret)
+		goto out;
+	dev = &rt->devices[deviceId];
+	/* A device that is not set has nothing to reset: not an error. */
+	if (!dev->refs)
+		goto out;
+	/* Like aclrtSetDevice, counted: the last reset releases. */
+	if (--dev->refs == 0 && dev->default_ctx)
+		memreg__acl_context_destroy(dev->default_ctx);
+out:
+	pthread_mutex_unlock(&rt->lock);
+	return ret;
+}
+
+aclError aclrtGetDevice(int32_t *deviceId)
+{
+	struct acl_context *ctx;
+
+	if (!deviceId)
+		return ACL_ERROR_INVALID_PARAM;
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	*deviceId = ctx->device;
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t *count)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!count)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&rt->lock);
+	ret = rt->init_refs ? open_module() : ACL_ERROR_UNINITIALIZE;
+	if (!ret)
+		*count = rt->nr_devices;
+	pthread_mutex_unlock(&rt->lock);
+	return ret;
+}
+
+aclError aclrtGetRunMode(aclrtRunMode *runMode)
+{
+	if (!runMode)
+		return ACL_ERROR_INVALID_PARAM;
+	/* The program runs on the host; the devices are emulated beside it. */
+	*runMode = ACL_HOST;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx;
+	aclError ret;
+
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	if (ret)
+		goto out;
+	ctx = context_new(deviceId, false);
+	if (!ctx) {
+		ret = ACL_ERROR_BAD_ALLOC;
+		goto out;
+	}
+	/* As in CANN, the new context becomes the thread's current one. */
+	set_current(ctx);
+	*context = ctx;
+out:
+	pthread_mutex_unlock(&rt->lock);
+	return ret;
+}
+
+aclError aclrtDestroyContext(aclrtContext context)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx;
+	aclError ret = ACL_SUCCESS;
+
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&rt->lock);
+	ctx = memreg__ptrmap_get(&rt->contexts, context);
+	/* The default context belongs to aclrtSetDevice/aclrtResetDevice. */
+	if (!ctx || ctx->is_default)
+		ret = ACL_ERROR_INVALID_PARAM;
+	else
+		memreg__acl_context_destroy(ctx);
+	pthread_mutex_unlock(&rt->lock);
+	return ret;
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx;
+
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&rt->lock);
+	ctx = memreg__ptrmap_get(&rt->contexts, context);
+	if (ctx)
+		set_current(ctx);
+	pthread_mutex_unlock(&rt->lock);
+	return ctx ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext *context)
+{
+	struct acl_context *ctx;
+
+	if (!context)
+		return ACL_ERROR_INVALID_PARAM;
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	*context = ctx;
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeDevice(void)
+{
+	struct acl_stream **streams;
+	struct acl_context *ctx;
+	aclError ret = ACL_SUCCESS, err;
+	size_t i, n;
+
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	/* References, so that the waits can run without rt.lock. */
+	streams = memreg__acl_streams_ref(NULL, ctx->device, &n);
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	for (i = 0; i < n; i++) {
+		err = memreg__acl_stream_sync(streams[i]);
+		if (err && !ret)
+			ret = err;
+		memreg__acl_stream_put(streams[i]);
+	}
+	free(streams);
+	return ret;
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * aclrtMallocHost, aclrtFreeHost: page-locked host memory.  The pages are
+ * the process's own anonymous memory, pinned by registering them with the
+ * module as HOST memory, so they are charged to RLIMIT_MEMLOCK and show
+ * in the module's accounting (and `memreg region`) like any registration.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+struct acl_hostmem {
+	size_t len;
+	uint64_t handle;
+};
+
+aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_hostmem *h;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	aclError ret = ACL_SUCCESS;
+	void *p;
+	int err;
+
+	if (!hostPtr || !size || size > SIZE_MAX - page)
+		return ACL_ERROR_INVALID_PARAM;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return ACL_ERROR_BAD_ALLOC;
+	h->len = (size + page - 1) & ~(page - 1);
+	p = mmap(NULL, h->len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		free(h);
+		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	}
+
+	/* The module descriptor is the current context's runtime's. */
+	if (!memreg__acl_lock_context()) {
+		ret = ACL_ERROR_RT_CONTEXT_NULL;
+		goto err_unmap;
+	}
+	err = memreg_register(rt->mctx, p, h->len, MEMREG_MEM_HOST, 0,
+			      &h->handle);
+	if (err) {
+		ret = memreg__acl_error(err);
+	} else if (memreg__ptrmap_put(&rt->hostmem, p, h)) {
+		memreg_unregister(rt->mctx, h->handle);
+		ret = ACL_ERROR_BAD_ALLOC;
+	}
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		goto err_unmap;
+	*hostPtr = p;
+	return ACL_SUCCESS;
+
+err_unmap:
+	munmap(p, h->len);
+	free(h);
+	return ret;
+}
+
+aclError aclrtFreeHost(void *hostPtr)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_hostmem *h;
+
+	if (!hostPtr)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&rt->lock);
+	h = memreg__ptrmap_del(&rt->hostmem, hostPtr);
+	/* Unpinned before the pages go, so no pin outlives its mapping. */
+	if (h)
+		memreg_unregister(rt->mctx, h->handle);
+	pthread_mutex_unlock(&rt->lock);
+	if (!h)
+		return ACL_ERROR_INVALID_PARAM;
+	munmap(hostPtr, h->len);
+	free(h);
+	return ACL_SUCCESS;
+}
+
+void memreg__acl_hostmem_release(void)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct ptrmap_slot *slot;
+	struct acl_hostmem *h;
+	size_t i;
+
+	/* Like device memory, host memory ends with the runtime. */
+	for (i = 0; rt->hostmem.slots && i <= rt->hostmem.mask; i++) {
+		slot = &rt->hostmem.slots[i];
+		h = slot->val;
+		if (!slot->key)
+			continue;
+		memreg_unregister(rt->mctx, h->handle);
+		munmap((void *)slot->key, h->len);
+		free(h);
+	}
+	memreg__ptrmap_clear(&rt->hostmem);
+}

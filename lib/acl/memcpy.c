@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * aclrtMemcpy, aclrtMemcpyAsync, aclrtMemset, aclrtMemsetAsync.
+ *
+ * Device memory is mapped into the process, so every direction is a CPU
+ * copy; what the kind changes is which side must be device memory.  The
+ * checks come in CANN's order: a count of 0 succeeds before anything is
+ * looked at; then NULL pointers and the kind (0..5; the reserved INNER_
+ * and INTER_DEVICE_TO_DEVICE are refused as CANN's aclrtMemcpy refuses
+ * them) are the ACL layer's ACL_ERROR_INVALID_PARAM; then destMax and the
+ * device ranges are the runtime's ACL_ERROR_RT_PARAM_INVALID.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+/* Is [p, p + len) inside one aclrtMalloc allocation? */
+static bool is_devmem(const void *p, size_t len)
+{
+	bool ret;
+
+	pthread_mutex_lock(&memreg__acl_rt.lock);
+	ret = memreg__acl_devmem_find(p, len) != NULL;
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return ret;
+}
+
+/* The checks after count 0, shared by both copies. */
+static aclError check_copy(void *dst, size_t destMax, const void *src,
+			   size_t count, aclrtMemcpyKind kind)
+{
+	bool dst_dev, src_dev;
+
+	if (!dst || !src)
+		return ACL_ERROR_INVALID_PARAM;
+	if ((unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		return ACL_ERROR_INVALID_PARAM;
+	if (destMax < count)
+		return ACL_ERROR_RT_PARAM_INVALID;
+
+	switch (kind) {
+	case ACL_MEMCPY_HOST_TO_DEVICE:
+	case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+		dst_dev = true;
+		src_dev = false;
+		break;
+	case ACL_MEMCPY_DEVICE_TO_HOST:
+		dst_dev = false;
+		src_dev = true;
+		break;
+	case ACL_MEMCPY_DEVICE_TO_DEVICE:
+		dst_dev = true;
+		src_dev = true;
+		break;
+	default:
+		/* HOST_TO_HOST, and DEFAULT: the addresses say what they are. */
+		return ACL_SUCCESS;
+	}
+	/* The host side is not checked: any memory of the process will do. */
+	if ((dst_dev && !is_devmem(dst, count)) ||
+	    (src_dev && !is_devmem(src, count)))
+		return ACL_ERROR_RT_PARAM_INVALID;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+		     aclrtMemcpyKind kind)
+{
+	aclError ret;
+
+	if (!count)
+		return ACL_SUCCESS;
+	ret = check_copy(dst, destMax, src, count, kind);
+	if (ret)
+		return ret;
+	/* Synchronous, and without waiting for any stream (as in CANN). */
+	memmove(dst, src, count);
+	return ACL_SUCCESS;
+}
+
+/* Queue @t on @stream, the default stream for NULL. */
+static aclError enqueue(aclrtStream stream, struct acl_task *t, bool stage)
+{
+	struct acl_stream *s;
+	aclError ret;
+	void *buf;
+
+	s = memreg__acl_stream_get(stream, &ret);
+	if (!s)
+		return ret;
+	if (stage) {
+		/*
+		 * The caller may free its buffer when this returns: its bytes
+		 * go to work memory of the stream now, and the worker copies
+		 * them from there to the device in turn.
+		 */
+		buf = memreg__acl_stage_get(s, t->count, t);
+		if (!buf) {
+			ret = ACL_ERROR_RT_MEMORY_ALLOCATION;
+			goto out;
+		}
+		memcpy(buf, t->src, t->count);
+		t->src = buf;
+	}
+	ret = memreg__acl_stream_enqueue(s, t);
+	if (ret)
+		memreg__acl_stage_put(t);
+out:
+	memreg__acl_stream_put(s);
+	return ret;
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
+			  size_t count, aclrtMemcpyKind kind, aclrtStream stream)
+{
+	struct acl_task *t;
+	aclError ret;
+
+	if (!count)
+		return ACL_SUCCESS;
+	ret = check_copy(dst, destMax, src, count, kind);
+	if (ret)
+		return ret;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ACL_ERROR_BAD_ALLOC;
+	t->dst = dst;
+	t->src = src;
+	t->count = count;
+	ret = enqueue(stream, t, kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE);
+	if (ret)
+		free(t);
+	return ret;
+}
+
+static aclError check_set(void *devPtr, size_t maxCount, size_t count)
+{
+	if (!devPtr)
+		return ACL_ERROR_INVALID_PARAM;
+	if (maxCount < count)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
+		     size_t count)
+{
+	aclError ret;
+
+	/* As for the copies: nothing to do is success, whatever the rest. */
+	if (!count)
+		return ACL_SUCCESS;
+	ret = check_set(devPtr, maxCount, count);
+	if (ret)
+		return ret;
+	memset(devPtr, value, count);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
+			  size_t count, aclrtStream stream)
+{
+	struct acl_task *t;
+	aclError ret;
+
+	if (!count)
+		return ACL_SUCCESS;
+	ret = check_set(devPtr, maxCount, count);
+	if (ret)
+		return ret;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ACL_ERROR_BAD_ALLOC;
+	t->dst = devPtr;
+	t->count = count;
+	t->value = value;
+	ret = enqueue(stream, t, false);
+	if (ret)
+		free(t);
+	return ret;
+}

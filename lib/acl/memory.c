@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * aclrtMalloc, aclrtMallocAlign32, aclrtFree, aclrtGetMemInfo: device
+ * memory of the current device, from the memreg module's emulated NPUs.
+ *
+ * Sizes as in CANN: the device gets ALIGN_UP(size, 32) + 32 bytes (the
+ * 32 bytes of padding that operators may read past the end), without the
+ * padding for aclrtMallocAlign32; the module rounds that up to its pages.
+ * The address is page aligned, so also 64-byte aligned as CANN promises.
+ *
+ * The allocations are kept sorted by address: copies look up which
+ * allocation (if any) a pointer falls in, to check a range or to find the
+ * direction of ACL_MEMCPY_DEFAULT.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "runtime.h"
+
+#define ACL_MEM_ALIGN	32
+#define ACL_MEM_PADDING	32
+
+/* The low byte of a policy is the policy; the rest are flags. */
+#define POLICY_BASE_MASK	0xffU
+#define POLICY_FLAGS		(ACL_MEM_TYPE_LOW_BAND_WIDTH | \
+				 ACL_MEM_TYPE_HIGH_BAND_WIDTH | \
+				 ACL_MEM_ACCESS_USER_SPACE_READONLY)
+
+/*
+ * The module's policy for an ACL one; -1 for the 1 GiB-page policies,
+ * which the emulated devices do not have.
+ */
+static int dev_policy(aclrtMemMallocPolicy policy)
+{
+	unsigned int p = (unsigned int)policy;
+
+	/*
+	 * Flags are accepted OR-ed to any policy (HIXL passes
+	 * HIGH_BAND_WIDTH | HUGE_FIRST); an emulated device has one kind of
+	 * memory, so they change nothing.  A value that is no policy gets
+	 * the runtime's default, as in CANN.
+	 */
+	if (p & ~(POLICY_BASE_MASK | POLICY_FLAGS))
+		return MEMREG_DEV_HUGE_FIRST;
+	switch (p & POLICY_BASE_MASK) {
+	case ACL_MEM_MALLOC_HUGE_ONLY:
+	case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+		return MEMREG_DEV_HUGE_ONLY;
+	case ACL_MEM_MALLOC_NORMAL_ONLY:
+	case ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+		return MEMREG_DEV_NORMAL_ONLY;
+	case ACL_MEM_MALLOC_HUGE1G_ONLY:
+	case ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+		return -1;
+	default:
+		/* HUGE_FIRST, its P2P twin, and unknown values. */
+		return MEMREG_DEV_HUGE_FIRST;
+	}
+}
+
+/* Index of the first allocation at or above @addr; rt.lock held. */
+static size_t lower_bound(const void *addr)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	size_t lo = 0, hi = rt->nr_devmem, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)rt->devmem[mid]->mem.addr < (uintptr_t)addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct acl_devmem *memreg__acl_devmem_find(const void *addr, size_t len)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_devmem *m;
+	uintptr_t p = (uintptr_t)addr, start;
+	size_t i = lower_bound(addr);
+
+	/* The allocation starting at @addr, or else the one before it. */
+	if (i < rt->nr_devmem && rt->devmem[i]->mem.addr == addr)
+		m = rt->devmem[i];
+	else if (i > 0)
+		m = rt->devmem[i - 1];
+	else
+		return NULL;
+	start = (uintptr_t)m->mem.addr;
+	if (p < start || p - start > m->mem.len || len > m->mem.len - (p - start))
+		return NULL;
+	return m;
+}
+
+/* rt.lock held; 0 or -1 (out of memory). */
+static int table_insert(struct acl_devmem *m)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	size_t i;
+
+	if (rt->nr_devmem == rt->cap_devmem) {
+		size_t cap = rt->cap_devmem ? 2 * rt->cap_devmem : 64;
+		void *p = realloc(rt->devmem, cap * sizeof(*rt->devmem));
+
+		if (!p)
+			return -1;
+		rt->devmem = p;
+		rt->cap_devmem = cap;
+	}
+	i = lower_bound(m->mem.addr);
+	memmove(&rt->devmem[i + 1], &rt->devmem[i],
+		(rt->nr_devmem - i) * sizeof(*rt->devmem));
+	rt->devmem[i] = m;
+	rt->nr_devmem++;
+	return 0;
+}
+
+static aclError dev_malloc(void **devPtr, size_t size,
+			   aclrtMemMallocPolicy policy, size_t padding)
+{
+	struct acl_context *ctx;
+	struct acl_devmem *m;
+	aclError ret = ACL_SUCCESS;
+	size_t len;
+	int pol, err;
+
+	if (!devPtr || !size)
+		return ACL_ERROR_INVALID_PARAM;
+	/* Rounding and padding must not wrap. */
+	if (size > SIZE_MAX - ACL_MEM_ALIGN - ACL_MEM_PADDING)
+		return ACL_ERROR_INVALID_PARAM;
+	pol = dev_policy(policy);
+	/* The 1 GiB policies get no padding in CANN; they fail here anyway. */
+	if (pol < 0)
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	len = ((size + ACL_MEM_ALIGN - 1) & ~(size_t)(ACL_MEM_ALIGN - 1)) +
+	      padding;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return ACL_ERROR_BAD_ALLOC;
+	ctx = memreg__acl_lock_context();
+	if (!ctx) {
+		free(m);
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	}
+	/*
+	 * Under rt.lock: aclFinalize closes the module descriptor, and must
+	 * not do so while this call is using it.
+	 */
+	err = memreg_dev_alloc(memreg__acl_rt.mctx, (unsigned int)ctx->device,
+			       (enum memreg_dev_policy)pol, len, &m->mem);
+	if (err) {
+		ret = memreg__acl_error(err);
+	} else if (table_insert(m)) {
+		memreg_dev_free(memreg__acl_rt.mctx, &m->mem);
+		ret = ACL_ERROR_BAD_ALLOC;
+	}
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	if (ret) {
+		free(m);
+		return ret;
+	}
+	*devPtr = m->mem.addr;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+	return dev_malloc(devPtr, size, policy, ACL_MEM_PADDING);
+}
+
+aclError aclrtMallocAlign32(void **devPtr, size_t size,
+			    aclrtMemMallocPolicy policy)
+{
+	return dev_malloc(devPtr, size, policy, 0);
+}
+
+aclError aclrtFree(void *devPtr)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_devmem *m = NULL;
+	aclError ret = ACL_SUCCESS;
+	size_t i;
+	int err;
+
+	if (!devPtr)
+		return ACL_ERROR_INVALID_PARAM;
+	/*
+	 * No implicit synchronisation, as in CANN: work queued on a stream
+	 * that still uses the memory must be waited for first.
+	 */
+	pthread_mutex_lock(&rt->lock);
+	i = lower_bound(devPtr);
+	/* Only what aclrtMalloc returned, not a pointer inside it. */
+	if (i == rt->nr_devmem || rt->devmem[i]->mem.addr != devPtr) {
+		ret = ACL_ERROR_INVALID_PARAM;
+		goto out;
+	}
+	m = rt->devmem[i];
+	err = memreg_dev_free(rt->mctx, &m->mem);
+	if (err) {
+		/* Still registered (EBUSY): it stays allocated and mapped. */
+		ret = memreg__acl_error(err);
+		m = NULL;
+		goto out;
+	}
+	memmove(&rt->devmem[i], &rt->devmem[i + 1],
+		(rt->nr_devmem - i - 1) * sizeof(*rt->devmem));
+	rt->nr_devmem--;
+out:
+	pthread_mutex_unlock(&rt->lock);
+	free(m);
+	return ret;
+}
+
+void memreg__acl_memory_release(void)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_devmem *m;
+	size_t i;
+
+	for (i = 0; i < rt->nr_devmem; i++) {
+		m = rt->devmem[i];
+		/*
+		 * Refused while the program keeps a registration of it: the
+		 * module frees it when the descriptor closes; the mapping is
+		 * ours to drop either way.
+		 */
+		if (memreg_dev_free(rt->mctx, &m->mem))
+			munmap(m->mem.addr, m->mem.len);
+		free(m);
+	}
+	free(rt->devmem);
+	rt->devmem = NULL;
+	rt->nr_devmem = 0;
+	rt->cap_devmem = 0;
+}
+
+/* What the emulated devices do not have: 1 GiB pages. */
+static bool attr_huge1g(aclrtMemAttr attr)
+{
+	return attr == ACL_HBM_MEM_HUGE1G || attr == ACL_HBM_MEM_P2P_HUGE1G ||
+	       attr == ACL_MEM_HUGE1G || attr == ACL_MEM_P2P_HUGE1G;
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+	struct memreg_dev_stat st;
+	struct acl_context *ctx;
+	int err;
+
+	if (!free || !total || (unsigned int)attr > ACL_MEM_P2P_HUGE1G)
+		return ACL_ERROR_INVALID_PARAM;
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	err = memreg_dev_stat(memreg__acl_rt.mctx, (unsigned int)ctx->device,
+			      &st);
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	if (err)
+		return memreg__acl_error(err);
+	/*
+	 * One memory per device: DDR and HBM, huge and normal, P2P or not
+	 * all draw from it, so each reports the whole device.  A kind the
+	 * device lacks reports 0 and 0, as CANN does.
+	 */
+	if (attr_huge1g(attr)) {
+		*free = 0;
+		*total = 0;
+		return ACL_SUCCESS;
+	}
+	*total = (size_t)st.capacity;
+	*free = (size_t)(st.capacity > st.used ? st.capacity - st.used : 0);
+	return ACL_SUCCESS;
+}

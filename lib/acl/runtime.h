@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internals of lib/acl shared by its files.  External names carry the
+ * "memreg__" prefix: the version script exports only acl*.
+ *
+ * Locking, outermost first: rt.lock (init state, devices, contexts, the
+ * live-stream table, device and host memory tables) -> a stream's lock.
+ * The allocator table has a lock of its own that nests in nothing, and
+ * no lock is held while a user's allocator callback runs.
+ */
+#ifndef MEMREG_ACL_RUNTIME_H
+#define MEMREG_ACL_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <acl/acl_rt.h>
+#include <memreg/memreg.h>
+
+#include "ptrmap.h"
+
+/* A context: the device it is on and, made on first use, its default stream. */
+struct acl_context {
+	uint64_t id;		/* unique for the life of the process */
+	int32_t device;
+	bool is_default;	/* the one aclrtSetDevice made */
+	struct acl_stream *default_stream;
+};
+
+struct acl_device {
+	unsigned int refs;	/* aclrtSetDevice calls not yet reset */
+	struct acl_context *default_ctx;
+};
+
+/* One piece of device memory that aclrtMalloc handed out. */
+struct acl_devmem {
+	struct memreg_dev_mem mem;
+};
+
+struct acl_runtime {
+	pthread_mutex_t lock;
+	unsigned int init_refs;		/* aclInit calls not yet finalized */
+	bool was_initialized;		/* for aclFinalize's repeat code */
+	char *config;			/* contents of aclInit's file, or NULL */
+	size_t config_len;
+
+	struct memreg_ctx *mctx;	/* opened by the first aclrtSetDevice */
+	uint32_t nr_devices;
+	uint64_t dev_capacity;
+	struct acl_device *devices;	/* nr_devices of them */
+	uint64_t next_ctx_id;
+
+	struct ptrmap contexts;		/* live contexts: itself -> itself */
+	struct ptrmap streams;		/* live streams: itself -> itself */
+	struct ptrmap hostmem;		/* aclrtMallocHost address -> struct */
+
+	/* aclrtMalloc'd memory, sorted by address, for range lookups. */
+	struct acl_devmem **devmem;
+	size_t nr_devmem, cap_devmem;
+};
+
+extern struct acl_runtime memreg__acl_rt;
+
+/* ---- errors.c ---- */
+
+/* The aclError for a negative memreg_err of a device-memory call. */
+aclError memreg__acl_error(int memreg_err);
+
+/* ---- device.c ---- */
+
+/*
+ * The calling thread's current context if it is still alive, with
+ * rt.lock held; NULL (lock not held) if the thread has none.
+ */
+struct acl_context *memreg__acl_lock_context(void);
+/* Destroy a context's streams and the context; rt.lock held. */
+void memreg__acl_context_destroy(struct acl_context *ctx);
+/* aclFinalize's part: every context and device; rt.lock held. */
+void memreg__acl_devices_release(void);
+
+/* ---- stream.c ---- */
+
+/*
+ * A stream: a worker thread that runs its tasks in FIFO order.  The table
+ * of live streams holds one reference, every caller using it another.
+ */
+struct acl_stream {
+	struct acl_context *ctx;
+	pthread_t worker;
+	int refs;			/* atomic */
+
+	pthread_mutex_t lock;		/* everything below */
+	pthread_cond_t work_cv;		/* worker: a task came, or stop */
+	pthread_cond_t done_cv;		/* waiters: a task finished */
+	struct acl_task *head, *tail;
+	uint64_t queued, done;		/* tasks so far; done <= queued */
+	aclError error;			/* first failure since the last sync */
+	bool stopping;
+
+	/* The work memory taken last, for allocAdvise (staging.c). */
+	aclrtAllocator stage_obj;
+	void *stage_addr;
+};
+
+/*
+ * A stream's reference for @stream, the default stream of the current
+ * context for NULL; NULL with *err set if there is none.
+ */
+struct acl_stream *memreg__acl_stream_get(aclrtStream stream, aclError *err);
+void memreg__acl_stream_put(struct acl_stream *s);
+/* Make a stream of @ctx; rt.lock held. */
+struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
+					  aclError *err);
+/*
+ * Take the stream out of the tables and stop its worker after the work
+ * queued; rt.lock held, dropped while waiting for the worker.
+ */
+void memreg__acl_stream_destroy(struct acl_stream *s);
+aclError memreg__acl_stream_sync(struct acl_stream *s);
+/*
+ * References to the live streams of @ctx (any if NULL) on @device (any
+ * if < 0), in a malloc'd array (*n of them; NULL if none or out of
+ * memory); rt.lock held.  Put each and free the array.
+ */
+struct acl_stream **memreg__acl_streams_ref(struct acl_context *ctx,
+					    int32_t device, size_t *n);
+/* The handle programs see. */
+aclrtStream memreg__acl_stream_handle(struct acl_stream *s);
+
+/* Work a stream's worker runs, in the order it was queued. */
+struct acl_task {
+	struct acl_task *next;
+	void *dst;
+	const void *src;	/* NULL: fill dst with value */
+	size_t count;
+	int value;
+	/* Work memory to give back once done: an allocator's, or the pool's. */
+	void *block;
+	aclrtAllocator obj;
+	aclrtAllocatorFreeFunc free_fn;
+	void *pool_buf;
+	size_t pool_len;
+};
+
+/* Queue @t (allocated with malloc; the worker frees it). */
+aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t);
+
+/* ---- allocator.c ---- */
+
+struct acl_allocator {
+	aclrtAllocatorDesc desc;	/* the user's descriptor, as given */
+	aclrtAllocator obj;
+	aclrtAllocatorAllocFunc alloc;
+	aclrtAllocatorFreeFunc free;
+	aclrtAllocatorAllocAdviseFunc advise;
+	aclrtAllocatorGetAddrFromBlockFunc get_addr;
+};
+
+/* The allocator registered on @stream: 0, or -1 if there is none. */
+int memreg__acl_allocator_lookup(aclrtStream stream, struct acl_allocator *out);
+
+/* ---- staging.c ---- */
+
+/*
+ * Work memory of @len bytes for a task on @s, from the allocator
+ * registered on it or else the runtime's pool; recorded in @t so that the
+ * worker gives it back.  Returns the address to use, NULL on failure.
+ */
+void *memreg__acl_stage_get(struct acl_stream *s, size_t len,
+			    struct acl_task *t);
+/* Give back what memreg__acl_stage_get() recorded in @t. */
+void memreg__acl_stage_put(struct acl_task *t);
+/* aclFinalize's part: free the pool. */
+void memreg__acl_stage_drain(void);
+
+/* ---- memory.c ---- */
+
+/*
+ * The device allocation holding [addr, addr + len), or NULL; rt.lock
+ * held.
+ */
+struct acl_devmem *memreg__acl_devmem_find(const void *addr, size_t len);
+/* aclFinalize's part: free all device and host memory; rt.lock held. */
+void memreg__acl_memory_release(void);
+
+/* ---- hostmem.c ---- */
+void memreg__acl_hostmem_release(void);
+
+#endif /* MEMREG_ACL_RUNTIME_H */

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of lib/acl (and lib/core's device memory calls), built from
+ * the sources with -DMEMREG_TESTING so that a fake module with emulated
+ * devices can stand behind the ioctl hook.  Needs no module.
+ *
+ * Usage: test_acl [GLOB]   (GLOB selects tests by name, cmocka's filter)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests.h"
+
+int main(int argc, char **argv)
+{
+	void (*const groups[])(struct group_result *) = {
+		run_allocator_tests,
+		run_args_tests,
+		run_devmem_tests,
+		run_runtime_tests,
+		run_copy_tests,
+	};
+	unsigned int tests = 0, failed = 0;
+	size_t i;
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		struct group_result res = { 0, 0 };
+
+		groups[i](&res);
+		tests += res.tests;
+		failed += res.failed;
+	}
+	if (argc <= 1)
+		printf("test_acl: %u passed, %u failed\n", tests - failed,
+		       failed);
+	return failed ? 1 : 0;
+}

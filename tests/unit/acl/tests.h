@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmocka needs these headers, in this order, before <cmocka.h>.  Each
+ * test file exposes one group runner; test_main.c runs them all.
+ */
+#ifndef ACL_TESTS_H
+#define ACL_TESTS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+struct group_result {
+	unsigned int tests;
+	unsigned int failed;
+};
+
+void run_allocator_tests(struct group_result *res);
+void run_args_tests(struct group_result *res);
+void run_devmem_tests(struct group_result *res);
+void run_runtime_tests(struct group_result *res);
+void run_copy_tests(struct group_result *res);
+
+#define RUN_GROUP(name, tests, setup, teardown, res)			\
+	do {								\
+		(res)->tests = sizeof(tests) / sizeof((tests)[0]);	\
+		(res)->failed = (unsigned int)cmocka_run_group_tests_name( \
+			name, tests, setup, teardown);			\
+	} while (0)
+
+#endif /* ACL_TESTS_H */
