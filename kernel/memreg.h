@@ -86,6 +86,12 @@ struct memreg_ctx {
 
 	u64 dev_alloc[MEMREG_MAX_DEVICES];	/* device bytes allocated */
 
+	/* transfers (memreg_xfer.c) */
+	atomic_t nr_imports;		/* remote handles the process holds */
+	atomic64_t xfer_descs;
+	atomic64_t xfer_read_bytes;
+	atomic64_t xfer_write_bytes;
+
 	struct xarray regions;		/* id -> region of this process */
 	struct rcu_head rcu;
 };
@@ -98,10 +104,18 @@ struct memreg_file {
 	struct list_head regions;
 	struct xarray dallocs;		/* id -> device allocation of this file */
 	u32 next_dalloc;		/* cyclic id allocation in dallocs */
+	struct xarray imports;		/* id -> peer's grant imported here */
+	u32 next_import;
 	struct memreg_heaps *heaps;	/* mstx heap tracking, memreg_heap.c */
 };
 
 struct memreg_reg {
+	/*
+	 * The registry's reference plus one per transfer copying from or to
+	 * it: unregistering takes it out of every lookup at once, but the
+	 * pages stay pinned (and charged) until the last copy is done.
+	 */
+	refcount_t users;
 	u32 id;				/* key in memreg_regions, low handle bits */
 	u64 handle;
 	struct memreg_ctx *ctx;		/* holds a reference */
@@ -122,6 +136,11 @@ struct memreg_reg {
 	struct memreg_dalloc *dalloc;
 	u64 dev_offset;			/* of addr inside the allocation */
 	u32 device;			/* device id, for the RCU readers */
+
+	/* grants of it to peers (memreg_grant.c), under owner->lock */
+	struct list_head grants;
+	atomic_t nr_grants;
+	atomic_t nr_imports;		/* live imports of those grants */
 
 	struct rcu_head rcu;
 };
@@ -217,6 +236,45 @@ int memreg_region_unregister(struct memreg_file *mf, u64 handle);
 void memreg_region_release_file(struct memreg_file *mf);
 int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q);
 u64 memreg_region_age_ms(const struct memreg_reg *reg);
+struct memreg_reg *memreg_region_get(struct memreg_file *mf, u64 handle);
+void memreg_region_put(struct memreg_reg *reg);
+
+/*
+ * memreg_grant.c: a grant is kept as a share of the registration; its
+ * import by a peer is a remote (handle) in the peer's file.
+ */
+struct memreg_share {
+	u32 id;				/* key in memreg_shares: token bytes 0-3 */
+	u8 token[16];
+	u32 access;
+	struct memreg_reg __rcu *reg;	/* NULL once revoked */
+	struct memreg_file *owner;
+	struct list_head reg_node;	/* in reg->grants, under owner->lock */
+	spinlock_t lock;		/* reg going NULL against nremotes */
+	unsigned int nremotes;
+	struct kref ref;		/* the registry's, and each remote's */
+	struct rcu_head rcu;
+};
+
+struct memreg_remote {
+	u32 id;				/* key in its file's imports */
+	u64 handle;
+	struct memreg_share *share;	/* referenced */
+	struct rcu_head rcu;
+};
+
+int memreg_share_create(struct memreg_file *mf, struct memreg_grant *req);
+int memreg_share_revoke(struct memreg_file *mf, const u8 *token);
+void memreg_share_revoke_reg(struct memreg_reg *reg);
+int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req);
+int memreg_remote_remove(struct memreg_file *mf, u64 handle);
+void memreg_remote_release_file(struct memreg_file *mf);
+struct memreg_reg *memreg_remote_get_reg(struct memreg_file *mf, u64 handle,
+					 struct memreg_share **share);
+void memreg_share_put(struct memreg_share *share);
+
+/* memreg_xfer.c */
+int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req);
 
 /* memreg_dev.c: emulated device memory */
 extern struct memreg_devmem memreg_devs[MEMREG_MAX_DEVICES];

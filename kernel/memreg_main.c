@@ -122,7 +122,7 @@ static long memreg_ioctl_info(struct memreg_file *mf, void __user *uarg)
 	memreg_ctx_limits(ctx, &lim);
 	info.abi_version = MEMREG_ABI_VERSION;
 	info.features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
-			MEMREG_FEATURE_NETLINK;
+			MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER;
 	if (memreg_ndevs)
 		info.features |= MEMREG_FEATURE_DEVICE;
 	info.page_size = PAGE_SIZE;
@@ -250,6 +250,93 @@ static long memreg_ioctl_dev_info(struct memreg_file *mf, void __user *uarg)
 	return memreg_copy_out(uarg, &info, sizeof(info), usize);
 }
 
+static long memreg_ioctl_grant(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_grant req;
+	long usize;
+	int err;
+
+	usize = memreg_copy_in(&req, sizeof(req), MEMREG_GRANT_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	err = memreg_share_create(mf, &req);
+	if (err)
+		return err;
+	err = memreg_copy_out(uarg, &req, sizeof(req), usize);
+	if (err)	/* the caller cannot learn the token: revoke it */
+		memreg_share_revoke(mf, req.token);
+	return err;
+}
+
+static long memreg_ioctl_revoke(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_revoke req;
+	long usize;
+
+	usize = memreg_copy_in(&req, sizeof(req), MEMREG_REVOKE_SIZE_VER0,
+			       uarg);
+	if (usize < 0)
+		return usize;
+	if (req.flags || memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	return memreg_share_revoke(mf, req.token);
+}
+
+static long memreg_ioctl_import(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_import req;
+	long usize;
+	int err;
+
+	usize = memreg_copy_in(&req, sizeof(req), MEMREG_IMPORT_SIZE_VER0,
+			       uarg);
+	if (usize < 0)
+		return usize;
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	err = memreg_remote_create(mf, &req);
+	if (err)
+		return err;
+	err = memreg_copy_out(uarg, &req, sizeof(req), usize);
+	if (err)
+		memreg_remote_remove(mf, req.handle);
+	return err;
+}
+
+static long memreg_ioctl_unimport(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_unimport req;
+	long usize;
+
+	usize = memreg_copy_in(&req, sizeof(req), MEMREG_UNIMPORT_SIZE_VER0,
+			       uarg);
+	if (usize < 0)
+		return usize;
+	if (req.flags || memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	return memreg_remote_remove(mf, req.handle);
+}
+
+static long memreg_ioctl_transfer(struct memreg_file *mf, void __user *uarg)
+{
+	struct memreg_transfer req;
+	long usize;
+	int err, cerr;
+
+	usize = memreg_copy_in(&req, sizeof(req), MEMREG_TRANSFER_SIZE_VER0,
+			       uarg);
+	if (usize < 0)
+		return usize;
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	err = memreg_xfer(mf, &req);
+	/* done and bytes matter most when a descriptor failed */
+	cerr = memreg_copy_out(uarg, &req, sizeof(req), usize);
+	return err ? err : cerr;
+}
+
 static long memreg_ioctl(struct file *filp, unsigned int cmd,
 			 unsigned long arg)
 {
@@ -287,6 +374,16 @@ static long memreg_ioctl(struct file *filp, unsigned int cmd,
 		return memreg_ioctl_dev_free(mf, uarg);
 	case _IOC_NR(MEMREG_IOC_DEV_INFO):
 		return memreg_ioctl_dev_info(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_GRANT):
+		return memreg_ioctl_grant(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_REVOKE):
+		return memreg_ioctl_revoke(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_IMPORT):
+		return memreg_ioctl_import(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_UNIMPORT):
+		return memreg_ioctl_unimport(mf, uarg);
+	case _IOC_NR(MEMREG_IOC_TRANSFER):
+		return memreg_ioctl_transfer(mf, uarg);
 	case _IOC_NR(MEMREG_IOC_MSTX):
 		return memreg_heap_ioctl(mf, uarg);
 	default:
@@ -311,6 +408,7 @@ static int memreg_open(struct inode *inode, struct file *filp)
 	mutex_init(&mf->lock);
 	INIT_LIST_HEAD(&mf->regions);
 	xa_init_flags(&mf->dallocs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&mf->imports, XA_FLAGS_ALLOC1);
 	filp->private_data = mf;
 	return nonseekable_open(inode, filp);
 }
@@ -320,6 +418,7 @@ static int memreg_release(struct inode *inode, struct file *filp)
 	struct memreg_file *mf = filp->private_data;
 
 	memreg_heap_release_file(mf);
+	memreg_remote_release_file(mf);
 	memreg_region_release_file(mf);
 	memreg_dev_release_file(mf);
 	memreg_ctx_put(mf->ctx);

@@ -57,7 +57,14 @@ static int memreg_nl_proc_fill(struct sk_buff *skb,
 	    memreg_nl_put_u64(skb, MEMREG_A_MAX_HOST_BYTES,
 			      lim.max_host_bytes) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes) ||
-	    memreg_nl_put_dev_usage(skb, dev_alloc)) {
+	    memreg_nl_put_dev_usage(skb, dev_alloc) ||
+	    nla_put_u32(skb, MEMREG_A_IMPORTS, atomic_read(&ctx->nr_imports)) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_XFER_DESCS,
+			      atomic64_read(&ctx->xfer_descs)) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_XFER_READ_BYTES,
+			      atomic64_read(&ctx->xfer_read_bytes)) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_XFER_WRITE_BYTES,
+			      atomic64_read(&ctx->xfer_write_bytes))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

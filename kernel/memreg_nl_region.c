@@ -33,6 +33,9 @@ static int memreg_nl_region_fill(const struct memreg_nl_dump *d,
 	if (reg->type == MEMREG_MEM_DEVICE &&
 	    nla_put_u32(skb, MEMREG_A_DEVICE, reg->device))
 		goto cancel;
+	if (nla_put_u32(skb, MEMREG_A_GRANTS, atomic_read(&reg->nr_grants)) ||
+	    nla_put_u32(skb, MEMREG_A_IMPORTS, atomic_read(&reg->nr_imports)))
+		goto cancel;
 	if (secrets &&
 	    (memreg_nl_put_u64(skb, MEMREG_A_HANDLE, reg->handle) ||
 	     memreg_nl_put_u64(skb, MEMREG_A_ADDR, reg->addr)))

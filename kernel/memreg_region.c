@@ -24,12 +24,11 @@ u64 memreg_region_age_ms(const struct memreg_reg *reg)
 	return ktime_ms_delta(ktime_get(), reg->created);
 }
 
-static void memreg_region_destroy(struct memreg_reg *reg)
+/* The last user is gone: give the pages back and uncharge. */
+static void memreg_region_free(struct memreg_reg *reg)
 {
 	struct memreg_ctx *ctx = reg->ctx;
 
-	xa_erase(&ctx->regions, reg->id);
-	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
 	if (reg->type == MEMREG_MEM_HOST)
 		memreg_host_unpin(reg, ctx->mm);
 	else
@@ -42,6 +41,40 @@ static void memreg_region_destroy(struct memreg_reg *reg)
 		atomic64_sub(reg->len, &memreg_stats.dev_bytes);
 	memreg_ctx_put(ctx);
 	kfree_rcu(reg, rcu);
+}
+
+void memreg_region_put(struct memreg_reg *reg)
+{
+	if (refcount_dec_and_test(&reg->users))
+		memreg_region_free(reg);
+}
+
+/*
+ * Out of every lookup (the caller took it out of memreg_regions and
+ * revoked its grants): copies in flight keep it until they are done.
+ */
+static void memreg_region_destroy(struct memreg_reg *reg)
+{
+	xa_erase(&reg->ctx->regions, reg->id);
+	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
+	memreg_region_put(reg);
+}
+
+/*
+ * A registration of @mf by handle, with a reference for a transfer; NULL
+ * if there is none (or it is being unregistered).
+ */
+struct memreg_reg *memreg_region_get(struct memreg_file *mf, u64 handle)
+{
+	struct memreg_reg *reg;
+
+	rcu_read_lock();
+	reg = xa_load(&memreg_regions, memreg_handle_id(handle));
+	if (reg && (reg->owner != mf || reg->handle != handle ||
+		    !refcount_inc_not_zero(&reg->users)))
+		reg = NULL;
+	rcu_read_unlock();
+	return reg;
 }
 
 int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
@@ -68,6 +101,8 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	reg->len = req->len;
 	reg->owner = mf;
 	reg->ctx = ctx;
+	refcount_set(&reg->users, 1);
+	INIT_LIST_HEAD(&reg->grants);
 
 	err = memreg_ctx_charge(ctx, reg->type, reg->len);
 	if (err)
@@ -160,6 +195,7 @@ int memreg_region_unregister(struct memreg_file *mf, u64 handle)
 	}
 	xa_erase(&memreg_regions, reg->id);
 	list_del(&reg->file_node);
+	memreg_share_revoke_reg(reg);
 	mutex_unlock(&mf->lock);
 
 	memreg_region_destroy(reg);
@@ -173,11 +209,14 @@ void memreg_region_release_file(struct memreg_file *mf)
 	LIST_HEAD(dying);
 
 	mutex_lock(&mf->lock);
+	list_for_each_entry(reg, &mf->regions, file_node) {
+		xa_erase(&memreg_regions, reg->id);
+		memreg_share_revoke_reg(reg);
+	}
 	list_splice_init(&mf->regions, &dying);
 	mutex_unlock(&mf->lock);
 
 	list_for_each_entry_safe(reg, next, &dying, file_node) {
-		xa_erase(&memreg_regions, reg->id);
 		list_del(&reg->file_node);
 		memreg_region_destroy(reg);
 		cond_resched();

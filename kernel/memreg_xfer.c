@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - MEMREG_IOC_TRANSFER: batched single copies between a
+ * registration of the caller and an imported registration of a peer.
+ *
+ * Both sides are pages memreg already holds (pinned host pages, or the
+ * device allocation's pages), so a copy takes neither the mmap lock nor a
+ * pin: it looks the two registrations up under RCU, takes a reference on
+ * each (unregister and exit then wait for nothing but the last put), and
+ * copies page by page through the kernel's direct map.  Consecutive
+ * descriptors naming the same handles reuse the references.
+ */
+#include <linux/errno.h>
+#include <linux/highmem.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "memreg.h"
+
+/* Descriptors copied in from user space at a time. */
+#define MEMREG_XFER_CHUNK	64
+
+/* Copy bytes between pages at most this many pages between checks. */
+#define MEMREG_XFER_RESCHED	256
+
+struct memreg_xfer_state {
+	struct memreg_file *mf;
+	u64 lhandle;			/* handle of lreg */
+	struct memreg_reg *lreg;	/* referenced */
+	u64 rhandle;			/* remote handle of rreg */
+	struct memreg_reg *rreg;	/* referenced */
+	struct memreg_share *share;	/* referenced, rreg's grant */
+	u64 bytes;
+	u64 read_bytes;
+	u64 write_bytes;
+};
+
+static void memreg_xfer_drop_local(struct memreg_xfer_state *st)
+{
+	if (st->lreg)
+		memreg_region_put(st->lreg);
+	st->lreg = NULL;
+}
+
+static void memreg_xfer_drop_remote(struct memreg_xfer_state *st)
+{
+	if (st->rreg) {
+		memreg_region_put(st->rreg);
+		memreg_share_put(st->share);
+	}
+	st->rreg = NULL;
+}
+
+/* The page of @reg holding @addr, and @addr's offset in it. */
+static struct page *memreg_xfer_page(const struct memreg_reg *reg, u64 addr,
+				     unsigned int *off)
+{
+	u64 o;
+
+	if (reg->type == MEMREG_MEM_HOST) {
+		o = addr - (reg->addr & PAGE_MASK);
+		*off = offset_in_page(o);
+		return reg->pages[o >> PAGE_SHIFT];
+	}
+	o = reg->dev_offset + (addr - reg->addr);
+	*off = offset_in_page(o);
+	return reg->dalloc->pages[o >> PAGE_SHIFT];
+}
+
+static bool memreg_xfer_inside(const struct memreg_reg *reg, u64 addr,
+			       u64 len)
+{
+	return addr >= reg->addr && addr - reg->addr <= reg->len &&
+	       len <= reg->len - (addr - reg->addr);
+}
+
+static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
+			    struct memreg_reg *src, u64 saddr, u64 len)
+{
+	unsigned int soff, doff, n, pages = 0;
+	struct page *sp, *dp;
+	void *s, *d;
+
+	while (len) {
+		sp = memreg_xfer_page(src, saddr, &soff);
+		dp = memreg_xfer_page(dst, daddr, &doff);
+		n = min_t(u64, len, PAGE_SIZE - max(soff, doff));
+		s = kmap_local_page(sp);
+		d = kmap_local_page(dp);
+		memcpy(d + doff, s + soff, n);
+		kunmap_local(d);
+		kunmap_local(s);
+		saddr += n;
+		daddr += n;
+		len -= n;
+		if (++pages == MEMREG_XFER_RESCHED) {
+			pages = 0;
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
+		}
+	}
+	return 0;
+}
+
+static int memreg_xfer_one(struct memreg_xfer_state *st,
+			   const struct memreg_xfer_desc *d)
+{
+	struct memreg_reg *reg;
+	u32 need;
+	int err;
+
+	if (d->flags || !d->len ||
+	    (d->op != MEMREG_XFER_READ && d->op != MEMREG_XFER_WRITE))
+		return -EINVAL;
+	if (fatal_signal_pending(current))
+		return -EINTR;
+
+	if (!st->lreg || st->lhandle != d->local_handle) {
+		memreg_xfer_drop_local(st);
+		st->lreg = memreg_region_get(st->mf, d->local_handle);
+		if (!st->lreg)
+			return -ENOENT;
+		st->lhandle = d->local_handle;
+	}
+	if (!st->rreg || st->rhandle != d->remote_handle) {
+		memreg_xfer_drop_remote(st);
+		reg = memreg_remote_get_reg(st->mf, d->remote_handle,
+					    &st->share);
+		if (IS_ERR(reg))
+			return PTR_ERR(reg);
+		st->rreg = reg;
+		st->rhandle = d->remote_handle;
+	}
+	/* revoked since the batch took its reference: stop now */
+	if (!rcu_access_pointer(st->share->reg))
+		return -EKEYREVOKED;
+
+	need = d->op == MEMREG_XFER_READ ? MEMREG_ACCESS_REMOTE_READ :
+					   MEMREG_ACCESS_REMOTE_WRITE;
+	if (!(st->share->access & need))
+		return -EACCES;
+	if (!memreg_xfer_inside(st->lreg, d->local_addr, d->len) ||
+	    !memreg_xfer_inside(st->rreg, d->remote_addr, d->len))
+		return -ERANGE;
+
+	if (d->op == MEMREG_XFER_READ)
+		err = memreg_xfer_copy(st->lreg, d->local_addr,
+				       st->rreg, d->remote_addr, d->len);
+	else
+		err = memreg_xfer_copy(st->rreg, d->remote_addr,
+				       st->lreg, d->local_addr, d->len);
+	if (err)
+		return err;
+	st->bytes += d->len;
+	if (d->op == MEMREG_XFER_READ)
+		st->read_bytes += d->len;
+	else
+		st->write_bytes += d->len;
+	return 0;
+}
+
+/* Descriptors @first .. @first + @n - 1 of the batch, into @out. */
+static int memreg_xfer_fetch(const struct memreg_transfer *req, u32 first,
+			     u32 n, struct memreg_xfer_desc *out)
+{
+	const char __user *base = u64_to_user_ptr(req->descs);
+	u32 i;
+	int err;
+
+	if (req->desc_size == sizeof(*out))
+		return copy_from_user(out, base + (size_t)first * sizeof(*out),
+				      (size_t)n * sizeof(*out)) ? -EFAULT : 0;
+	for (i = 0; i < n; i++) {
+		err = copy_struct_from_user(&out[i], sizeof(out[i]),
+					    base + (size_t)(first + i) *
+					    req->desc_size, req->desc_size);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
+{
+	struct memreg_xfer_state st = { .mf = mf };
+	struct memreg_ctx *ctx = mf->ctx;
+	struct memreg_xfer_desc *descs;
+	u32 i, n, done = 0;
+	int err = 0;
+
+	if (req->flags || req->reserved0 || !req->count ||
+	    req->count > MEMREG_XFER_MAX_DESCS ||
+	    req->desc_size < MEMREG_XFER_DESC_SIZE_VER0 ||
+	    req->desc_size > PAGE_SIZE)
+		return -EINVAL;
+
+	descs = kmalloc_array(MEMREG_XFER_CHUNK, sizeof(*descs), GFP_KERNEL);
+	if (!descs)
+		return -ENOMEM;
+	while (done < req->count && !err) {
+		n = min_t(u32, req->count - done, MEMREG_XFER_CHUNK);
+		err = memreg_xfer_fetch(req, done, n, descs);
+		for (i = 0; i < n && !err; i++) {
+			err = memreg_xfer_one(&st, &descs[i]);
+			if (!err)
+				done++;
+		}
+	}
+	memreg_xfer_drop_local(&st);
+	memreg_xfer_drop_remote(&st);
+	kfree(descs);
+
+	atomic64_add(done, &ctx->xfer_descs);
+	atomic64_add(st.read_bytes, &ctx->xfer_read_bytes);
+	atomic64_add(st.write_bytes, &ctx->xfer_write_bytes);
+	req->done = done;
+	req->bytes = st.bytes;
+	return err;
+}
