@@ -313,4 +313,6 @@ int memreg_dev_stat(struct memreg_ctx *ctx, unsigned int device,
 }
 #endif
 
+#include <memreg/transfer.h>
+
 #endif /* MEMREG_MEMREG_H */

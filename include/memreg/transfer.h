@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libmemreg - single-copy transfers between the registrations of two
+ * processes (MEMREG_FEATURE_TRANSFER).  Included by <memreg/memreg.h>.
+ *
+ * The owner of a registration grants it and hands the 16-byte token to a
+ * peer by any means; the peer imports the token and may then read or
+ * write inside the granted range with memreg_transfer().  A token dies at
+ * once when it is revoked, when its registration is unregistered, or when
+ * the owner's context is closed (or the owner exits).
+ *
+ * Errors follow <memreg/memreg.h>: a negative enum memreg_err, errno set.
+ * Two transfer errors have no memreg_err of their own and come back as
+ * -MEMREG_E_IO with errno telling them apart: EKEYREVOKED (the grant
+ * behind an import is gone) and ERANGE (a range is not inside its
+ * registration).  ENOENT (unknown handle or token) is -MEMREG_E_NOENT.
+ */
+#ifndef MEMREG_TRANSFER_H
+#define MEMREG_TRANSFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/memreg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct memreg_ctx;
+
+#define MEMREG_TOKEN_LEN	16
+
+/**
+ * struct memreg_remote - an imported registration, as memreg_import() saw it
+ * @handle: remote handle for memreg_transfer() on the importing context
+ * @addr, @len: the registration's range in the owner's address space
+ *	(the addresses transfer descriptors name)
+ * @type: enum memreg_mem_type
+ * @access: MEMREG_ACCESS_* the grant allows
+ * @device: DEVICE type: the device id
+ * @pid: the owner's pid (0 if not visible in the caller's pid namespace)
+ */
+struct memreg_remote {
+	uint64_t handle;
+	uint64_t addr;
+	uint64_t len;
+	uint32_t type;
+	uint32_t access;
+	uint32_t device;
+	uint32_t pid;
+	uint64_t reserved[4];
+};
+
+/**
+ * memreg_grant - let peers that hold the returned token reach a registration
+ * @ctx: the context the registration was made on
+ * @handle: the registration
+ * @access: MEMREG_ACCESS_* for peers, within what the registration allows
+ * @token: receives the token
+ *
+ * Return: 0, -MEMREG_E_NOENT (unknown handle), -MEMREG_E_ACCESS (more
+ * access than the registration allows), -MEMREG_E_INVAL.
+ */
+int memreg_grant(struct memreg_ctx *ctx, uint64_t handle, unsigned int access,
+		 uint8_t token[MEMREG_TOKEN_LEN]);
+
+/**
+ * memreg_revoke - end a grant; imports of it fail from now on
+ * Return: 0, or -MEMREG_E_NOENT if @token is not a live grant of @ctx.
+ */
+int memreg_revoke(struct memreg_ctx *ctx,
+		  const uint8_t token[MEMREG_TOKEN_LEN]);
+
+/**
+ * memreg_import - turn a peer's token into a remote handle
+ * Return: 0, or -MEMREG_E_NOENT for an unknown or dead token.
+ */
+int memreg_import(struct memreg_ctx *ctx,
+		  const uint8_t token[MEMREG_TOKEN_LEN],
+		  struct memreg_remote *remote);
+
+/**
+ * memreg_unimport - drop a remote handle
+ * Return: 0, or -MEMREG_E_NOENT for an unknown remote handle.
+ */
+int memreg_unimport(struct memreg_ctx *ctx, uint64_t remote_handle);
+
+/**
+ * memreg_transfer - copy between own registrations and imported ones
+ * @ctx: the context holding the local registrations and the imports
+ * @descs: @count descriptors (struct memreg_xfer_desc of the UAPI header;
+ *	flags must be 0), done in order
+ * @count: any number; the library splits it into batches of at most
+ *	MEMREG_XFER_MAX_DESCS, one ioctl each
+ * @done: if not NULL, receives the number of descriptors completed (all of
+ *	them on success; on failure the index of the one that failed)
+ * @bytes: if not NULL, receives the bytes copied
+ *
+ * Return: 0, or the error of the first descriptor that failed (see the
+ * header comment for EKEYREVOKED and ERANGE); -MEMREG_E_INTR only for a
+ * fatal signal.
+ */
+int memreg_transfer(struct memreg_ctx *ctx,
+		    const struct memreg_xfer_desc *descs, size_t count,
+		    size_t *done, uint64_t *bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEMREG_TRANSFER_H */
