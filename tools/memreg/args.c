@@ -18,6 +18,8 @@ void args_usage(FILE *f)
 	      "       memreg region [show] [pid PID]\n"
 	      "       memreg limits [show] [pid PID]\n"
 	      "       memreg limits set [pid PID] [regions N] [host SIZE] [dev SIZE]\n"
+	      "       memreg heap [show] [pid PID]\n"
+	      "       memreg dev [show] [dev N]\n"
 	      "       memreg monitor\n"
 	      "OPTIONS: -j, --json     JSON output\n"
 	      "         -p, --pretty   indented JSON output (implies -j)\n"
@@ -114,6 +116,20 @@ static const char *keyword_value(int argc, char **argv, int *i, FILE *err)
 	return argv[++(*i)];
 }
 
+static int parse_device(struct memreg_args *a, const char *s, FILE *err)
+{
+	if (a->has_device) {
+		fprintf(err, "memreg: dev given twice\n");
+		return EXIT_USAGE;
+	}
+	if (parse_u32(s, &a->device)) {
+		fprintf(err, "memreg: invalid device id \"%s\"\n", s);
+		return EXIT_USAGE;
+	}
+	a->has_device = true;
+	return 0;
+}
+
 static int parse_pid(struct memreg_args *a, const char *s, FILE *err)
 {
 	if (a->has_pid) {
@@ -165,7 +181,7 @@ static int parse_limit(struct memreg_args *a, unsigned int bit,
 
 /*
  * Keywords after the command.  @set_keywords: also regions/host/dev, for
- * "limits set"; otherwise only pid.
+ * "limits set"; otherwise only pid (or, for "dev", only dev).
  */
 static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 			  int i, bool set_keywords, FILE *err)
@@ -174,7 +190,15 @@ static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 		const char *kw = argv[i], *val;
 		int ret;
 
-		if (matches(kw, "pid")) {
+		if (a->object == OBJ_DEV) {
+			if (!matches(kw, "dev")) {
+				fprintf(err, "memreg: unknown argument \"%s\"\n",
+					kw);
+				return usage_error(err);
+			}
+			val = keyword_value(argc, argv, &i, err);
+			ret = val ? parse_device(a, val, err) : EXIT_USAGE;
+		} else if (matches(kw, "pid")) {
 			val = keyword_value(argc, argv, &i, err);
 			ret = val ? parse_pid(a, val, err) : EXIT_USAGE;
 		} else if (set_keywords && matches(kw, "regions")) {
@@ -208,6 +232,8 @@ static const struct {
 	{ "region", OBJ_REGION },
 	{ "limits", OBJ_LIMITS },
 	{ "monitor", OBJ_MONITOR },
+	{ "heap", OBJ_HEAP },
+	{ "dev", OBJ_DEV },
 };
 
 int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
@@ -255,7 +281,7 @@ int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
 		i++;
 	} else if (cmd && (a->object == OBJ_STATS ||
 			   a->object == OBJ_MONITOR ||
-			   !matches(cmd, "pid"))) {
+			   !matches(cmd, a->object == OBJ_DEV ? "dev" : "pid"))) {
 		fprintf(err, "memreg: unknown command \"%s\" for %s\n", cmd,
 			objects[k].name);
 		return usage_error(err);

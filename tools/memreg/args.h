@@ -20,6 +20,8 @@ enum memreg_object {
 	OBJ_REGION,
 	OBJ_LIMITS,
 	OBJ_MONITOR,
+	OBJ_HEAP,
+	OBJ_DEV,
 };
 
 enum memreg_action {
@@ -41,6 +43,8 @@ struct memreg_args {
 	enum memreg_action action;
 	bool has_pid;
 	uint32_t pid;
+	bool has_device;	/* memreg dev ... dev N */
+	uint32_t device;
 	unsigned int set;	/* SET_* */
 	uint64_t max_regions;
 	uint64_t max_host_bytes;

@@ -2,6 +2,7 @@
 /*
  * The tool's view of memreg netlink attributes.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include <netlink/genl/genl.h>
@@ -44,11 +45,91 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_PINNED_BYTES]		= { .type = NLA_U64 },
 	[MEMREG_A_INSTANCE_ID]		= { .type = NLA_UNSPEC, .minlen = 16 },
 	[MEMREG_A_ID]			= { .type = NLA_U32 },
+	[MEMREG_A_DEVICES]		= { .type = NLA_U32 },
+	[MEMREG_A_DEVICE]		= { .type = NLA_U32 },
+	[MEMREG_A_CAPACITY]		= { .type = NLA_U64 },
+	[MEMREG_A_USED_BYTES]		= { .type = NLA_U64 },
+	[MEMREG_A_HUGE_BYTES]		= { .type = NLA_U64 },
+	[MEMREG_A_NORMAL_BYTES]		= { .type = NLA_U64 },
+	[MEMREG_A_DEV_ALLOC_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_A_DEV_USAGE]		= { .type = NLA_NESTED },
+	[MEMREG_A_HEAP]			= { .type = NLA_NESTED },
+};
+
+static struct nla_policy heap_policy[MEMREG_HEAP_A_MAX + 1] = {
+	[MEMREG_HEAP_A_ID]		= { .type = NLA_U32 },
+	[MEMREG_HEAP_A_DOMAIN]		= { .type = NLA_STRING },
+	[MEMREG_HEAP_A_DEVICE]		= { .type = NLA_U32 },
+	[MEMREG_HEAP_A_ADDR]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_SIZE]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_REGIONS]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_REGION_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_PEAK_REGIONS]	= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_PEAK_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_UTIL]		= { .type = NLA_U32 },
+	[MEMREG_HEAP_A_OUT_OF_HEAP]	= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_UNKNOWN]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_DROPPED]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_DUPLICATE]	= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_REFUSED]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_AGE_MS]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_EVENT]		= { .type = NLA_U32 },
+	[MEMREG_HEAP_A_COUNT]		= { .type = NLA_U64 },
+	[MEMREG_HEAP_A_BYTES]		= { .type = NLA_U64 },
 };
 
 int attrs_parse(struct nlmsghdr *nlh, struct nlattr **tb)
 {
 	return genlmsg_parse(nlh, 0, tb, MEMREG_A_MAX, memreg_policy);
+}
+
+int attrs_parse_nested(const struct nlattr *nest, struct nlattr **tb)
+{
+	return nla_parse_nested(tb, MEMREG_A_MAX, (struct nlattr *)nest,
+				memreg_policy);
+}
+
+int attrs_parse_heap(const struct nlattr *nest, struct nlattr **tb)
+{
+	return nla_parse_nested(tb, MEMREG_HEAP_A_MAX, (struct nlattr *)nest,
+				heap_policy);
+}
+
+int attrs_check_dev_usage(struct nlmsghdr *nlh, int who)
+{
+	struct nlattr *ub[MEMREG_A_MAX + 1];
+	struct nlattr *a;
+	int rem;
+
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		if (nla_type(a) != MEMREG_A_DEV_USAGE)
+			continue;
+		if (attrs_parse_nested(a, ub) < 0 || !ub[who] ||
+		    !ub[MEMREG_A_DEV_ALLOC_BYTES])
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+const char *attrs_heap_event_name(uint32_t ev)
+{
+	switch (ev) {
+	case MEMREG_HEAP_EV_ADDED:
+		return "added";
+	case MEMREG_HEAP_EV_REMOVED:
+		return "removed";
+	case MEMREG_HEAP_EV_OUT_OF_HEAP:
+		return "out_of_heap";
+	case MEMREG_HEAP_EV_UNKNOWN:
+		return "unknown";
+	case MEMREG_HEAP_EV_DROPPED:
+		return "dropped";
+	case MEMREG_HEAP_EV_DUPLICATE:
+		return "duplicate";
+	case MEMREG_HEAP_EV_REFUSED:
+		return "refused";
+	}
+	return NULL;
 }
 
 const char *attrs_mem_type_name(uint32_t type)
@@ -88,6 +169,8 @@ const char *attrs_event_name(uint8_t cmd)
 		return "LIMIT_REFUSED";
 	case MEMREG_CMD_EVENT_PROC_GONE:
 		return "PROC_GONE";
+	case MEMREG_CMD_EVENT_HEAP:
+		return "HEAP";
 	}
 	return NULL;
 }
@@ -177,4 +260,11 @@ void out_attr_json_u64(struct out *o, const char *key,
 {
 	if (a)
 		out_json_u64(o, key, nla_get_u64(a));
+}
+
+void out_attr_json_u32(struct out *o, const char *key,
+		       const struct nlattr *a)
+{
+	if (a)
+		out_json_u64(o, key, nla_get_u32(a));
 }

@@ -26,6 +26,24 @@ int attrs_parse(struct nlmsghdr *nlh, struct nlattr **tb);
 /* "host", "device"; NULL for a type this tool does not know. */
 const char *attrs_mem_type_name(uint32_t type);
 
+/*
+ * The attributes inside a nest: MEMREG_A_* ones (a DEV_USAGE nest) into
+ * tb[0..MEMREG_A_MAX], or a MEMREG_A_HEAP nest into
+ * tb[0..MEMREG_HEAP_A_MAX].  Negative libnl error if malformed.
+ */
+int attrs_parse_nested(const struct nlattr *nest, struct nlattr **tb);
+int attrs_parse_heap(const struct nlattr *nest, struct nlattr **tb);
+
+/*
+ * Every MEMREG_A_DEV_USAGE nest of @nlh parses and has DEV_ALLOC_BYTES and
+ * @who (MEMREG_A_DEVICE in the process dump, MEMREG_A_PID in the device
+ * dump); -EBADMSG if not.
+ */
+int attrs_check_dev_usage(struct nlmsghdr *nlh, int who);
+
+/* "added", "out_of_heap", ... for enum memreg_heap_event; NULL if unknown. */
+const char *attrs_heap_event_name(uint32_t ev);
+
 /* "regions", "host_bytes", "dev_bytes", "memlock"; NULL if unknown. */
 const char *attrs_refusal_name(uint32_t reason);
 
@@ -51,6 +69,8 @@ void out_attr_mem_type(struct out *o, const char *key,
 
 /* JSON only: the member if the attribute is there. */
 void out_attr_json_u64(struct out *o, const char *key,
+		       const struct nlattr *a);
+void out_attr_json_u32(struct out *o, const char *key,
 		       const struct nlattr *a);
 
 #endif /* MEMREG_TOOL_ATTRS_H */

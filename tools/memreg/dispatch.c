@@ -19,6 +19,8 @@ static int (*const commands[])(struct memreg *m) = {
 	[OBJ_REGION] = cmd_region,
 	[OBJ_LIMITS] = cmd_limits,
 	[OBJ_MONITOR] = cmd_monitor,
+	[OBJ_HEAP] = cmd_heap,
+	[OBJ_DEV] = cmd_dev,
 };
 
 int memreg_run(int argc, char **argv, FILE *out, FILE *err)

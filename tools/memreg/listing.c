@@ -38,8 +38,10 @@ int listing_run(struct memreg *m, const struct listing *l)
 	int ret;
 
 	req = mrnl_request(&m->nl, l->cmd, NLM_F_DUMP);
-	if (req && m->args.has_pid &&
-	    nla_put_u32(req, MEMREG_A_PID, m->args.pid) < 0) {
+	if (req && ((m->args.has_pid &&
+		     nla_put_u32(req, MEMREG_A_PID, m->args.pid) < 0) ||
+		    (m->args.has_device &&
+		     nla_put_u32(req, MEMREG_A_DEVICE, m->args.device) < 0))) {
 		nlmsg_free(req);
 		req = NULL;
 	}
@@ -53,6 +55,10 @@ int listing_run(struct memreg *m, const struct listing *l)
 		if (st.error == ESRCH && m->args.has_pid)
 			fprintf(m->err, "memreg: no memreg context for pid %u\n",
 				m->args.pid);
+		else if ((st.error == ENODEV || st.error == ENXIO) &&
+			 m->args.has_device)
+			fprintf(m->err, "memreg: no device %u\n",
+				m->args.device);
 		else
 			nlerr_report(m->err, l->what, &st, NULL);
 		return 1;

@@ -49,6 +49,16 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback);
 int cmd_limits(struct memreg *m);
 int limits_print(struct out *o, struct nlmsghdr *nlh, bool with_pid);
 
+/* memreg heap [show] [pid N] */
+int cmd_heap(struct memreg *m);
+void heap_table_begin(struct out *o);
+int heap_print_row(struct out *o, struct nlmsghdr *nlh);
+
+/* memreg dev [show] [dev N] */
+int cmd_dev(struct memreg *m);
+void dev_table_begin(struct out *o);
+int dev_print_row(struct out *o, struct nlmsghdr *nlh);
+
 /* memreg monitor */
 int cmd_monitor(struct memreg *m);
 int monitor_print_event(struct out *o, struct nlmsghdr *nlh);

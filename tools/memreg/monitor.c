@@ -20,12 +20,18 @@
 /* Text labels of event fields, lower case as in "ip monitor". */
 static const struct out_column region_event_columns[] = {
 	{ "pid", 0 }, { "comm", 0 }, { "id", 0 }, { "handle", 0 }, { "type", 0 },
-	{ "addr", 0 }, { "len", 0 }, { "pinned", 0 }, { "age", 0 },
+	{ "dev", 0 }, { "addr", 0 }, { "len", 0 }, { "pinned", 0 }, { "age", 0 },
 };
 
 static const struct out_column refused_event_columns[] = {
 	{ "pid", 0 }, { "comm", 0 }, { "reason", 0 }, { "len", 0 },
 	{ "type", 0 },
+};
+
+static const struct out_column heap_event_columns[] = {
+	{ "pid", 0 }, { "comm", 0 }, { "heap", 0 }, { "kind", 0 },
+	{ "domain", 0 }, { "dev", 0 }, { "size", 0 }, { "count", 0 },
+	{ "bytes", 0 },
 };
 
 static const struct out_column proc_event_columns[] = {
@@ -63,6 +69,40 @@ static void monitor_reason(struct out *o, const struct nlattr *a)
 	out_string(o, "reason", name);
 }
 
+/* An mstx heap event: what happened to which heap, and how often. */
+static int monitor_heap(struct out *o, struct nlattr **tb)
+{
+	struct nlattr *hb[MEMREG_HEAP_A_MAX + 1];
+	char buf[FMT_BUF_LEN];
+	const char *kind;
+
+	if (!tb[MEMREG_A_HEAP] || attrs_parse_heap(tb[MEMREG_A_HEAP], hb) < 0)
+		return -EBADMSG;
+	out_attr_u32(o, "pid", tb[MEMREG_A_PID]);
+	monitor_comm(o, tb, true);
+	out_attr_u32(o, "heap", hb[MEMREG_HEAP_A_ID]);
+	if (hb[MEMREG_HEAP_A_EVENT]) {
+		kind = attrs_heap_event_name(nla_get_u32(hb[MEMREG_HEAP_A_EVENT]));
+		if (!kind) {
+			snprintf(buf, sizeof(buf), "kind%u",
+				 nla_get_u32(hb[MEMREG_HEAP_A_EVENT]));
+			kind = buf;
+		}
+		out_string(o, "kind", kind);
+	} else {
+		out_absent(o, "kind");
+	}
+	if (hb[MEMREG_HEAP_A_DOMAIN])
+		out_string(o, "domain", nla_get_string(hb[MEMREG_HEAP_A_DOMAIN]));
+	else
+		out_absent(o, "domain");
+	out_attr_u32(o, "device", hb[MEMREG_HEAP_A_DEVICE]);
+	out_attr_size(o, "size", hb[MEMREG_HEAP_A_SIZE]);
+	out_attr_u64(o, "count", hb[MEMREG_HEAP_A_COUNT]);
+	out_attr_size(o, "bytes", hb[MEMREG_HEAP_A_BYTES]);
+	return 0;
+}
+
 int monitor_print_event(struct out *o, struct nlmsghdr *nlh)
 {
 	struct genlmsghdr *gh = nlmsg_data(nlh);
@@ -90,6 +130,14 @@ int monitor_print_event(struct out *o, struct nlmsghdr *nlh)
 		monitor_reason(o, tb[MEMREG_A_REASON]);
 		out_attr_size(o, "len", tb[MEMREG_A_LEN]);
 		out_attr_mem_type(o, "type", tb[MEMREG_A_TYPE]);
+		break;
+	case MEMREG_CMD_EVENT_HEAP:
+		out_line_begin(o, heap_event_columns, N(heap_event_columns),
+			       name);
+		if (monitor_heap(o, tb) < 0) {
+			out_line_end(o);
+			return -EBADMSG;
+		}
 		break;
 	case MEMREG_CMD_EVENT_PROC_GONE:
 		out_line_begin(o, proc_event_columns, N(proc_event_columns),

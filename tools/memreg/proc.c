@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <string.h>
 
+#include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include <linux/memreg.h>
 
 #include "attrs.h"
 #include "fmt.h"
+#include "json.h"
 #include "listing.h"
 #include "memreg.h"
 
@@ -28,7 +30,8 @@ static const struct out_column proc_columns[] = {
 	{ "HOST", 9 },
 	{ "DEV", 9 },
 	{ "PEAK", 21 },
-	{ "LIMITS", 0 },
+	{ "LIMITS", 27 },
+	{ "DEVMEM", 0 },
 };
 
 void proc_table_begin(struct out *o)
@@ -64,6 +67,51 @@ static void out_triple(struct out *o, const char *const keys[3],
 	out_text(o, text);
 }
 
+/*
+ * Device memory the process has allocated, one DEV_USAGE nest per device:
+ * "0:4.0MiB 1:2.0MiB" in the table, "dev_usage":[{"device":0,
+ * "dev_alloc_bytes":4194304}, ...] in JSON.  A process with none has no
+ * nest, and like every absent attribute no JSON member.
+ */
+static void proc_dev_usage(struct out *o, struct nlmsghdr *nlh)
+{
+	struct nlattr *ub[MEMREG_A_MAX + 1];
+	char text[256] = "", size[FMT_BUF_LEN];
+	struct nlattr *a;
+	size_t n = 0;
+	int rem, w;
+
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		if (nla_type(a) != MEMREG_A_DEV_USAGE)
+			continue;
+		attrs_parse_nested(a, ub);
+		if (o->json_mode) {
+			if (!n++) {
+				json_key(&o->json, "dev_usage");
+				json_array_begin(&o->json);
+			}
+			json_object_begin(&o->json);
+			json_kv_u64(&o->json, "device",
+				    nla_get_u32(ub[MEMREG_A_DEVICE]));
+			json_kv_u64(&o->json, "dev_alloc_bytes",
+				    nla_get_u64(ub[MEMREG_A_DEV_ALLOC_BYTES]));
+			json_object_end(&o->json);
+			continue;
+		}
+		fmt_size(size, sizeof(size),
+			 nla_get_u64(ub[MEMREG_A_DEV_ALLOC_BYTES]));
+		w = snprintf(text + n, sizeof(text) - n, "%s%u:%s",
+			     n ? " " : "", nla_get_u32(ub[MEMREG_A_DEVICE]),
+			     size);
+		if (w > 0 && (size_t)w < sizeof(text) - n)
+			n += w;
+	}
+	if (o->json_mode && n)
+		json_array_end(&o->json);
+	else if (!o->json_mode)
+		out_text(o, n ? text : "-");
+}
+
 static const char *const peak_keys[3] = {
 	"peak_regions", "peak_host_bytes", "peak_dev_bytes",
 };
@@ -78,7 +126,9 @@ int proc_print_row(struct out *o, struct nlmsghdr *nlh)
 	char buf[64];
 	const char *comm;
 
-	if (attrs_parse(nlh, tb) < 0)
+	/* the nests too, before a field is printed */
+	if (attrs_parse(nlh, tb) < 0 ||
+	    attrs_check_dev_usage(nlh, MEMREG_A_DEVICE) < 0)
 		return -EBADMSG;
 
 	out_row_begin(o);
@@ -97,6 +147,7 @@ int proc_print_row(struct out *o, struct nlmsghdr *nlh)
 		   tb[MEMREG_A_PEAK_HOST_BYTES], tb[MEMREG_A_PEAK_DEV_BYTES]);
 	out_triple(o, limit_keys, tb[MEMREG_A_MAX_REGIONS],
 		   tb[MEMREG_A_MAX_HOST_BYTES], tb[MEMREG_A_MAX_DEV_BYTES]);
+	proc_dev_usage(o, nlh);
 	out_row_end(o);
 	return 0;
 }

@@ -22,6 +22,7 @@ static const struct out_column region_columns[] = {
 	{ "ID", 8 },
 	{ "HANDLE", 18 },
 	{ "TYPE", 6 },
+	{ "DEV", 4 },
 	{ "ADDR", 18 },
 	{ "LEN", 9 },
 	{ "PINNED", 8 },
@@ -65,6 +66,11 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 	out_attr_u32(o, "id", tb[MEMREG_A_ID]);
 	out_attr_hex(o, "handle", tb[MEMREG_A_HANDLE]);
 	out_attr_mem_type(o, "type", tb[MEMREG_A_TYPE]);
+	/* only DEVICE registrations have one: "-", and no JSON member */
+	if (tb[MEMREG_A_DEVICE])
+		out_attr_u32(o, "device", tb[MEMREG_A_DEVICE]);
+	else
+		out_absent(o, "device");
 	out_attr_hex(o, "addr", tb[MEMREG_A_ADDR]);
 	out_attr_size(o, "len", tb[MEMREG_A_LEN]);
 	out_attr_u64(o, "pinned_pages", tb[MEMREG_A_PINNED_PAGES]);

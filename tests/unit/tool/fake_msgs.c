@@ -42,6 +42,21 @@ static void put_pad(struct nl_msg *msg)
 	PUT(nla_put(msg, MEMREG_A_PAD, 0, NULL));
 }
 
+/* A DEV_USAGE nest: {@who = @id, DEV_ALLOC_BYTES = @bytes}. */
+static void put_dev_usage(struct nl_msg *msg, int who, uint32_t id,
+			  uint64_t bytes)
+{
+	struct nlattr *nest = nla_nest_start(msg, MEMREG_A_DEV_USAGE);
+
+	assert_non_null(nest);
+	PUT(nla_put_u32(msg, who, id));
+	if (who == MEMREG_A_PID)
+		PUT(nla_put_string(msg, MEMREG_A_COMM, id == 1234 ? "trainer" : "server"));
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_DEV_ALLOC_BYTES, bytes));
+	PUT(nla_nest_end(msg, nest));
+}
+
 struct nl_msg *fake_stats(void)
 {
 	static const unsigned char id[16] = {
@@ -64,6 +79,7 @@ struct nl_msg *fake_stats(void)
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_HOST_BYTES, 20ULL << 30));
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, 50ULL << 30));
 	PUT(nla_put(msg, MEMREG_A_INSTANCE_ID, sizeof(id), id));
+	PUT(nla_put_u32(msg, MEMREG_A_DEVICES, 2));
 	return msg;
 }
 
@@ -85,6 +101,8 @@ struct nl_msg *fake_proc_full(void)
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_REGIONS, 256));
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_HOST_BYTES, 20ULL << 30));
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, 50ULL << 30));
+	put_dev_usage(msg, MEMREG_A_DEVICE, 0, 4ULL << 20);
+	put_dev_usage(msg, MEMREG_A_DEVICE, 1, 2ULL << 20);
 	return msg;
 }
 
@@ -136,6 +154,7 @@ struct nl_msg *fake_region_hidden(void)
 	PUT(nla_put_string(msg, MEMREG_A_COMM, "init"));
 	PUT(nla_put_u32(msg, MEMREG_A_ID, 2));
 	PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_DEVICE));
+	PUT(nla_put_u32(msg, MEMREG_A_DEVICE, 1));
 	PUT(nla_put_u64(msg, MEMREG_A_LEN, 2ULL << 30));
 	PUT(nla_put_u64(msg, MEMREG_A_PINNED_PAGES, 0));
 	PUT(nla_put_u64(msg, MEMREG_A_AGE_MS, 90061000));
@@ -167,10 +186,106 @@ struct nl_msg *fake_event(uint8_t cmd)
 		PUT(nla_put_u64(msg, MEMREG_A_LEN, 1ULL << 30));
 		PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_HOST));
 		break;
+	case MEMREG_CMD_EVENT_HEAP: {
+		/* as the kernel sends them: no address */
+		struct nlattr *nest;
+
+		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+		PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+		PUT(nla_put_u32(msg, MEMREG_A_UID, 1000));
+		nest = nla_nest_start(msg, MEMREG_A_HEAP);
+		assert_non_null(nest);
+		PUT(nla_put_u32(msg, MEMREG_HEAP_A_EVENT, MEMREG_HEAP_EV_DROPPED));
+		PUT(nla_put_u32(msg, MEMREG_HEAP_A_ID, 3));
+		PUT(nla_put_string(msg, MEMREG_HEAP_A_DOMAIN, "torch_npu"));
+		PUT(nla_put_u32(msg, MEMREG_HEAP_A_DEVICE, 1));
+		PUT(nla_put_u64(msg, MEMREG_HEAP_A_SIZE, 64ULL << 20));
+		PUT(nla_put_u64(msg, MEMREG_HEAP_A_COUNT, 4));
+		PUT(nla_put_u64(msg, MEMREG_HEAP_A_BYTES, 4096));
+		PUT(nla_nest_end(msg, nest));
+		break;
+	}
 	default:
 		PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
 		PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
 		break;
 	}
+	return msg;
+}
+
+/* A MEMREG_A_HEAP nest as the heap dump sends it. */
+static void put_heap(struct nl_msg *msg, uint32_t id)
+{
+	struct nlattr *nest = nla_nest_start(msg, MEMREG_A_HEAP);
+
+	assert_non_null(nest);
+	PUT(nla_put_u32(msg, MEMREG_HEAP_A_ID, id));
+	PUT(nla_put(msg, MEMREG_HEAP_A_PAD, 0, NULL));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_REGIONS, id ? 3 : 1));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_REGION_BYTES, id ? 8704 : 4096));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_PEAK_REGIONS, id ? 7 : 1));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_PEAK_BYTES, id ? 1ULL << 20 : 4096));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_OUT_OF_HEAP, id ? 0 : 1));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_UNKNOWN, 1));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_DUPLICATE, id ? 2 : 0));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_REFUSED, 0));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_DROPPED, id ? 0 : 4));
+	PUT(nla_put_u64(msg, MEMREG_HEAP_A_AGE_MS, 1500));
+	if (id) {
+		PUT(nla_put_string(msg, MEMREG_HEAP_A_DOMAIN, "torch_npu"));
+		PUT(nla_put_u32(msg, MEMREG_HEAP_A_DEVICE, 1));
+		PUT(nla_put_u64(msg, MEMREG_HEAP_A_SIZE, 1ULL << 20));
+		PUT(nla_put_u32(msg, MEMREG_HEAP_A_UTIL, 830));
+		PUT(nla_put_u64(msg, MEMREG_HEAP_A_ADDR, 0x7f3a12400000ULL));
+	}
+	PUT(nla_nest_end(msg, nest));
+}
+
+struct nl_msg *fake_heap(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_HEAP_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+	PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+	PUT(nla_put_u32(msg, MEMREG_A_UID, 1000));
+	put_heap(msg, 3);
+	return msg;
+}
+
+struct nl_msg *fake_heap_none(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_HEAP_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+	PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+	PUT(nla_put_u32(msg, MEMREG_A_UID, 1000));
+	put_heap(msg, 0);
+	return msg;
+}
+
+struct nl_msg *fake_dev(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_DEV_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_DEVICE, 0));
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_CAPACITY, 1ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_USED_BYTES, 70ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_HUGE_BYTES, 64ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_NORMAL_BYTES, 6ULL << 20));
+	put_dev_usage(msg, MEMREG_A_PID, 1234, 68ULL << 20);
+	put_dev_usage(msg, MEMREG_A_PID, 77, 2ULL << 20);
+	return msg;
+}
+
+struct nl_msg *fake_dev_idle(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_DEV_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_DEVICE, 1));
+	PUT(nla_put_u64(msg, MEMREG_A_CAPACITY, 1ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_USED_BYTES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_HUGE_BYTES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_NORMAL_BYTES, 0));
 	return msg;
 }

@@ -17,5 +17,9 @@ struct nl_msg *fake_proc_sparse(void);		/* pid 4242: no COMM, peaks, ... */
 struct nl_msg *fake_region_full(void);		/* pid 1234, host region */
 struct nl_msg *fake_region_hidden(void);	/* another uid's: no ADDR/HANDLE */
 struct nl_msg *fake_event(uint8_t cmd);		/* any MEMREG_CMD_EVENT_* */
+struct nl_msg *fake_heap(void);			/* pid 1234, heap 3 */
+struct nl_msg *fake_heap_none(void);		/* pid 1234, outside every heap */
+struct nl_msg *fake_dev(void);			/* device 0, two processes */
+struct nl_msg *fake_dev_idle(void);		/* device 1, nobody */
 
 #endif /* MEMREG_TOOL_FAKE_MSGS_H */

@@ -132,7 +132,11 @@ static void test_args_objects(void **state)
 	expect_ok(&a, ARGV("limits", "s"));
 	assert_int_equal(a.action, ACT_SHOW);
 
-	expect_usage(ARGV("heap"), "memreg: unknown object \"heap\"", true);
+	expect_ok(&a, ARGV("heap"));
+	assert_int_equal(a.object, OBJ_HEAP);
+	expect_ok(&a, ARGV("d"));
+	assert_int_equal(a.object, OBJ_DEV);
+	expect_usage(ARGV("heaps"), "memreg: unknown object \"heaps\"", true);
 	expect_usage(ARGV("procs"), "memreg: unknown object \"procs\"", true);
 	expect_usage(ARGV("proc", "list"),
 		     "memreg: unknown command \"list\" for proc", true);
@@ -176,6 +180,42 @@ static void test_args_pid(void **state)
 		     "memreg: pid given twice", false);
 	expect_usage(ARGV("region", "pid", "1", "host", "1G"),
 		     "memreg: unknown argument \"host\"", true);
+}
+
+/* memreg heap takes a pid; memreg dev takes a device id instead. */
+static void test_args_heap_dev(void **state)
+{
+	struct memreg_args a;
+
+	(void)state;
+	expect_ok(&a, ARGV("heap", "show", "pid", "42"));
+	assert_int_equal(a.object, OBJ_HEAP);
+	assert_true(a.has_pid);
+	assert_int_equal(a.pid, 42);
+	expect_ok(&a, ARGV("heap", "pid", "7"));
+	assert_int_equal(a.pid, 7);
+
+	expect_ok(&a, ARGV("dev"));
+	assert_false(a.has_device);
+	assert_false(a.has_pid);
+	expect_ok(&a, ARGV("dev", "dev", "0"));
+	assert_true(a.has_device);
+	assert_int_equal(a.device, 0);
+	expect_ok(&a, ARGV("dev", "show", "dev", "3"));
+	assert_int_equal(a.device, 3);
+
+	expect_usage(ARGV("dev", "pid", "1"),
+		     "memreg: unknown command \"pid\" for dev", true);
+	expect_usage(ARGV("dev", "show", "pid", "1"),
+		     "memreg: unknown argument \"pid\"", true);
+	expect_usage(ARGV("dev", "dev", "x"),
+		     "memreg: invalid device id \"x\"", false);
+	expect_usage(ARGV("dev", "dev"), "memreg: \"dev\" needs a value",
+		     false);
+	expect_usage(ARGV("dev", "dev", "1", "dev", "2"),
+		     "memreg: dev given twice", false);
+	expect_usage(ARGV("heap", "dev", "1"),
+		     "memreg: unknown command \"dev\" for heap", true);
 }
 
 static void test_args_limits_set(void **state)
@@ -235,6 +275,7 @@ const struct CMUnitTest args_tests[] = {
 	cmocka_unit_test(test_args_options),
 	cmocka_unit_test(test_args_objects),
 	cmocka_unit_test(test_args_pid),
+	cmocka_unit_test(test_args_heap_dev),
 	cmocka_unit_test(test_args_limits_set),
 };
 

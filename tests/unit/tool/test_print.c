@@ -54,9 +54,9 @@ static void test_proc_table(void **state)
 	assert_int_equal(feed(&p, proc_print_row, fake_proc_sparse()), 0);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            UID    REGIONS HOST      DEV       PEAK                  LIMITS\n"
-"1234    trainer         1000   3       4.0MiB    0B        5/8.0MiB/0B           256/20.0GiB/50.0GiB\n"
-"4242    from-proc       0      100000  1.5TiB    1.0GiB    -/-/-                 unlimited/unlimited/64.0GiB\n");
+"PID     COMM            UID    REGIONS HOST      DEV       PEAK                  LIMITS                      DEVMEM\n"
+"1234    trainer         1000   3       4.0MiB    0B        5/8.0MiB/0B           256/20.0GiB/50.0GiB         0:4.0MiB 1:2.0MiB\n"
+"4242    from-proc       0      100000  1.5TiB    1.0GiB    -/-/-                 unlimited/unlimited/64.0GiB -\n");
 	capture_close(&p.c);
 }
 
@@ -75,7 +75,9 @@ static void test_proc_json(void **state)
 		"\"host_bytes\":4194304,\"dev_bytes\":0,\"pinned_bytes\":4194304,"
 		"\"peak_regions\":5,\"peak_host_bytes\":8388608,"
 		"\"peak_dev_bytes\":0,\"max_regions\":256,"
-		"\"max_host_bytes\":21474836480,\"max_dev_bytes\":53687091200},"
+		"\"max_host_bytes\":21474836480,\"max_dev_bytes\":53687091200,"
+		"\"dev_usage\":[{\"device\":0,\"dev_alloc_bytes\":4194304},"
+		"{\"device\":1,\"dev_alloc_bytes\":2097152}]},"
 		"{\"pid\":4242,\"comm\":\"from-proc\",\"uid\":0,"
 		"\"regions\":100000,\"host_bytes\":1649267441664,"
 		"\"dev_bytes\":1073741824,"
@@ -96,9 +98,9 @@ static void test_region_table(void **state)
 	assert_int_equal(feed(&p, region_print_row, fake_region_hidden()), 0);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            ID       HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n"
-"1234    trainer         48879    0x5eed0000beef     host   0x7f3a12400000     4.0MiB    1024     3m05s\n"
-"1       init            2        -                  device -                  2.0GiB    0        1d01h\n");
+"PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   AGE\n"
+"1234    trainer         48879    0x5eed0000beef     host   -    0x7f3a12400000     4.0MiB    1024     3m05s\n"
+"1       init            2        -                  device 1    -                  2.0GiB    0        1d01h\n");
 	capture_close(&p.c);
 }
 
@@ -120,7 +122,7 @@ static void test_region_json(void **state)
 		"\"pinned_pages\":1024,\"age_ms\":185000,"
 		"\"access\":[\"remote_read\",\"remote_write\"]},"
 		"{\"pid\":1,\"comm\":\"init\",\"id\":2,\"type\":\"device\","
-		"\"len\":2147483648,\"pinned_pages\":0,\"age_ms\":90061000,"
+		"\"device\":1,\"len\":2147483648,\"pinned_pages\":0,\"age_ms\":90061000,"
 		"\"access\":[]}]\n");
 	capture_close(&p.c);
 }
@@ -141,6 +143,7 @@ static void test_region_pretty(void **state)
 		"    \"comm\": \"init\",\n"
 		"    \"id\": 2,\n"
 		"    \"type\": \"device\",\n"
+		"    \"device\": 1,\n"
 		"    \"len\": 2147483648,\n"
 		"    \"pinned_pages\": 0,\n"
 		"    \"age_ms\": 90061000,\n"
@@ -159,7 +162,7 @@ static void test_empty_listing(void **state)
 	region_table_begin(&p.o);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            ID       HANDLE             TYPE   ADDR               LEN       PINNED   AGE\n");
+"PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   AGE\n");
 	capture_close(&p.c);
 
 	printer_open(&p, JSON);
@@ -181,6 +184,7 @@ static void test_stats_block(void **state)
 		"registrations   12\n"
 		"host            4.0MiB\n"
 		"device          0B\n"
+		"devices         2\n"
 		"pinned          4.0MiB\n"
 		"refused regions 0\n"
 		"refused host    1\n"
@@ -202,7 +206,7 @@ static void test_stats_json(void **state)
 	assert_int_equal(feed(&p, stats_print, fake_stats()), 0);
 	assert_string_equal(capture_text(&p.c),
 		"{\"procs\":3,\"regions\":12,\"host_bytes\":4194304,"
-		"\"dev_bytes\":0,\"pinned_bytes\":4202496,"
+		"\"dev_bytes\":0,\"devices\":2,\"pinned_bytes\":4202496,"
 		"\"refused_regions\":0,\"refused_host_bytes\":1,"
 		"\"refused_dev_bytes\":0,\"refused_memlock\":2,"
 		"\"max_regions\":256,\"max_host_bytes\":21474836480,"
@@ -277,6 +281,7 @@ static void test_limits(void **state)
 
 static void test_monitor_text(void **state)
 {
+	char want[512];
 	struct printer p;
 
 	(void)state;
@@ -292,12 +297,13 @@ static void test_monitor_text(void **state)
 	/* an event this tool does not know yet */
 	assert_int_equal(feed(&p, monitor_print_event,
 			      fake_event(MEMREG_CMD_MAX + 1)), 0);
-	assert_string_equal(capture_text(&p.c),
-		"REG_ADDED pid 1234 comm trainer id 48879 type host len 4.0MiB\n"
-		"REG_REMOVED pid 1234 comm trainer id 48879 type host len 4.0MiB\n"
-		"LIMIT_REFUSED pid 1234 comm trainer reason host_bytes len 1.0GiB type host\n"
-		"PROC_GONE pid 1234 comm trainer\n"
-		"EVENT9 pid 1234 comm trainer\n");
+	snprintf(want, sizeof(want),
+		 "REG_ADDED pid 1234 comm trainer id 48879 type host len 4.0MiB\n"
+		 "REG_REMOVED pid 1234 comm trainer id 48879 type host len 4.0MiB\n"
+		 "LIMIT_REFUSED pid 1234 comm trainer reason host_bytes len 1.0GiB type host\n"
+		 "PROC_GONE pid 1234 comm trainer\n"
+		 "EVENT%d pid 1234 comm trainer\n", MEMREG_CMD_MAX + 1);
+	assert_string_equal(capture_text(&p.c), want);
 	capture_close(&p.c);
 }
 
@@ -427,6 +433,152 @@ static void test_malformed(void **state)
 	capture_close(&p.c);
 }
 
+static void test_heap_table(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	heap_table_begin(&p.o);
+	assert_int_equal(feed(&p, heap_print_row, fake_heap_none()), 0);
+	assert_int_equal(feed(&p, heap_print_row, fake_heap()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+"PID     COMM            HEAP  DOMAIN       DEV  ADDR               SIZE      REGIONS  USED      PEAK      UTIL    OOB/UNK/DUP/DROP/REF\n"
+"1234    trainer         none  -            -    -                  -         1        4.0KiB    4.0KiB    -       1/1/0/4/0\n"
+"1234    trainer         3     torch_npu    1    0x7f3a12400000     1.0MiB    3        8.5KiB    1.0MiB    8.3%    0/1/2/0/0\n");
+	capture_close(&p.c);
+}
+
+static void test_heap_json(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, JSON);
+	heap_table_begin(&p.o);
+	assert_int_equal(feed(&p, heap_print_row, fake_heap()), 0);
+	assert_int_equal(feed(&p, heap_print_row, fake_heap_none()), 0);
+	out_table_end(&p.o);
+	/* heap 0 has no domain, device, address, size or utilisation */
+	assert_string_equal(capture_text(&p.c),
+		"[{\"pid\":1234,\"comm\":\"trainer\",\"uid\":1000,\"heap\":3,"
+		"\"domain\":\"torch_npu\",\"device\":1,"
+		"\"addr\":139887391014912,\"size\":1048576,\"regions\":3,"
+		"\"region_bytes\":8704,\"peak_regions\":7,"
+		"\"peak_bytes\":1048576,\"util_bp\":830,\"out_of_heap\":0,"
+		"\"unknown\":1,\"duplicate\":2,\"dropped\":0,\"refused\":0,"
+		"\"age_ms\":1500},"
+		"{\"pid\":1234,\"comm\":\"trainer\",\"uid\":1000,\"heap\":0,"
+		"\"regions\":1,\"region_bytes\":4096,\"peak_regions\":1,"
+		"\"peak_bytes\":4096,\"out_of_heap\":1,\"unknown\":1,"
+		"\"duplicate\":0,\"dropped\":4,\"refused\":0,\"age_ms\":1500}]\n");
+	capture_close(&p.c);
+}
+
+/* A heap message without its nest is malformed, not an empty row. */
+static void test_heap_malformed(void **state)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_HEAP_GET);
+	struct printer p;
+
+	(void)state;
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 1), 0);
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, heap_print_row, msg), -EBADMSG);
+	assert_string_equal(capture_text(&p.c), "");
+	capture_close(&p.c);
+}
+
+static void test_dev_table(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	dev_table_begin(&p.o);
+	assert_int_equal(feed(&p, dev_print_row, fake_dev()), 0);
+	assert_int_equal(feed(&p, dev_print_row, fake_dev_idle()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+"DEV  CAPACITY  USED      HUGE      NORMAL    USAGE\n"
+"0    1.0GiB    70.0MiB   64.0MiB   6.0MiB    1234/trainer 68.0MiB, 77/server 2.0MiB\n"
+"1    1.0GiB    0B        0B        0B        -\n");
+	capture_close(&p.c);
+}
+
+static void test_dev_json(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, JSON);
+	dev_table_begin(&p.o);
+	assert_int_equal(feed(&p, dev_print_row, fake_dev()), 0);
+	assert_int_equal(feed(&p, dev_print_row, fake_dev_idle()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+		"[{\"device\":0,\"capacity\":1073741824,\"used_bytes\":73400320,"
+		"\"huge_bytes\":67108864,\"normal_bytes\":6291456,\"usage\":["
+		"{\"pid\":1234,\"comm\":\"trainer\",\"dev_alloc_bytes\":71303168},"
+		"{\"pid\":77,\"comm\":\"server\",\"dev_alloc_bytes\":2097152}]},"
+		"{\"device\":1,\"capacity\":1073741824,\"used_bytes\":0,"
+		"\"huge_bytes\":0,\"normal_bytes\":0,\"usage\":[]}]\n");
+	capture_close(&p.c);
+}
+
+/* A usage nest without its bytes fails the row before anything is printed. */
+static void test_dev_usage_malformed(void **state)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_DEV_GET);
+	struct printer p;
+	struct nlattr *nest;
+
+	(void)state;
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_DEVICE, 0), 0);
+	nest = nla_nest_start(msg, MEMREG_A_DEV_USAGE);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 5), 0);
+	assert_int_equal(nla_nest_end(msg, nest), 0);
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, dev_print_row, msg), -EBADMSG);
+	assert_string_equal(capture_text(&p.c), "");
+	capture_close(&p.c);
+
+	/* the process dump's nests need a device */
+	msg = fake_msg(MEMREG_CMD_PROC_GET);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 5), 0);
+	nest = nla_nest_start(msg, MEMREG_A_DEV_USAGE);
+	assert_int_equal(nla_put_u64(msg, MEMREG_A_DEV_ALLOC_BYTES, 1), 0);
+	assert_int_equal(nla_nest_end(msg, nest), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, proc_print_row, msg), -EBADMSG);
+	assert_string_equal(capture_text(&p.c), "");
+	capture_close(&p.c);
+}
+
+static void test_monitor_heap(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_HEAP)), 0);
+	assert_string_equal(capture_text(&p.c),
+		"HEAP pid 1234 comm trainer heap 3 kind dropped domain torch_npu "
+		"dev 1 size 64.0MiB count 4 bytes 4.0KiB\n");
+	capture_close(&p.c);
+
+	printer_open(&p, JSON);
+	assert_int_equal(feed(&p, monitor_print_event,
+			      fake_event(MEMREG_CMD_EVENT_HEAP)), 0);
+	assert_string_equal(capture_text(&p.c),
+		"{\"event\":\"HEAP\",\"pid\":1234,\"comm\":\"trainer\","
+		"\"heap\":3,\"kind\":\"dropped\",\"domain\":\"torch_npu\","
+		"\"device\":1,\"size\":67108864,\"count\":4,\"bytes\":4096}\n");
+	capture_close(&p.c);
+}
+
 /*
  * 100,000 registrations go through the printer one message at a time; each
  * is freed before the next is built, as in a real dump.
@@ -472,6 +624,13 @@ const struct CMUnitTest print_tests[] = {
 	cmocka_unit_test_setup(test_hostile_comm, use_fake_proc),
 	cmocka_unit_test_setup(test_malformed, use_fake_proc),
 	cmocka_unit_test_setup(test_many_rows, use_fake_proc),
+	cmocka_unit_test_setup(test_heap_table, use_fake_proc),
+	cmocka_unit_test_setup(test_heap_json, use_fake_proc),
+	cmocka_unit_test_setup(test_heap_malformed, use_fake_proc),
+	cmocka_unit_test_setup(test_dev_table, use_fake_proc),
+	cmocka_unit_test_setup(test_dev_json, use_fake_proc),
+	cmocka_unit_test_setup(test_dev_usage_malformed, use_fake_proc),
+	cmocka_unit_test_setup(test_monitor_heap, use_fake_proc),
 };
 
 const size_t n_print_tests = sizeof(print_tests) / sizeof(print_tests[0]);
