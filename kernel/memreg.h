@@ -50,6 +50,10 @@
 /* Emulated devices the module can drive (module parameter "devices"). */
 #define MEMREG_MAX_DEVICES	16
 
+/* Live grants per registration, and imports per process. */
+#define MEMREG_MAX_GRANTS	64
+#define MEMREG_MAX_IMPORTS	65536
+
 /* Most entries one MEMREG_IOC_QUERY call copies out. */
 #define MEMREG_QUERY_MAX	256
 

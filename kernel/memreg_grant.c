@@ -95,6 +95,11 @@ int memreg_share_create(struct memreg_file *mf, struct memreg_grant *req)
 		err = -EACCES;
 		goto unlock;
 	}
+	/* kernel memory a process can make us hold stays bounded */
+	if (atomic_read(&reg->nr_grants) >= MEMREG_MAX_GRANTS) {
+		err = -EMFILE;
+		goto unlock;
+	}
 	err = xa_alloc_cyclic(&memreg_shares, &share->id, NULL, xa_limit_32b,
 			      &memreg_next_share, GFP_KERNEL);
 	if (err < 0)
@@ -182,6 +187,10 @@ int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req)
 	remote->share = share;
 
 	mutex_lock(&mf->lock);
+	if (atomic_read(&mf->ctx->nr_imports) >= MEMREG_MAX_IMPORTS) {
+		err = -EMFILE;
+		goto unlock;
+	}
 	err = xa_alloc_cyclic(&mf->imports, &remote->id, NULL, xa_limit_32b,
 			      &mf->next_import, GFP_KERNEL);
 	if (err < 0)

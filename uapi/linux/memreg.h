@@ -288,9 +288,11 @@ struct memreg_dev_info {
  * it are done, however it goes.
  *
  * GRANT:    ENOENT unknown handle, EACCES access beyond the registration's,
- *           EINVAL access 0 or unknown bits.
+ *           EINVAL access 0 or unknown bits, EMFILE the registration has
+ *           64 live grants already.
  * REVOKE:   ENOENT not a token of this file (or revoked already).
- * IMPORT:   ENOENT unknown or dead token.
+ * IMPORT:   ENOENT unknown or dead token, EMFILE the process holds 65536
+ *           imports already.
  * UNIMPORT: ENOENT unknown remote handle.
  * TRANSFER: per descriptor, in order; stops at the first that fails and
  *           returns its error with @done = descriptors completed before it.

@@ -373,7 +373,7 @@ static void test_batch(void **state)
 
 static void test_refusals(void **state)
 {
-	uint8_t bogus[16] = { 1, 2, 3 }, tok[16];
+	uint8_t bogus[16] = { 1, 2, 3 }, tok[16] = { 0 };
 	struct memreg_import im, ro;
 	struct memreg_xfer_desc d[3];
 	struct owner ow;
@@ -400,6 +400,31 @@ static void test_refusals(void **state)
 	assert_int_equal(memtest_register(fd, ronly, PAGE, MEMREG_MEM_HOST, &h2),
 			 0);	/* registered with access 0 */
 	assert_int_equal(grant(fd, h2, MEMREG_ACCESS_REMOTE_READ, tok), -EACCES);
+	/* at most 64 live grants of one registration */
+	{
+		struct memreg_register r = {
+			.size = sizeof(r), .addr = (uintptr_t)buf, .len = PAGE,
+			.access = MEMREG_ACCESS_ALL,
+		};
+		uint8_t many[64][16];
+		int i;
+
+		assert_int_equal(ioctl(fd, MEMREG_IOC_REGISTER, &r), 0);
+		for (i = 0; i < 64; i++)
+			assert_int_equal(grant(fd, r.handle,
+					       MEMREG_ACCESS_REMOTE_READ,
+					       many[i]), 0);
+		assert_int_equal(grant(fd, r.handle, MEMREG_ACCESS_REMOTE_READ,
+				       tok), -EMFILE);
+		for (i = 0; i < 64; i++)
+			assert_int_equal(revoke_token(fd, many[i]), 0);
+		assert_int_equal(revoke_token(fd, many[0]), -ENOENT);
+		assert_int_equal(grant(fd, r.handle, MEMREG_ACCESS_REMOTE_READ,
+				       tok), 0);
+		/* unregistering revokes: the token is dead */
+		assert_int_equal(memtest_unregister(fd, r.handle), 0);
+		assert_int_equal(import(fd, tok, &im), -ENOENT);
+	}
 	/* a token of the peer is not ours to revoke */
 	assert_int_equal(revoke_token(fd, ow.offer.token), -ENOENT);
 
