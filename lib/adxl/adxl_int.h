@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internals of lib/adxl shared by its files.  Names with external linkage
+ * carry the "adxl__" prefix; the version script keeps them out of the .so.
+ *
+ * Locks, outermost first: engine->conn_lock (one Connect at a time),
+ * engine->lock (peer list, state), peer->io_lock (its control socket),
+ * engine->reg_lock (registration table), engine->notify_lock,
+ * engine->async_lock.  None is held across a transfer ioctl except
+ * reg_lock for reading while descriptors are resolved (before the ioctl).
+ */
+#ifndef ADXL_INT_H
+#define ADXL_INT_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <adxl/adxl.h>
+#include <memreg/memreg.h>
+
+/* ---- log.c ---- */
+
+/* A failure: stderr ("adxl: ...") and the thread's adxl_last_error(). */
+void adxl__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Worth knowing, not a failure of the call: stderr only. */
+void adxl__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- name.c: "ip", "ip:port", "[ipv6]", "[ipv6]:port" ---- */
+
+struct adxl_name {
+	int family;			/* AF_INET or AF_INET6 */
+	int port;			/* 0: none (client only) */
+	struct sockaddr_storage sa;	/* the address with the port */
+	socklen_t sa_len;
+};
+
+/* 0, or -1 if @name is not a valid engine name (nothing logged). */
+int adxl__parse_name(const char *name, struct adxl_name *out);
+
+/* ---- wire.c: byte buffers and framed messages on a socket ---- */
+
+enum adxl_msg_type {
+	ADXL_MSG_HELLO		= 1,	/* client -> server */
+	ADXL_MSG_HELLO_REPLY	= 2,	/* server -> client */
+	ADXL_MSG_NOTIFY		= 3,	/* client -> server */
+	ADXL_MSG_NOTIFY_ACK	= 4,	/* server -> client */
+	ADXL_MSG_BYE		= 5,	/* client -> server: orderly disconnect */
+};
+
+#define ADXL_MSG_MAGIC		0x41445831U	/* "ADX1" */
+#define ADXL_MSG_HDR_LEN	12		/* magic, type, payload length */
+#define ADXL_MSG_MAX_LEN	(64U << 20)	/* a table of ~1.6M registrations */
+
+/* An append-only byte buffer; on allocation failure @err is set. */
+struct adxl_buf {
+	uint8_t *data;
+	size_t len, cap;
+	bool err;
+};
+
+void adxl__buf_u32(struct adxl_buf *b, uint32_t v);
+void adxl__buf_u64(struct adxl_buf *b, uint64_t v);
+void adxl__buf_bytes(struct adxl_buf *b, const void *p, size_t n);
+void adxl__buf_free(struct adxl_buf *b);
+
+/* A reader over a received payload; reading past the end sets @err. */
+struct adxl_rd {
+	const uint8_t *p;
+	size_t len, off;
+	bool err;
+};
+
+uint32_t adxl__rd_u32(struct adxl_rd *r);
+uint64_t adxl__rd_u64(struct adxl_rd *r);
+const uint8_t *adxl__rd_bytes(struct adxl_rd *r, size_t n);
+
+/* Milliseconds on CLOCK_MONOTONIC; a deadline of -1 never passes. */
+int64_t adxl__now_ms(void);
+int64_t adxl__deadline(int32_t timeout_ms);
+
+/*
+ * 0, -ETIMEDOUT (deadline passed), -EPIPE/-ECONNRESET (peer gone),
+ * -EPROTO (not our protocol), -ENOMEM.  recv allocates *payload (free it).
+ */
+int adxl__send_msg(int fd, uint32_t type, const void *payload, size_t len,
+		   int64_t deadline);
+int adxl__recv_msg(int fd, uint32_t *type, uint8_t **payload, size_t *len,
+		   int64_t deadline);
+
+/* True if the peer closed the socket (EOF or error waiting), no waiting. */
+bool adxl__sock_dead(int fd);
+
+/* ---- msg.c: the control messages ---- */
+
+/* A registration as the owner announces it. */
+struct adxl_wire_reg {
+	uint64_t addr;
+	uint64_t len;
+	uint32_t type;			/* enum adxl_mem_type */
+	uint32_t access;		/* MEMREG_ACCESS_* */
+	uint8_t token[MEMREG_TOKEN_LEN];
+};
+
+#define ADXL_NAME_MAX	255
+
+struct adxl_hello {
+	uint32_t status;		/* reply: 0, or why the server refused */
+	uint32_t pid;
+	uint8_t instance_id[16];	/* the memreg kernel instance */
+	char name[ADXL_NAME_MAX + 1];	/* the sender's engine name */
+	char target[ADXL_NAME_MAX + 1];	/* the engine it wants (hello) */
+	struct adxl_wire_reg *regs;	/* decode: allocated */
+	size_t n_regs;
+};
+
+/* Why a server refuses a hello (adxl_hello.status). */
+#define ADXL_HELLO_OK		0
+#define ADXL_HELLO_WRONG_NAME	1
+
+int adxl__hello_encode(const struct adxl_hello *h, struct adxl_buf *b);
+/* 0 or -EPROTO; h->regs must be freed by the caller. */
+int adxl__hello_decode(const uint8_t *p, size_t len, struct adxl_hello *h);
+
+int adxl__notify_encode(uint32_t seq, const char *name, size_t name_len,
+			const char *msg, size_t msg_len, struct adxl_buf *b);
+/* 0 or -EPROTO; *name and *msg point into @p (not NUL-terminated). */
+int adxl__notify_decode(const uint8_t *p, size_t len, uint32_t *seq,
+			const char **name, size_t *name_len,
+			const char **msg, size_t *msg_len);
+
+/* Status in an ack: 0 queued, ADXL_RESOURCE_EXHAUSTED the link is full. */
+int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
+int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
+		     uint32_t *status);
+
+/* ---- the engine ---- */
+
+struct adxl_reg {
+	uint64_t id;			/* the MemHandle handed out */
+	uintptr_t addr;
+	size_t len;
+	enum adxl_mem_type type;
+	uint64_t handle;		/* memreg registration */
+	uint8_t token[MEMREG_TOKEN_LEN];
+	unsigned int refs;		/* RegisterMem calls for this range */
+};
+
+/* A peer's registration, imported. */
+struct adxl_rreg {
+	uint64_t addr;
+	uint64_t len;
+	uint32_t type;
+	uint64_t handle;		/* remote handle on our memreg context */
+};
+
+struct adxl_peer {
+	struct adxl_peer *next;
+	char *name;
+	int fd;				/* control connection */
+	pthread_mutex_t io_lock;	/* one request/answer at a time */
+	uint32_t notify_seq;
+	bool same_kernel;
+	bool dead;			/* control connection lost */
+	uint32_t pid;
+	struct adxl_rreg *rregs;	/* sorted by addr */
+	size_t n_rregs;
+	unsigned int refs;		/* engine->lock */
+};
+
+/* A link a peer opened to our listening socket. */
+struct adxl_link {
+	int fd;
+	uint64_t id;
+	bool hello_done;
+	char name[ADXL_NAME_MAX + 1];
+	unsigned int pending;		/* notify_lock: unconsumed notifies */
+};
+
+struct adxl_notify {
+	struct adxl_notify *next;
+	uint64_t link_id;
+	char *name, *msg;
+	size_t name_len, msg_len;
+};
+
+struct adxl_req;
+
+struct adxl_engine {
+	pthread_mutex_t lock;
+	pthread_mutex_t conn_lock;
+	bool initialised;
+	char *name;
+	struct adxl_name addr;
+	bool auto_connect;
+
+	struct memreg_ctx *ctx;
+	uint8_t instance_id[16];
+
+	pthread_rwlock_t reg_lock;
+	struct adxl_reg *regs;		/* sorted by addr */
+	size_t n_regs, cap_regs;
+	uint64_t next_reg_id;
+
+	struct adxl_peer *peers;	/* lock */
+
+	/* server.c */
+	int listen_fd;			/* -1: client only */
+	int wake_fd;			/* eventfd: stop the server thread */
+	bool server_running;
+	pthread_t server;
+	struct adxl_link *links;	/* server thread only */
+	size_t n_links;
+	uint64_t next_link_id;
+
+	/* notify.c */
+	pthread_mutex_t notify_lock;
+	struct adxl_notify *nhead, **ntail;
+
+	/* async.c */
+	pthread_mutex_t async_lock;
+	pthread_cond_t async_cond;
+	struct adxl_req *reqs;		/* every unreleased request */
+	size_t n_reqs;
+	uint64_t next_req_id;
+	bool worker_running, worker_stop;
+	pthread_t worker;
+};
+
+/* regs.c */
+adxl_status_t adxl__regs_hello(struct adxl_engine *e, struct adxl_hello *h);
+void adxl__regs_drop_all(struct adxl_engine *e);
+/* Under reg_lock (read): the registration holding [addr, addr + len). */
+const struct adxl_reg *adxl__reg_find(const struct adxl_engine *e,
+				      uintptr_t addr, size_t len);
+
+/* peer.c */
+struct adxl_peer *adxl__peer_get(struct adxl_engine *e, const char *name);
+void adxl__peer_put(struct adxl_engine *e, struct adxl_peer *p);
+void adxl__peers_drop_all(struct adxl_engine *e);
+/* Called by transfers and notifies: mark the peer gone, once, loudly. */
+void adxl__peer_lost(struct adxl_peer *p);
+/* Connect under conn_lock (AutoConnect shares it with Connect). */
+adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
+				   int32_t timeout_ms);
+/* The peer, connecting first if AutoConnect is on; NULL: *status says why. */
+struct adxl_peer *adxl__peer_for_op(struct adxl_engine *e, const char *name,
+				    int32_t timeout_ms, adxl_status_t *status);
+
+/* server.c */
+adxl_status_t adxl__server_start(struct adxl_engine *e);
+void adxl__server_stop(struct adxl_engine *e);
+
+/* notify.c */
+bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
+			const char *name, size_t name_len,
+			const char *msg, size_t msg_len, uint32_t *status);
+void adxl__notify_drop_all(struct adxl_engine *e);
+void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
+
+/* transfer.c */
+adxl_status_t adxl__check_descs(enum adxl_transfer_op op,
+				const struct adxl_transfer_desc *descs,
+				size_t n);
+adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
+			     enum adxl_transfer_op op,
+			     const struct adxl_transfer_desc *descs, size_t n,
+			     int64_t deadline);
+
+/* async.c */
+void adxl__async_stop(struct adxl_engine *e);
+
+#endif /* ADXL_INT_H */

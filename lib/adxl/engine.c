@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The engine's life: create, Initialize (name, options, the memreg
+ * context, the listener), Finalize, destroy.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adxl_int.h"
+
+adxl_status_t adxl_engine_create(adxl_engine_t **out)
+{
+	struct adxl_engine *e;
+
+	if (!out)
+		return ADXL_PARAM_INVALID;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return ADXL_FAILED;
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_init(&e->conn_lock, NULL);
+	pthread_rwlock_init(&e->reg_lock, NULL);
+	pthread_mutex_init(&e->notify_lock, NULL);
+	pthread_mutex_init(&e->async_lock, NULL);
+	pthread_cond_init(&e->async_cond, NULL);
+	e->ntail = &e->nhead;
+	e->listen_fd = -1;
+	e->wake_fd = -1;
+	*out = e;
+	return ADXL_SUCCESS;
+}
+
+void adxl_engine_destroy(adxl_engine_t *e)
+{
+	if (!e)
+		return;
+	adxl_finalize(e);
+	pthread_cond_destroy(&e->async_cond);
+	pthread_mutex_destroy(&e->async_lock);
+	pthread_mutex_destroy(&e->notify_lock);
+	pthread_rwlock_destroy(&e->reg_lock);
+	pthread_mutex_destroy(&e->conn_lock);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+/* A decimal integer in [lo, hi], all of @s. */
+static bool int_in(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (!*s)
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "adxl.X" and hixl's "X" are the same option. */
+static bool key_is(const char *key, const char *name)
+{
+	if (!strncmp(key, "adxl.", 5))
+		key += 5;
+	return !strcmp(key, name);
+}
+
+static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
+				  const char *val)
+{
+	long a, b;
+
+	if (key_is(key, "BufferPool")) {
+		/*
+		 * "$BUFFER_NUM:$BUFFER_SIZE_MB", both > 0, or "0:0".  Checked
+		 * for compatibility; the module copies straight between
+		 * registrations, so no staging pool is made.
+		 */
+		const char *colon = strchr(val, ':');
+		char num[32];
+
+		if (!colon || (size_t)(colon - val) >= sizeof(num))
+			return ADXL_PARAM_INVALID;
+		memcpy(num, val, (size_t)(colon - val));
+		num[colon - val] = '\0';
+		if (!int_in(num, 0, 1 << 20, &a) ||
+		    !int_in(colon + 1, 0, 1 << 20, &b) || (!a != !b))
+			return ADXL_PARAM_INVALID;
+		return ADXL_SUCCESS;
+	}
+	if (key_is(key, "RdmaTrafficClass"))
+		return int_in(val, 0, 255, &a) && a % 4 == 0 ?
+			ADXL_SUCCESS : ADXL_PARAM_INVALID;
+	if (key_is(key, "RdmaServiceLevel"))
+		return int_in(val, 0, 7, &a) ? ADXL_SUCCESS :
+					       ADXL_PARAM_INVALID;
+	if (key_is(key, "AutoConnect")) {
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return ADXL_PARAM_INVALID;
+		e->auto_connect = val[0] == '1';
+		return ADXL_SUCCESS;
+	}
+	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig") ||
+	    key_is(key, "EnableUseFabricMem"))
+		return ADXL_SUCCESS;	/* hardware topology: nothing to do */
+	adxl__warn("Initialize: unknown option \"%s\" ignored", key);
+	return ADXL_SUCCESS;
+}
+
+adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
+			      const struct adxl_option *options,
+			      size_t n_options)
+{
+	struct memreg_lib_info info;
+	adxl_status_t st;
+	size_t i;
+	int err;
+
+	if (!e || !local_engine || (n_options && !options))
+		return ADXL_PARAM_INVALID;
+	if (e->initialised) {
+		adxl__err("Initialize: already initialised as %s; Finalize first",
+			  e->name);
+		return ADXL_FAILED;
+	}
+	if (strlen(local_engine) > ADXL_NAME_MAX ||
+	    adxl__parse_name(local_engine, &e->addr)) {
+		adxl__err("Initialize: \"%s\" is not ip, ip:port, [ipv6] or [ipv6]:port",
+			  local_engine);
+		return ADXL_PARAM_INVALID;
+	}
+	e->auto_connect = false;
+	for (i = 0; i < n_options; i++) {
+		if (!options[i].key || !options[i].value)
+			return ADXL_PARAM_INVALID;
+		st = parse_option(e, options[i].key, options[i].value);
+		if (st) {
+			adxl__err("Initialize: bad value \"%s\" for option %s",
+				  options[i].value, options[i].key);
+			return st;
+		}
+	}
+
+	err = memreg_open(&e->ctx);
+	if (err) {
+		adxl__err("Initialize: %s", memreg_strerror(err));
+		return ADXL_FAILED;
+	}
+	err = memreg_info(e->ctx, &info);
+	if (!err && !(info.features & MEMREG_FEATURE_TRANSFER))
+		adxl__warn("Initialize: the memreg module has no transfers; peers cannot reach this engine's memory");
+	if (err) {
+		adxl__err("Initialize: %s", memreg_strerror(err));
+		goto err_close;
+	}
+	memcpy(e->instance_id, info.instance_id, sizeof(e->instance_id));
+	e->name = strdup(local_engine);
+	if (!e->name)
+		goto err_close;
+
+	if (e->addr.port > 0) {
+		st = adxl__server_start(e);
+		if (st) {
+			free(e->name);
+			e->name = NULL;
+			memreg_close(e->ctx);
+			e->ctx = NULL;
+			return st;
+		}
+	}
+	e->initialised = true;
+	return ADXL_SUCCESS;
+
+err_close:
+	memreg_close(e->ctx);
+	e->ctx = NULL;
+	return ADXL_FAILED;
+}
+
+void adxl_finalize(adxl_engine_t *e)
+{
+	if (!e || !e->initialised)
+		return;
+	/* Users first (the worker, peers), then what they used. */
+	adxl__async_stop(e);
+	adxl__server_stop(e);
+	adxl__peers_drop_all(e);
+	adxl__notify_drop_all(e);
+	adxl__regs_drop_all(e);
+	memreg_close(e->ctx);
+	e->ctx = NULL;
+	free(e->name);
+	e->name = NULL;
+	e->initialised = false;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The control messages: hello (who I am, which kernel, my registrations
+ * and their grant tokens), notify and its ack.  Pure encoding, no I/O, so
+ * the unit tests check the bytes.  Strings travel as a u32 length and the
+ * bytes; every length is checked against what is left of the payload.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adxl_int.h"
+
+#define WIRE_REG_LEN	(8 + 8 + 4 + 4 + MEMREG_TOKEN_LEN)
+
+static void put_str(struct adxl_buf *b, const char *s, size_t n)
+{
+	adxl__buf_u32(b, (uint32_t)n);
+	adxl__buf_bytes(b, s, n);
+}
+
+/* A string of at most @max bytes into @out (NUL-terminated). */
+static int get_str(struct adxl_rd *r, char *out, size_t max)
+{
+	uint32_t n = adxl__rd_u32(r);
+	const uint8_t *p;
+
+	if (r->err || n > max)
+		return -EPROTO;
+	p = adxl__rd_bytes(r, n);
+	if (!p)
+		return -EPROTO;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	/* Names are compared as C strings: an embedded NUL would lie. */
+	return memchr(out, '\0', n) ? -EPROTO : 0;
+}
+
+int adxl__hello_encode(const struct adxl_hello *h, struct adxl_buf *b)
+{
+	size_t i;
+
+	adxl__buf_u32(b, h->status);
+	adxl__buf_u32(b, h->pid);
+	adxl__buf_bytes(b, h->instance_id, sizeof(h->instance_id));
+	put_str(b, h->name, strlen(h->name));
+	put_str(b, h->target, strlen(h->target));
+	adxl__buf_u32(b, (uint32_t)h->n_regs);
+	for (i = 0; i < h->n_regs; i++) {
+		const struct adxl_wire_reg *w = &h->regs[i];
+
+		adxl__buf_u64(b, w->addr);
+		adxl__buf_u64(b, w->len);
+		adxl__buf_u32(b, w->type);
+		adxl__buf_u32(b, w->access);
+		adxl__buf_bytes(b, w->token, sizeof(w->token));
+	}
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__hello_decode(const uint8_t *p, size_t len, struct adxl_hello *h)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	const uint8_t *id;
+	uint32_t n, i;
+
+	memset(h, 0, sizeof(*h));
+	h->status = adxl__rd_u32(&r);
+	h->pid = adxl__rd_u32(&r);
+	id = adxl__rd_bytes(&r, sizeof(h->instance_id));
+	if (!id)
+		return -EPROTO;
+	memcpy(h->instance_id, id, sizeof(h->instance_id));
+	if (get_str(&r, h->name, ADXL_NAME_MAX) ||
+	    get_str(&r, h->target, ADXL_NAME_MAX))
+		return -EPROTO;
+	n = adxl__rd_u32(&r);
+	/* The count must fit what was sent: no allocation on a lie. */
+	if (r.err || n > (len - r.off) / WIRE_REG_LEN)
+		return -EPROTO;
+	if (n) {
+		h->regs = calloc(n, sizeof(*h->regs));
+		if (!h->regs)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct adxl_wire_reg *w = &h->regs[i];
+
+		w->addr = adxl__rd_u64(&r);
+		w->len = adxl__rd_u64(&r);
+		w->type = adxl__rd_u32(&r);
+		w->access = adxl__rd_u32(&r);
+		memcpy(w->token, adxl__rd_bytes(&r, sizeof(w->token)),
+		       sizeof(w->token));
+	}
+	h->n_regs = n;
+	if (r.off != len) {
+		free(h->regs);
+		h->regs = NULL;
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int adxl__notify_encode(uint32_t seq, const char *name, size_t name_len,
+			const char *msg, size_t msg_len, struct adxl_buf *b)
+{
+	if (name_len > ADXL_NOTIFY_MAX_LEN || msg_len > ADXL_NOTIFY_MAX_LEN)
+		return -EINVAL;
+	adxl__buf_u32(b, seq);
+	put_str(b, name, name_len);
+	put_str(b, msg, msg_len);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__notify_decode(const uint8_t *p, size_t len, uint32_t *seq,
+			const char **name, size_t *name_len,
+			const char **msg, size_t *msg_len)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	uint32_t n;
+
+	*seq = adxl__rd_u32(&r);
+	n = adxl__rd_u32(&r);
+	if (r.err || n > ADXL_NOTIFY_MAX_LEN)
+		return -EPROTO;
+	*name = (const char *)adxl__rd_bytes(&r, n);
+	*name_len = n;
+	n = adxl__rd_u32(&r);
+	if (r.err || n > ADXL_NOTIFY_MAX_LEN)
+		return -EPROTO;
+	*msg = (const char *)adxl__rd_bytes(&r, n);
+	*msg_len = n;
+	return r.err || r.off != len ? -EPROTO : 0;
+}
+
+int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b)
+{
+	adxl__buf_u32(b, seq);
+	adxl__buf_u32(b, status);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
+		     uint32_t *status)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+
+	*seq = adxl__rd_u32(&r);
+	*status = adxl__rd_u32(&r);
+	return r.err || r.off != len ? -EPROTO : 0;
+}

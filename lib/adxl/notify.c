@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Notifies: SendNotify on the sender's control connection, the receiving
+ * engine's queue, GetNotifies.
+ *
+ * The receiver acks each notify, so SendNotify knows it arrived (or why
+ * not) within its timeout.  Acks carry the notify's sequence number: an
+ * ack that comes after its SendNotify timed out is recognised and skipped
+ * by the next one.  At most ADXL_NOTIFY_MAX_PENDING unconsumed notifies
+ * per link, as the reference; the next one is refused with
+ * RESOURCE_EXHAUSTED until GetNotifies empties the queue.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adxl_int.h"
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
+			const char *name, size_t name_len,
+			const char *msg, size_t msg_len, uint32_t *status)
+{
+	struct adxl_notify *n;
+
+	pthread_mutex_lock(&e->notify_lock);
+	if (l->pending >= ADXL_NOTIFY_MAX_PENDING) {
+		pthread_mutex_unlock(&e->notify_lock);
+		*status = ADXL_RESOURCE_EXHAUSTED;
+		return true;
+	}
+	n = calloc(1, sizeof(*n));
+	if (n) {
+		n->name = dup_n(name, name_len);
+		n->msg = dup_n(msg, msg_len);
+	}
+	if (!n || !n->name || !n->msg) {
+		pthread_mutex_unlock(&e->notify_lock);
+		if (n) {
+			free(n->name);
+			free(n->msg);
+			free(n);
+		}
+		return false;
+	}
+	n->link_id = l->id;
+	n->name_len = name_len;
+	n->msg_len = msg_len;
+	*e->ntail = n;
+	e->ntail = &n->next;
+	l->pending++;
+	pthread_mutex_unlock(&e->notify_lock);
+	*status = ADXL_SUCCESS;
+	return true;
+}
+
+/* Notifies of a closed link stay queued: they did arrive. */
+void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id)
+{
+	(void)e;
+	(void)link_id;
+}
+
+static struct adxl_notify *take_all(struct adxl_engine *e)
+{
+	struct adxl_notify *head;
+	size_t i;
+
+	pthread_mutex_lock(&e->notify_lock);
+	head = e->nhead;
+	e->nhead = NULL;
+	e->ntail = &e->nhead;
+	for (i = 0; i < e->n_links; i++)
+		e->links[i].pending = 0;
+	pthread_mutex_unlock(&e->notify_lock);
+	return head;
+}
+
+static void free_list(struct adxl_notify *n)
+{
+	while (n) {
+		struct adxl_notify *next = n->next;
+
+		free(n->name);
+		free(n->msg);
+		free(n);
+		n = next;
+	}
+}
+
+void adxl__notify_drop_all(struct adxl_engine *e)
+{
+	free_list(take_all(e));
+}
+
+adxl_status_t adxl_get_notifies(adxl_engine_t *e, adxl_notify_fn fn, void *arg)
+{
+	struct adxl_notify *head, *n;
+
+	if (!e || !fn)
+		return ADXL_PARAM_INVALID;
+	if (!e->initialised) {
+		adxl__err("GetNotifies: the engine is not initialised");
+		return ADXL_FAILED;
+	}
+	head = take_all(e);
+	for (n = head; n; n = n->next)
+		fn(n->name, n->name_len, n->msg, n->msg_len, arg);
+	free_list(head);
+	return ADXL_SUCCESS;
+}
+
+/* Wait for the ack of @seq, skipping late acks of earlier notifies. */
+static int wait_ack(struct adxl_peer *p, uint32_t seq, int64_t deadline,
+		    uint32_t *status)
+{
+	for (;;) {
+		uint32_t type, got;
+		uint8_t *msg;
+		size_t len;
+		int ret = adxl__recv_msg(p->fd, &type, &msg, &len, deadline);
+
+		if (ret)
+			return ret;
+		ret = type == ADXL_MSG_NOTIFY_ACK ?
+			adxl__ack_decode(msg, len, &got, status) : -EPROTO;
+		free(msg);
+		if (ret)
+			return ret;
+		if (got == seq)
+			return 0;
+	}
+}
+
+adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
+			       const char *name, size_t name_len,
+			       const char *msg, size_t msg_len,
+			       int32_t timeout_ms)
+{
+	int64_t deadline = adxl__deadline(timeout_ms);
+	struct adxl_buf b = { 0 };
+	struct adxl_peer *p;
+	adxl_status_t st;
+	uint32_t seq, status = ADXL_FAILED;
+	int ret;
+
+	if (!e || !remote_engine || timeout_ms <= 0 ||
+	    (name_len && !name) || (msg_len && !msg) ||
+	    name_len > ADXL_NOTIFY_MAX_LEN || msg_len > ADXL_NOTIFY_MAX_LEN)
+		return ADXL_PARAM_INVALID;
+	if (!e->initialised) {
+		adxl__err("SendNotify: the engine is not initialised");
+		return ADXL_FAILED;
+	}
+	p = adxl__peer_for_op(e, remote_engine, timeout_ms, &st);
+	if (!p)
+		return st;
+
+	pthread_mutex_lock(&p->io_lock);
+	seq = ++p->notify_seq;
+	ret = adxl__notify_encode(seq, name, name_len, msg, msg_len, &b);
+	if (!ret && !p->dead)
+		ret = adxl__send_msg(p->fd, ADXL_MSG_NOTIFY, b.data, b.len,
+				     deadline);
+	if (!ret && !p->dead)
+		ret = wait_ack(p, seq, deadline, &status);
+	pthread_mutex_unlock(&p->io_lock);
+	adxl__buf_free(&b);
+
+	if (p->dead || ret == -ECONNRESET || ret == -EPIPE) {
+		adxl__peer_lost(p);
+		adxl__err("SendNotify %s: not connected: the peer's control connection is gone",
+			  remote_engine);
+		st = ADXL_NOT_CONNECTED;
+	} else if (ret == -ETIMEDOUT) {
+		adxl__err("SendNotify %s: no ack within %d ms", remote_engine,
+			  timeout_ms);
+		st = ADXL_TIMEOUT;
+	} else if (ret) {
+		adxl__err("SendNotify %s: %s", remote_engine, strerror(-ret));
+		st = ADXL_FAILED;
+	} else {
+		st = status;
+		if (st == ADXL_RESOURCE_EXHAUSTED)
+			adxl__err("SendNotify %s: the peer holds %d unconsumed notifies from us already",
+				  remote_engine, ADXL_NOTIFY_MAX_PENDING);
+		else if (st)
+			adxl__err("SendNotify %s: the peer could not queue it",
+				  remote_engine);
+	}
+	adxl__peer_put(e, p);
+	return st;
+}

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Peers this engine connected to: Connect, Disconnect, the peer table.
+ *
+ * Connect opens the TCP control connection, says hello (our name, the name
+ * we expect, our kernel instance and pid) and receives the peer's hello
+ * with its registration table and grant tokens.  On the same kernel
+ * instance each token is imported into our memreg context: transfers then
+ * name the peer's memory by remote handle.  A peer on another kernel is
+ * connected (notifies work) but has no imports.
+ *
+ * A peer is reference counted: a transfer or notify holds it, so that a
+ * concurrent Disconnect never closes the socket or drops the imports under
+ * it.  The last reference unimports and closes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/tcp.h>
+
+#include "adxl_int.h"
+
+/* How often Connect tries again while nothing listens on the port yet. */
+#define RETRY_MS	20
+
+static void peer_free(struct adxl_engine *e, struct adxl_peer *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_rregs; i++)
+		memreg_unimport(e->ctx, p->rregs[i].handle);
+	free(p->rregs);
+	if (p->fd >= 0)
+		close(p->fd);
+	pthread_mutex_destroy(&p->io_lock);
+	free(p->name);
+	free(p);
+}
+
+static struct adxl_peer *find_locked(struct adxl_engine *e, const char *name)
+{
+	struct adxl_peer *p;
+
+	for (p = e->peers; p; p = p->next)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+struct adxl_peer *adxl__peer_get(struct adxl_engine *e, const char *name)
+{
+	struct adxl_peer *p;
+
+	pthread_mutex_lock(&e->lock);
+	p = find_locked(e, name);
+	if (p)
+		p->refs++;
+	pthread_mutex_unlock(&e->lock);
+	return p;
+}
+
+void adxl__peer_put(struct adxl_engine *e, struct adxl_peer *p)
+{
+	bool last;
+
+	pthread_mutex_lock(&e->lock);
+	last = --p->refs == 0;
+	pthread_mutex_unlock(&e->lock);
+	if (last)
+		peer_free(e, p);
+}
+
+void adxl__peer_lost(struct adxl_peer *p)
+{
+	if (__atomic_exchange_n(&p->dead, true, __ATOMIC_RELAXED))
+		return;
+	adxl__warn("peer %s (pid %u) lost its control connection: it exited or closed the engine",
+		   p->name, p->pid);
+}
+
+/* A connected TCP socket to @addr by @deadline: fd, or -errno. */
+static int dial(const struct adxl_name *addr, int64_t deadline)
+{
+	for (;;) {
+		struct pollfd pfd;
+		int fd, err = 0, one = 1;
+		socklen_t len = sizeof(err);
+		int64_t left;
+
+		fd = socket(addr->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (connect(fd, (const struct sockaddr *)&addr->sa, addr->sa_len) &&
+		    errno != EINPROGRESS) {
+			err = errno;
+		} else {
+			left = deadline - adxl__now_ms();
+			pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
+			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+				close(fd);
+				return -ETIMEDOUT;
+			}
+			getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+		}
+		if (!err)
+			return fd;
+		close(fd);
+		/*
+		 * Nothing listens yet: the peer may still be starting, so try
+		 * again until the deadline, which then says TIMEOUT.
+		 */
+		if (err != ECONNREFUSED)
+			return -err;
+		left = deadline - adxl__now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		usleep((useconds_t)(left < RETRY_MS ? left : RETRY_MS) * 1000);
+	}
+}
+
+static int cmp_rreg(const void *a, const void *b)
+{
+	const struct adxl_rreg *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Import the peer's tokens; a token that died meanwhile is left out. */
+static adxl_status_t import_all(struct adxl_engine *e, struct adxl_peer *p,
+				const struct adxl_hello *h)
+{
+	size_t i;
+
+	p->rregs = h->n_regs ? calloc(h->n_regs, sizeof(*p->rregs)) : NULL;
+	if (h->n_regs && !p->rregs)
+		return ADXL_FAILED;
+	for (i = 0; i < h->n_regs; i++) {
+		struct memreg_remote r;
+		int err = memreg_import(e->ctx, h->regs[i].token, &r);
+
+		if (err) {
+			adxl__warn("Connect %s: memory [0x%llx, +%llu) not imported: %s",
+				   p->name, (unsigned long long)h->regs[i].addr,
+				   (unsigned long long)h->regs[i].len,
+				   err == -MEMREG_E_NOENT ?
+				   "deregistered meanwhile" : memreg_strerror(err));
+			continue;
+		}
+		p->rregs[p->n_rregs++] = (struct adxl_rreg){
+			.addr = r.addr, .len = r.len, .type = r.type,
+			.handle = r.handle,
+		};
+	}
+	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	return ADXL_SUCCESS;
+}
+
+static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
+			       int64_t deadline)
+{
+	struct adxl_hello out, in;
+	struct adxl_buf b = { 0 };
+	adxl_status_t st;
+	uint8_t *msg;
+	uint32_t type;
+	size_t len;
+	int ret;
+
+	memset(&out, 0, sizeof(out));
+	out.pid = (uint32_t)getpid();
+	memcpy(out.instance_id, e->instance_id, sizeof(out.instance_id));
+	snprintf(out.name, sizeof(out.name), "%s", e->name);
+	snprintf(out.target, sizeof(out.target), "%s", p->name);
+	ret = adxl__hello_encode(&out, &b);
+	if (!ret)
+		ret = adxl__send_msg(p->fd, ADXL_MSG_HELLO, b.data, b.len,
+				     deadline);
+	adxl__buf_free(&b);
+	if (!ret)
+		ret = adxl__recv_msg(p->fd, &type, &msg, &len, deadline);
+	if (ret == -ETIMEDOUT) {
+		adxl__err("Connect %s: no answer to hello in time", p->name);
+		return ADXL_TIMEOUT;
+	}
+	if (ret) {
+		adxl__err("Connect %s: control connection failed: %s", p->name,
+			  ret == -EPROTO ? "not an ADXL engine" : strerror(-ret));
+		return ADXL_FAILED;
+	}
+	ret = type == ADXL_MSG_HELLO_REPLY ?
+		adxl__hello_decode(msg, len, &in) : -EPROTO;
+	free(msg);
+	if (ret) {
+		adxl__err("Connect %s: malformed hello reply", p->name);
+		return ADXL_FAILED;
+	}
+	if (in.status == ADXL_HELLO_WRONG_NAME) {
+		adxl__err("Connect %s: the engine there is named %s", p->name,
+			  in.name);
+		free(in.regs);
+		return ADXL_FAILED;
+	}
+	p->pid = in.pid;
+	p->same_kernel = !memcmp(in.instance_id, e->instance_id,
+				 sizeof(e->instance_id));
+	st = ADXL_SUCCESS;
+	if (p->same_kernel)
+		st = import_all(e, p, &in);
+	else
+		adxl__warn("Connect %s: the peer runs on another kernel; notifies work, transfers need a network transport (not yet available)",
+			   p->name);
+	free(in.regs);
+	return st;
+}
+
+adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
+				   int32_t timeout_ms)
+{
+	int64_t deadline = adxl__deadline(timeout_ms);
+	struct adxl_name addr;
+	struct adxl_peer *p;
+	adxl_status_t st;
+	int fd;
+
+	if (strlen(name) > ADXL_NAME_MAX || adxl__parse_name(name, &addr) ||
+	    addr.port <= 0)
+		return ADXL_PARAM_INVALID;
+
+	pthread_mutex_lock(&e->lock);
+	p = find_locked(e, name);
+	pthread_mutex_unlock(&e->lock);
+	if (p)
+		return ADXL_ALREADY_CONNECTED;
+
+	fd = dial(&addr, deadline);
+	if (fd == -ETIMEDOUT) {
+		adxl__err("Connect %s: no listening engine answered within %d ms",
+			  name, timeout_ms);
+		return ADXL_TIMEOUT;
+	}
+	if (fd < 0) {
+		adxl__err("Connect %s: %s", name, strerror(-fd));
+		return ADXL_FAILED;
+	}
+
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->name = strdup(name))) {
+		free(p);
+		close(fd);
+		return ADXL_FAILED;
+	}
+	p->fd = fd;
+	p->refs = 1;
+	pthread_mutex_init(&p->io_lock, NULL);
+	st = handshake(e, p, deadline);
+	if (st) {
+		peer_free(e, p);
+		return st;
+	}
+	pthread_mutex_lock(&e->lock);
+	p->next = e->peers;
+	e->peers = p;
+	pthread_mutex_unlock(&e->lock);
+	return ADXL_SUCCESS;
+}
+
+adxl_status_t adxl_connect(adxl_engine_t *e, const char *remote_engine,
+			   int32_t timeout_ms)
+{
+	adxl_status_t st;
+
+	if (!e || !remote_engine || timeout_ms <= 0)
+		return ADXL_PARAM_INVALID;
+	if (!e->initialised) {
+		adxl__err("Connect: the engine is not initialised");
+		return ADXL_FAILED;
+	}
+	/* One Connect at a time: two to the same peer must not both succeed. */
+	pthread_mutex_lock(&e->conn_lock);
+	st = adxl__connect_locked(e, remote_engine, timeout_ms);
+	pthread_mutex_unlock(&e->conn_lock);
+	return st;
+}
+
+struct adxl_peer *adxl__peer_for_op(struct adxl_engine *e, const char *name,
+				    int32_t timeout_ms, adxl_status_t *status)
+{
+	struct adxl_peer *p = adxl__peer_get(e, name);
+
+	if (p || !e->auto_connect) {
+		*status = p ? ADXL_SUCCESS : ADXL_NOT_CONNECTED;
+		return p;
+	}
+	pthread_mutex_lock(&e->conn_lock);
+	*status = adxl__connect_locked(e, name, timeout_ms > 0 ? timeout_ms : 1000);
+	pthread_mutex_unlock(&e->conn_lock);
+	if (*status == ADXL_ALREADY_CONNECTED)
+		*status = ADXL_SUCCESS;
+	if (*status)
+		return NULL;
+	p = adxl__peer_get(e, name);
+	if (!p)
+		*status = ADXL_NOT_CONNECTED;
+	return p;
+}
+
+static struct adxl_peer *unlink_peer(struct adxl_engine *e, const char *name)
+{
+	struct adxl_peer **pp, *p = NULL;
+
+	pthread_mutex_lock(&e->lock);
+	for (pp = &e->peers; *pp; pp = &(*pp)->next) {
+		if (!strcmp((*pp)->name, name)) {
+			p = *pp;
+			*pp = p->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&e->lock);
+	return p;
+}
+
+static void say_bye(struct adxl_peer *p, int64_t deadline)
+{
+	pthread_mutex_lock(&p->io_lock);
+	if (!p->dead)
+		adxl__send_msg(p->fd, ADXL_MSG_BYE, NULL, 0, deadline);
+	pthread_mutex_unlock(&p->io_lock);
+}
+
+adxl_status_t adxl_disconnect(adxl_engine_t *e, const char *remote_engine,
+			      int32_t timeout_ms)
+{
+	struct adxl_name addr;
+	struct adxl_peer *p;
+
+	if (!e || !remote_engine || timeout_ms <= 0 ||
+	    adxl__parse_name(remote_engine, &addr))
+		return ADXL_PARAM_INVALID;
+	if (!e->initialised) {
+		adxl__err("Disconnect: the engine is not initialised");
+		return ADXL_FAILED;
+	}
+	p = unlink_peer(e, remote_engine);
+	if (!p)
+		return ADXL_NOT_CONNECTED;
+	say_bye(p, adxl__deadline(timeout_ms));
+	adxl__peer_put(e, p);
+	return ADXL_SUCCESS;
+}
+
+void adxl__peers_drop_all(struct adxl_engine *e)
+{
+	struct adxl_peer *p;
+
+	for (;;) {
+		pthread_mutex_lock(&e->lock);
+		p = e->peers;
+		if (p)
+			e->peers = p->next;
+		pthread_mutex_unlock(&e->lock);
+		if (!p)
+			break;
+		say_bye(p, adxl__deadline(1000));
+		adxl__peer_put(e, p);
+	}
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The C API's statuses that need no module: argument checks, the calls
+ * on an engine that is not initialised, the static helpers.  The run has
+ * MEMREG_DEVICE pointing at nothing, so Initialize can only fail after its
+ * own checks (and says why).
+ */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "adxl_int.h"
+#include "tests.h"
+
+static int setup(void **state)
+{
+	adxl_engine_t *e;
+
+	if (adxl_engine_create(&e))
+		return -1;
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	adxl_engine_destroy(*state);
+	return 0;
+}
+
+static void test_initialize_checks(void **state)
+{
+	adxl_engine_t *e = *state;
+	struct adxl_option opt;
+
+	assert_int_equal(adxl_initialize(e, NULL, NULL, 0), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_initialize(e, "host:1", NULL, 0),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_initialize(e, "1.2.3.4:99999", NULL, 0),
+			 ADXL_PARAM_INVALID);
+
+#define BAD_OPTION(k, v)						\
+	do {								\
+		opt = (struct adxl_option){ k, v };			\
+		assert_int_equal(adxl_initialize(e, "127.0.0.1", &opt, 1), \
+				 ADXL_PARAM_INVALID);			\
+	} while (0)
+	BAD_OPTION("adxl.BufferPool", "4");
+	BAD_OPTION("adxl.BufferPool", "0:8");
+	BAD_OPTION("adxl.BufferPool", "4:0");
+	BAD_OPTION("BufferPool", "a:b");
+	BAD_OPTION("adxl.RdmaTrafficClass", "130");	/* not a multiple of 4 */
+	BAD_OPTION("adxl.RdmaTrafficClass", "256");
+	BAD_OPTION("adxl.RdmaServiceLevel", "8");
+	BAD_OPTION("adxl.RdmaServiceLevel", "-1");
+	BAD_OPTION("AutoConnect", "yes");
+#undef BAD_OPTION
+}
+
+static void test_initialize_without_module(void **state)
+{
+	static const struct adxl_option opts[] = {
+		{ "adxl.BufferPool", "0:0" },
+		{ "adxl.RdmaTrafficClass", "132" },
+		{ "adxl.RdmaServiceLevel", "4" },
+		{ "AutoConnect", "1" },
+		{ "some.future.option", "x" },
+	};
+	adxl_engine_t *e = *state;
+
+	/* Valid everything, but no /dev/memreg: FAILED, and the reason. */
+	assert_int_equal(adxl_initialize(e, "127.0.0.1:26000", opts, 5),
+			 ADXL_FAILED);
+	assert_non_null(strstr(adxl_last_error(), "module"));
+}
+
+static void test_not_initialised(void **state)
+{
+	struct adxl_mem_desc mem = { 0x1000, 4096 };
+	struct adxl_transfer_desc d = { 0x1000, 0x2000, 64 };
+	adxl_engine_t *e = *state;
+	adxl_transfer_req_t req;
+	adxl_mem_handle_t h;
+
+	assert_int_equal(adxl_register_mem(e, &mem, ADXL_MEM_HOST, &h),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_connect(e, "127.0.0.1:26000", 1000), ADXL_FAILED);
+	assert_int_equal(adxl_disconnect(e, "127.0.0.1:26000", 1000),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_transfer_sync(e, "127.0.0.1:26000", ADXL_READ,
+					    &d, 1, 1000), ADXL_FAILED);
+	assert_int_equal(adxl_transfer_async(e, "127.0.0.1:26000", ADXL_READ,
+					     &d, 1, &req), ADXL_FAILED);
+	/* Finalize of an engine never initialised is harmless. */
+	adxl_finalize(e);
+}
+
+static void test_param_invalid(void **state)
+{
+	struct adxl_transfer_desc ok = { 0x1000, 0x2000, 64 };
+	struct adxl_transfer_desc d[2] = { { 0x1000, 0x2000, 64 } };
+	const char *peer = "127.0.0.1:26000";
+	adxl_engine_t *e = *state;
+	adxl_transfer_req_t req;
+	char big[ADXL_NOTIFY_MAX_LEN + 1];
+
+	/* Timeouts <= 0, before anything else. */
+	assert_int_equal(adxl_connect(e, peer, 0), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_connect(e, peer, -1), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_disconnect(e, peer, 0), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_transfer_sync(e, peer, ADXL_READ, &ok, 1, 0),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_send_notify(e, peer, "n", 1, "m", 1, 0),
+			 ADXL_PARAM_INVALID);
+
+	/* Address 0 anywhere in the batch, length 0, a bad op. */
+	d[1] = (struct adxl_transfer_desc){ 0, 0x2000, 64 };
+	assert_int_equal(adxl_transfer_sync(e, peer, ADXL_READ, d, 2, 1000),
+			 ADXL_PARAM_INVALID);
+	d[1] = (struct adxl_transfer_desc){ 0x1000, 0, 64 };
+	assert_int_equal(adxl_transfer_sync(e, peer, ADXL_WRITE, d, 2, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_transfer_async(e, peer, ADXL_WRITE, d, 2, &req),
+			 ADXL_PARAM_INVALID);
+	d[1] = (struct adxl_transfer_desc){ 0x1000, 0x2000, 0 };
+	assert_int_equal(adxl_transfer_sync(e, peer, ADXL_WRITE, d, 2, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_transfer_sync(e, peer, (enum adxl_transfer_op)2,
+					    &ok, 1, 1000), ADXL_PARAM_INVALID);
+
+	/* Notify strings over 1024 chars. */
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(adxl_send_notify(e, peer, big, sizeof(big), "m", 1,
+					  1000), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_send_notify(e, peer, "n", 1, big, sizeof(big),
+					  1000), ADXL_PARAM_INVALID);
+
+	/* NULL handles. */
+	assert_int_equal(adxl_deregister_mem(e, NULL), ADXL_PARAM_INVALID);
+}
+
+static void test_deregister_unknown(void **state)
+{
+	/* An unknown handle is SUCCESS in the reference (with a warning). */
+	assert_int_equal(adxl_deregister_mem(*state, (adxl_mem_handle_t)0x77),
+			 ADXL_SUCCESS);
+}
+
+static void test_transfer_status(void **state)
+{
+	enum adxl_transfer_status st = ADXL_TRANSFER_WAITING;
+
+	/* NULL request: FAILED; one never handed out: FAILED. */
+	assert_int_equal(adxl_get_transfer_status(*state, NULL, &st),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_get_transfer_status(*state,
+						  (adxl_transfer_req_t)0x55,
+						  &st), ADXL_FAILED);
+}
+
+static void test_capability(void **state)
+{
+	int32_t v = -7;
+
+	(void)state;
+	assert_int_equal(adxl_get_capability(-1, &v), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_get_capability(ADXL_FEATURE_AUTO_CONNECT, &v),
+			 ADXL_SUCCESS);
+	assert_int_equal(v, ADXL_FEATURE_SUPPORTED);
+	assert_int_equal(adxl_get_capability(ADXL_FEATURE_CLIENT_SERVER_COMM,
+					     &v), ADXL_SUCCESS);
+	assert_int_equal(v, ADXL_FEATURE_NOT_SUPPORTED);
+	v = -7;
+	assert_int_equal(adxl_get_capability(1000, &v), ADXL_SUCCESS);
+	assert_int_equal(v, 0);
+}
+
+static void test_malloc_free(void **state)
+{
+	uint8_t handle[128];
+	void *p = NULL;
+
+	(void)state;
+	assert_int_equal(adxl_malloc_mem(ADXL_MEM_HOST, 10000, &p),
+			 ADXL_SUCCESS);
+	assert_non_null(p);
+	assert_int_equal((uintptr_t)p % 4096, 0);
+	/* Zeroed, and all of it writable. */
+	assert_int_equal(((uint8_t *)p)[9999], 0);
+	memset(p, 0xab, 10000);
+	assert_int_equal(adxl_export_shareable_handle(p, handle),
+			 ADXL_UNSUPPORTED);
+	assert_int_equal(adxl_free_mem(p), ADXL_SUCCESS);
+	/* Twice, or something else: PARAM_INVALID, not a crash. */
+	assert_int_equal(adxl_free_mem(p), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_free_mem(NULL), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_free_mem(handle), ADXL_PARAM_INVALID);
+
+	assert_int_equal(adxl_malloc_mem(ADXL_MEM_HOST, 0, &p),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_malloc_mem(ADXL_MEM_HOST, 64, NULL),
+			 ADXL_PARAM_INVALID);
+	/* The reference: host memory only. */
+	assert_int_equal(adxl_malloc_mem(ADXL_MEM_DEVICE, 4096, &p),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_export_shareable_handle(NULL, handle),
+			 ADXL_PARAM_INVALID);
+}
+
+int test_api_group(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_initialize_checks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_initialize_without_module,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_initialised, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_param_invalid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deregister_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transfer_status, setup, teardown),
+		cmocka_unit_test(test_capability),
+		cmocka_unit_test(test_malloc_free),
+	};
+
+	return cmocka_run_group_tests_name("adxl API", tests, NULL, NULL);
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef ADXL_UNIT_TESTS_H
+#define ADXL_UNIT_TESTS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* Each test_*.c runs its group; main adds the failures up. */
+int test_name_group(void);
+int test_msg_group(void);
+int test_wire_group(void);
+int test_api_group(void);
+
+#endif
