@@ -122,7 +122,8 @@ static long memreg_ioctl_info(struct memreg_file *mf, void __user *uarg)
 	memreg_ctx_limits(ctx, &lim);
 	info.abi_version = MEMREG_ABI_VERSION;
 	info.features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
-			MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER;
+			MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER |
+			MEMREG_FEATURE_MSTX;
 	if (memreg_ndevs)
 		info.features |= MEMREG_FEATURE_DEVICE;
 	info.page_size = PAGE_SIZE;

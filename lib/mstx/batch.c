@@ -36,6 +36,14 @@ static void mstx_stat_add(uint64_t *counter, uint64_t n)
 static void mstx_do_connect(void)
 {
 	mstx_connect_err = memreg_open(&mstx_ctx);
+	if (mstx_connect_err)
+		return;
+	/* a module without heap tracking: run as if no tool were there */
+	if (!(mstx_ctx->info.features & MEMREG_FEATURE_MSTX)) {
+		memreg_close(mstx_ctx);
+		mstx_ctx = NULL;
+		mstx_connect_err = -MEMREG_E_ABI;
+	}
 }
 
 /* Open our own /dev/memreg, once; 0 or a negative memreg_err. */
