@@ -199,6 +199,7 @@ void memreg_set_default_limits(const struct memreg_limits *lim,
 
 /* memreg_limits.c: pure checks, KUnit-tested */
 int memreg_check_range(u64 addr, u64 len, u64 *first, unsigned long *npages);
+bool memreg_range_inside(u64 base, u64 blen, u64 addr, u64 len);
 int memreg_check_limits(const struct memreg_usage *use,
 			const struct memreg_limits *lim, u32 type, u64 len,
 			enum memreg_refusal *why);

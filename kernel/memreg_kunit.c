@@ -53,6 +53,24 @@ static const struct memreg_limits memreg_test_lim = {
 	.max_dev_bytes = 2 << 20,
 };
 
+/* Transfer descriptors: inside the registration, edges included. */
+static void memreg_test_range_inside(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, memreg_range_inside(0x1000, 0x100, 0x1000, 0x100));
+	KUNIT_EXPECT_TRUE(test, memreg_range_inside(0x1000, 0x100, 0x10ff, 1));
+	KUNIT_EXPECT_TRUE(test, memreg_range_inside(0x1000, 0x100, 0x1100, 0));
+	KUNIT_EXPECT_FALSE(test, memreg_range_inside(0x1000, 0x100, 0xfff, 1));
+	KUNIT_EXPECT_FALSE(test, memreg_range_inside(0x1000, 0x100, 0x10ff, 2));
+	KUNIT_EXPECT_FALSE(test, memreg_range_inside(0x1000, 0x100, 0x1101, 0));
+	/* lengths that would wrap a sum */
+	KUNIT_EXPECT_FALSE(test, memreg_range_inside(0x1000, 0x100, 0x1001,
+						     U64_MAX));
+	KUNIT_EXPECT_FALSE(test, memreg_range_inside(U64_MAX - 0xff, 0x100,
+						     U64_MAX, 2));
+	KUNIT_EXPECT_TRUE(test, memreg_range_inside(U64_MAX - 0xff, 0x100,
+						    U64_MAX, 1));
+}
+
 static void memreg_test_limits_count(struct kunit *test)
 {
 	struct memreg_usage use = { .regions = 3 };
@@ -253,6 +271,7 @@ static void memreg_test_walk_no_room(struct kunit *test)
 static struct kunit_case memreg_test_cases[] = {
 	KUNIT_CASE(memreg_test_range_rejects_malformed),
 	KUNIT_CASE(memreg_test_range_counts_pages),
+	KUNIT_CASE(memreg_test_range_inside),
 	KUNIT_CASE(memreg_test_limits_count),
 	KUNIT_CASE(memreg_test_limits_bytes),
 	KUNIT_CASE(memreg_test_limits_overflow),

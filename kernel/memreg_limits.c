@@ -39,6 +39,16 @@ int memreg_check_range(u64 addr, u64 len, u64 *first, unsigned long *npages)
 MEMREG_EXPORT_FOR_KUNIT(memreg_check_range);
 
 /*
+ * Is [@addr, @addr + @len) inside [@base, @base + @blen)?  No sum is
+ * formed, so no input can wrap around.
+ */
+bool memreg_range_inside(u64 base, u64 blen, u64 addr, u64 len)
+{
+	return addr >= base && addr - base <= blen && len <= blen - (addr - base);
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_range_inside);
+
+/*
  * May a process with usage @use and limits @lim register @len more bytes of
  * @type?  Each reason of refusal has its own errno (see the UAPI header).
  */

@@ -70,8 +70,7 @@ static struct page *memreg_xfer_page(const struct memreg_reg *reg, u64 addr,
 static bool memreg_xfer_inside(const struct memreg_reg *reg, u64 addr,
 			       u64 len)
 {
-	return addr >= reg->addr && addr - reg->addr <= reg->len &&
-	       len <= reg->len - (addr - reg->addr);
+	return memreg_range_inside(reg->addr, reg->len, addr, len);
 }
 
 static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
