@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstx_bench - what one mstxMemRegionsRegister or mstxMemRegionsUnregister
+ * call costs a program: with no tool attached, and with libmemreg attached
+ * (amortised: the batches' ioctls and the kernel's work included, and the
+ * final flush at heap unregister).
+ *
+ *   mstx_bench [-n ITERATIONS]
+ *	runs itself twice, in this boot: without a tool, and (if /dev/memreg
+ *	exists) with MSTX_INJECTION_PATH=libmemreg.so; prints both figures
+ *	and their ratio.
+ *   mstx_bench -1 [-n ITERATIONS]
+ *	one measurement in this process, whatever tool it finds.
+ *
+ * Built a second time as mstx_bench_stub, with libmemreg's objects and a
+ * kernel stub behind its ioctl hook: the library's own share of the cost,
+ * on a host without the module.
+ *
+ * Figures are printed, never judged: timings depend on the machine.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <mstx/ms_tools_ext.h>
+
+#define WINDOW	64
+
+static char pool[WINDOW * 64] __attribute__((aligned(4096)));
+
+static double now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+/* ns per call over 2 * @n calls; -1 if no tool but one was wanted. */
+static double measure(unsigned long n, uint64_t *tool)
+{
+	mstxMemVirtualRangeDesc_t range = { 0, pool, sizeof(pool) };
+	mstxMemHeapDesc_t desc = {
+		MSTX_MEM_HEAP_USAGE_TYPE_SUB_ALLOCATOR,
+		MSTX_MEM_TYPE_VIRTUAL_ADDRESS, &range,
+	};
+	mstxMemVirtualRangeDesc_t region = { 0, NULL, 64 };
+	mstxMemRegionsRegisterBatch_t rb = {
+		NULL, MSTX_MEM_TYPE_VIRTUAL_ADDRESS, 1, &region, NULL,
+	};
+	mstxMemRegionRef_t ref;
+	mstxMemRegionsUnregisterBatch_t ub = { 1, &ref };
+	mstxMemHeapHandle_t heap;
+	double t0, t1;
+	unsigned long i;
+
+	mstxGetToolId(tool);
+	heap = mstxMemHeapRegister(globalDomain, &desc);
+	rb.heap = heap;
+	ref.refType = MSTX_MEM_REGION_REF_TYPE_POINTER;
+
+	/* warm up: first calls attach the tool, fault in buffers */
+	for (i = 0; i < 1000; i++) {
+		region.ptr = pool + (i % WINDOW) * 64;
+		mstxMemRegionsRegister(globalDomain, &rb);
+		ref.pointer = region.ptr;
+		mstxMemRegionsUnregister(globalDomain, &ub);
+	}
+
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		region.ptr = pool + (i % WINDOW) * 64;
+		mstxMemRegionsRegister(globalDomain, &rb);
+		ref.pointer = region.ptr;
+		mstxMemRegionsUnregister(globalDomain, &ub);
+		/* a program does other work between calls: reload every time */
+		__asm__ volatile("" ::: "memory");
+	}
+	/* what is still buffered is part of the cost */
+	mstxMemHeapUnregister(globalDomain, heap);
+	t1 = now_ns();
+	return (t1 - t0) / (2.0 * n);
+}
+
+/* Run ourselves with -1, with or without a tool; its ns per call. */
+static double run_child(const char *self, const char *inject,
+			unsigned long n, unsigned long long *tool)
+{
+	char nbuf[32], line[256];
+	double ns = -1;
+	int fds[2], status;
+	FILE *f;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		if (inject)
+			setenv("MSTX_INJECTION_PATH", inject, 1);
+		else
+			unsetenv("MSTX_INJECTION_PATH");
+		snprintf(nbuf, sizeof(nbuf), "%lu", n);
+		execl(self, self, "-1", "-n", nbuf, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "ns_per_call %lf tool %llx", &ns, tool);
+	if (f)
+		fclose(f);
+	waitpid(pid, &status, 0);
+	return ns;
+}
+
+static const char *find_libmemreg(char *buf, size_t len)
+{
+	const char *dirs = getenv("LD_LIBRARY_PATH");
+	struct stat st;
+	char *copy, *dir, *save = NULL;
+
+	if (dirs) {
+		copy = strdup(dirs);
+		for (dir = strtok_r(copy, ":", &save); dir;
+		     dir = strtok_r(NULL, ":", &save)) {
+			snprintf(buf, len, "%s/libmemreg.so", dir);
+			if (!stat(buf, &st)) {
+				free(copy);
+				return buf;
+			}
+		}
+		free(copy);
+	}
+	/* the dynamic linker's own search */
+	snprintf(buf, len, "libmemreg.so");
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = 2000000;
+	unsigned long long tool = 0;
+	uint64_t tool_id = 0;
+	double none, with;
+	bool once = false;
+	char lib[4096];
+	int opt;
+
+	while ((opt = getopt(argc, argv, "1n:")) != -1) {
+		switch (opt) {
+		case '1': once = true; break;
+		case 'n': n = strtoul(optarg, NULL, 0); break;
+		default:
+			fprintf(stderr, "usage: %s [-1] [-n ITERATIONS]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (!n)
+		return 2;
+	if (once) {
+		double ns = measure(n, &tool_id);
+
+		printf("ns_per_call %.2f tool %llx\n", ns,
+		       (unsigned long long)tool_id);
+		return 0;
+	}
+
+	none = run_child("/proc/self/exe", NULL, n, &tool);
+	printf("mstxMemRegionsRegister/Unregister, no tool:        %8.2f ns/call (%s)\n",
+	       none, tool ? "UNEXPECTED: a tool attached" : "no tool");
+	if (access("/dev/memreg", R_OK | W_OK)) {
+		printf("with memreg: skipped, no /dev/memreg here (%s)\n",
+		       strerror(errno));
+		return 0;
+	}
+	tool = 0;
+	with = run_child("/proc/self/exe", find_libmemreg(lib, sizeof(lib)),
+			 n, &tool);
+	if (with < 0 || !tool) {
+		printf("with memreg: the tool did not attach\n");
+		return 1;
+	}
+	printf("mstxMemRegionsRegister/Unregister, memreg attached: %8.2f ns/call (amortised, kernel included)\n",
+	       with);
+	printf("ratio memreg/no tool: %.1fx\n", with / none);
+	return 0;
+}
