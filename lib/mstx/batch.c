@@ -22,7 +22,7 @@
 #include "mstx.h"
 
 struct mstx_stats mstx__stats;
-struct mstx_buf mstx__orphans = { .lock = PTHREAD_MUTEX_INITIALIZER };
+struct mstx_buf mstx__orphans;
 
 static struct memreg_ctx *mstx_ctx;
 static pthread_once_t mstx_connect_once = PTHREAD_ONCE_INIT;
@@ -55,7 +55,7 @@ int mstx__connect(void)
 
 void mstx__buf_init(struct mstx_buf *b)
 {
-	pthread_mutex_init(&b->lock, NULL);
+	b->lock = 0;
 	b->n = 0;
 }
 
@@ -108,23 +108,14 @@ void mstx__buf_flush(struct mstx_buf *b)
 	__atomic_store_n(&b->n, 0, __ATOMIC_RELAXED);
 }
 
-void mstx__buf_add(struct mstx_buf *b, const struct memreg_mstx_op *op)
-{
-	b->ops[b->n] = *op;
-	/* atomic: the flusher peeks at it without the lock */
-	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
-	if (b->n == MSTX_BUF_OPS)
-		mstx__buf_flush(b);
-}
-
 static void mstx_flush_buf(struct mstx_buf *b)
 {
 	/* a plain read first: most buffers are empty most of the time */
 	if (!__atomic_load_n(&b->n, __ATOMIC_RELAXED))
 		return;
-	pthread_mutex_lock(&b->lock);
+	mstx_buf_lock(b);
 	mstx__buf_flush(b);
-	pthread_mutex_unlock(&b->lock);
+	mstx_buf_unlock(b);
 }
 
 void mstx__flush_all(void)

@@ -14,6 +14,7 @@
 #define MEMREG_MSTX_INTERNAL_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,11 +39,33 @@
 /* How often the flusher sends what is buffered: well under 100 ms. */
 #define MSTX_FLUSH_MS		40
 
+/*
+ * A buffer's lock is a spinlock of our own, taken inline: every region
+ * call takes one, and a call into libpthread costs more than the rest of
+ * the call (much more under emulation, where each call and return is an
+ * indirect branch).  Holders are short, except a flush: waiters yield.
+ */
 struct mstx_buf {
-	pthread_mutex_t lock;
+	int lock;
 	uint32_t n;
 	struct memreg_mstx_op ops[MSTX_BUF_OPS];
 };
+
+static inline void mstx_buf_lock(struct mstx_buf *b)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&b->lock, __ATOMIC_RELAXED))
+			if (++spins > 64)
+				sched_yield();
+	}
+}
+
+static inline void mstx_buf_unlock(struct mstx_buf *b)
+{
+	__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+}
 
 /*
  * One heap; a heap handle points at its slot.  @addr, @end and @live
@@ -76,10 +99,19 @@ extern bool mstx__disabled;
 /* batch.c */
 int mstx__connect(void);
 void mstx__buf_init(struct mstx_buf *b);
-/* With @b's lock held: add @op, sending the buffer when it is full. */
-void mstx__buf_add(struct mstx_buf *b, const struct memreg_mstx_op *op);
 /* With @b's lock held: send what @b holds. */
 void mstx__buf_flush(struct mstx_buf *b);
+
+/* With @b's lock held: add @op, sending the buffer when it is full. */
+static inline void mstx__buf_add(struct mstx_buf *b,
+				 const struct memreg_mstx_op *op)
+{
+	b->ops[b->n] = *op;
+	/* atomic: the flusher peeks at it without the lock */
+	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
+	if (b->n == MSTX_BUF_OPS)
+		mstx__buf_flush(b);
+}
 /* Send @n operations now; 0 if the kernel applied the first (or all). */
 int mstx__submit(struct memreg_mstx_op *ops, uint32_t n);
 void mstx__flush_all(void);
@@ -90,8 +122,66 @@ extern struct mstx_buf mstx__orphans;	/* regions in no heap */
 extern struct mstx_heap mstx__heaps[MSTX_MAX_HEAPS];
 /* The slot of a handle, or NULL if it is not one of ours (never read). */
 struct mstx_heap *mstx__heap_of_handle(mstxMemHeapHandle_t h);
+
+/*
+ * The heaps by address, sorted, for the region calls' lookup: written
+ * under heap.c's lock with a sequence count around each change (odd while
+ * it changes), read without a lock.  Static memory: a reader racing with
+ * a writer reads stale numbers, never freed memory, and tries again.
+ */
+struct mstx_index_entry {
+	uint64_t addr;
+	uint64_t end;
+	uint32_t slot;
+};
+extern unsigned int mstx__index_seq;
+extern unsigned int mstx__index_n;
+extern struct mstx_index_entry mstx__index[MSTX_MAX_HEAPS];
+
+#define MSTX_LOAD(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* Index of the last entry starting at or below @addr, or -1. */
+static inline int mstx__index_floor(uint64_t addr, unsigned int n)
+{
+	int lo = 0, hi = (int)n - 1, found = -1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (MSTX_LOAD(mstx__index[mid].addr) <= addr) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return found;
+}
+
 /* The slot whose heap contains @addr, or NULL; lock-free. */
-struct mstx_heap *mstx__heap_find(uint64_t addr);
+static inline struct mstx_heap *mstx__heap_find(uint64_t addr)
+{
+	unsigned int seq, n;
+	struct mstx_heap *h;
+	int i;
+
+	for (;;) {
+		seq = __atomic_load_n(&mstx__index_seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		n = MSTX_LOAD(mstx__index_n);
+		if (n > MSTX_MAX_HEAPS)
+			continue;
+		i = mstx__index_floor(addr, n);
+		h = NULL;
+		if (i >= 0 && addr < MSTX_LOAD(mstx__index[i].end))
+			h = &mstx__heaps[MSTX_LOAD(mstx__index[i].slot) %
+					 MSTX_MAX_HEAPS];
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&mstx__index_seq, __ATOMIC_RELAXED) == seq)
+			return h;
+	}
+}
 mstxMemHeapHandle_t mstx__heap_register(mstxDomainHandle_t domain,
 					mstxMemHeapDesc_t const *desc);
 void mstx__heap_unregister(mstxDomainHandle_t domain,

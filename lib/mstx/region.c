@@ -23,25 +23,21 @@
 static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
 					uint64_t len)
 {
-	struct memreg_mstx_op op;
+	struct memreg_mstx_op op = { .op = code, .addr = addr, .len = len };
 	struct mstx_heap *h;
 	struct mstx_buf *b;
 
-	memset(&op, 0, sizeof(op));
-	op.op = code;
-	op.addr = addr;
-	op.len = len;
 	for (;;) {
 		h = mstx__heap_find(addr);
 		b = h ? h->buf : &mstx__orphans;
-		pthread_mutex_lock(&b->lock);
+		mstx_buf_lock(b);
 		if (!h || (h->live && addr >= h->addr && addr < h->end))
 			break;
-		pthread_mutex_unlock(&b->lock);
+		mstx_buf_unlock(b);
 	}
 	op.heap = h ? h->kid : 0;
 	mstx__buf_add(b, &op);
-	pthread_mutex_unlock(&b->lock);
+	mstx_buf_unlock(b);
 	return h;
 }
 
