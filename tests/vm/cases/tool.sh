@@ -23,7 +23,7 @@ table=$(memreg region pid "$pid")
 missing=
 while read -r tag id handle addr len addr10; do
 	[ "$tag" = reg ] || continue
-	echo "$table" | grep -q "^$pid .* $id  *$handle  *host  *$addr " ||
+	echo "$table" | grep -q "^$pid .* $id  *$handle  *host  *-  *$addr " ||
 		missing="$missing $handle"
 done <$h
 expect "region table: each handle and address" "" "$missing"
