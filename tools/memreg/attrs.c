@@ -54,6 +54,11 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_DEV_ALLOC_BYTES]	= { .type = NLA_U64 },
 	[MEMREG_A_DEV_USAGE]		= { .type = NLA_NESTED },
 	[MEMREG_A_HEAP]			= { .type = NLA_NESTED },
+	[MEMREG_A_GRANTS]		= { .type = NLA_U32 },
+	[MEMREG_A_IMPORTS]		= { .type = NLA_U32 },
+	[MEMREG_A_XFER_DESCS]		= { .type = NLA_U64 },
+	[MEMREG_A_XFER_READ_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_A_XFER_WRITE_BYTES]	= { .type = NLA_U64 },
 };
 
 static struct nla_policy heap_policy[MEMREG_HEAP_A_MAX + 1] = {

@@ -31,6 +31,8 @@ static const struct out_column proc_columns[] = {
 	{ "DEV", 9 },
 	{ "PEAK", 21 },
 	{ "LIMITS", 27 },
+	{ "IMPORTS", 7 },
+	{ "XFER READ/WRITE", 19 },
 	{ "DEVMEM", 0 },
 };
 
@@ -112,6 +114,32 @@ static void proc_dev_usage(struct out *o, struct nlmsghdr *nlh)
 		out_text(o, n ? text : "-");
 }
 
+/*
+ * What the process's transfers moved: "read/written" in the table; in
+ * JSON the descriptor count and both byte counts.
+ */
+static void proc_xfer(struct out *o, struct nlattr **tb)
+{
+	char r[FMT_BUF_LEN] = "-", w[FMT_BUF_LEN] = "-";
+	char text[2 * FMT_BUF_LEN + 1];
+
+	if (o->json_mode) {
+		out_attr_json_u64(o, "xfer_descs", tb[MEMREG_A_XFER_DESCS]);
+		out_attr_json_u64(o, "xfer_read_bytes",
+				  tb[MEMREG_A_XFER_READ_BYTES]);
+		out_attr_json_u64(o, "xfer_write_bytes",
+				  tb[MEMREG_A_XFER_WRITE_BYTES]);
+		return;
+	}
+	if (tb[MEMREG_A_XFER_READ_BYTES])
+		fmt_size(r, sizeof(r), nla_get_u64(tb[MEMREG_A_XFER_READ_BYTES]));
+	if (tb[MEMREG_A_XFER_WRITE_BYTES])
+		fmt_size(w, sizeof(w),
+			 nla_get_u64(tb[MEMREG_A_XFER_WRITE_BYTES]));
+	snprintf(text, sizeof(text), "%s/%s", r, w);
+	out_text(o, text);
+}
+
 static const char *const peak_keys[3] = {
 	"peak_regions", "peak_host_bytes", "peak_dev_bytes",
 };
@@ -147,6 +175,8 @@ int proc_print_row(struct out *o, struct nlmsghdr *nlh)
 		   tb[MEMREG_A_PEAK_HOST_BYTES], tb[MEMREG_A_PEAK_DEV_BYTES]);
 	out_triple(o, limit_keys, tb[MEMREG_A_MAX_REGIONS],
 		   tb[MEMREG_A_MAX_HOST_BYTES], tb[MEMREG_A_MAX_DEV_BYTES]);
+	out_attr_u32(o, "imports", tb[MEMREG_A_IMPORTS]);
+	proc_xfer(o, tb);
 	proc_dev_usage(o, nlh);
 	out_row_end(o);
 	return 0;

@@ -26,6 +26,8 @@ static const struct out_column region_columns[] = {
 	{ "ADDR", 18 },
 	{ "LEN", 9 },
 	{ "PINNED", 8 },
+	{ "GRANTS", 6 },
+	{ "IMPORTS", 7 },
 	{ "AGE", 0 },
 };
 
@@ -74,6 +76,9 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 	out_attr_hex(o, "addr", tb[MEMREG_A_ADDR]);
 	out_attr_size(o, "len", tb[MEMREG_A_LEN]);
 	out_attr_u64(o, "pinned_pages", tb[MEMREG_A_PINNED_PAGES]);
+	/* live grants to peers, and the peers' imports of them */
+	out_attr_u32(o, "grants", tb[MEMREG_A_GRANTS]);
+	out_attr_u32(o, "imports", tb[MEMREG_A_IMPORTS]);
 	out_attr_age(o, "age_ms", tb[MEMREG_A_AGE_MS]);
 	region_access(o, tb[MEMREG_A_ACCESS]);
 }

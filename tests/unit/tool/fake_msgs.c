@@ -103,6 +103,11 @@ struct nl_msg *fake_proc_full(void)
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, 50ULL << 30));
 	put_dev_usage(msg, MEMREG_A_DEVICE, 0, 4ULL << 20);
 	put_dev_usage(msg, MEMREG_A_DEVICE, 1, 2ULL << 20);
+	PUT(nla_put_u32(msg, MEMREG_A_IMPORTS, 3));
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_XFER_DESCS, 10));
+	PUT(nla_put_u64(msg, MEMREG_A_XFER_READ_BYTES, 1ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_XFER_WRITE_BYTES, 2ULL << 20));
 	return msg;
 }
 
@@ -143,6 +148,8 @@ struct nl_msg *fake_region_full(void)
 	PUT(nla_put_u64(msg, MEMREG_A_HANDLE, 0x5eed0000beefULL));
 	PUT(nla_put_u64(msg, MEMREG_A_ADDR, 0x7f3a12400000ULL));
 	put_region_body(msg);
+	PUT(nla_put_u32(msg, MEMREG_A_GRANTS, 1));
+	PUT(nla_put_u32(msg, MEMREG_A_IMPORTS, 2));
 	return msg;
 }
 

@@ -54,9 +54,9 @@ static void test_proc_table(void **state)
 	assert_int_equal(feed(&p, proc_print_row, fake_proc_sparse()), 0);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            UID    REGIONS HOST      DEV       PEAK                  LIMITS                      DEVMEM\n"
-"1234    trainer         1000   3       4.0MiB    0B        5/8.0MiB/0B           256/20.0GiB/50.0GiB         0:4.0MiB 1:2.0MiB\n"
-"4242    from-proc       0      100000  1.5TiB    1.0GiB    -/-/-                 unlimited/unlimited/64.0GiB -\n");
+"PID     COMM            UID    REGIONS HOST      DEV       PEAK                  LIMITS                      IMPORTS XFER READ/WRITE     DEVMEM\n"
+"1234    trainer         1000   3       4.0MiB    0B        5/8.0MiB/0B           256/20.0GiB/50.0GiB         3       1.0MiB/2.0MiB       0:4.0MiB 1:2.0MiB\n"
+"4242    from-proc       0      100000  1.5TiB    1.0GiB    -/-/-                 unlimited/unlimited/64.0GiB -       -/-                 -\n");
 	capture_close(&p.c);
 }
 
@@ -76,6 +76,8 @@ static void test_proc_json(void **state)
 		"\"peak_regions\":5,\"peak_host_bytes\":8388608,"
 		"\"peak_dev_bytes\":0,\"max_regions\":256,"
 		"\"max_host_bytes\":21474836480,\"max_dev_bytes\":53687091200,"
+		"\"imports\":3,\"xfer_descs\":10,\"xfer_read_bytes\":1048576,"
+		"\"xfer_write_bytes\":2097152,"
 		"\"dev_usage\":[{\"device\":0,\"dev_alloc_bytes\":4194304},"
 		"{\"device\":1,\"dev_alloc_bytes\":2097152}]},"
 		"{\"pid\":4242,\"comm\":\"from-proc\",\"uid\":0,"
@@ -98,9 +100,9 @@ static void test_region_table(void **state)
 	assert_int_equal(feed(&p, region_print_row, fake_region_hidden()), 0);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   AGE\n"
-"1234    trainer         48879    0x5eed0000beef     host   -    0x7f3a12400000     4.0MiB    1024     3m05s\n"
-"1       init            2        -                  device 1    -                  2.0GiB    0        1d01h\n");
+"PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   GRANTS IMPORTS AGE\n"
+"1234    trainer         48879    0x5eed0000beef     host   -    0x7f3a12400000     4.0MiB    1024     1      2       3m05s\n"
+"1       init            2        -                  device 1    -                  2.0GiB    0        -      -       1d01h\n");
 	capture_close(&p.c);
 }
 
@@ -119,7 +121,8 @@ static void test_region_json(void **state)
 		"[{\"pid\":1234,\"comm\":\"trainer\",\"id\":48879,"
 		"\"handle\":104372000308975,"
 		"\"type\":\"host\",\"addr\":139887391014912,\"len\":4194304,"
-		"\"pinned_pages\":1024,\"age_ms\":185000,"
+		"\"pinned_pages\":1024,\"grants\":1,\"imports\":2,"
+		"\"age_ms\":185000,"
 		"\"access\":[\"remote_read\",\"remote_write\"]},"
 		"{\"pid\":1,\"comm\":\"init\",\"id\":2,\"type\":\"device\","
 		"\"device\":1,\"len\":2147483648,\"pinned_pages\":0,\"age_ms\":90061000,"
@@ -162,7 +165,7 @@ static void test_empty_listing(void **state)
 	region_table_begin(&p.o);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   AGE\n");
+"PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   GRANTS IMPORTS AGE\n");
 	capture_close(&p.c);
 
 	printer_open(&p, JSON);
