@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * adxl_bench - moving bytes from another process: ADXL TransferSync
+ * through the memreg module against the ways there are without it.
+ *
+ *   adxl_bench [-t SECONDS_PER_POINT]
+ *
+ * A child process owns the source buffer (registered with its ADXL
+ * engine, which listens on loopback); this process reads it into a local
+ * buffer with
+ *   module   adxl TransferSync, READ (one copy, pages pinned beforehand)
+ *   pvr      process_vm_readv (one copy, pins and unpins on every call)
+ *   shm2     the shared-memory way: the owner copies into a shared buffer,
+ *            the reader copies out (two copies, timed back to back)
+ *   memcpy   one memcpy in this process: the ceiling
+ * first as one transfer of 4 KiB .. 64 MiB, then as 16 MiB split into
+ * descriptors of 4, 16 and 64 KiB (one TransferSync, process_vm_readv with
+ * IOV_MAX vectors, a loop of memcpys).  Prints GB/s (10^9 bytes/s), the
+ * ratios and the targets beside them; it asserts nothing.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <adxl/adxl.h>
+
+#define MAX_SIZE	(64UL << 20)
+#define BATCH_TOTAL	(16UL << 20)
+#define SERVER		"127.0.0.1:29500"
+#define CLIENT		"127.0.0.1:29501"
+
+static double secs_per_point = 0.5;
+static adxl_engine_t *eng;
+static pid_t child;
+static uint8_t *remote;		/* the child's buffer, in the child */
+static uint8_t *local, *src, *shm;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *map(size_t len, int shared)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	memset(p, 0x5a, len);	/* touched: no page faults in the timing */
+	return p;
+}
+
+/* The owner: an engine with its buffer registered, until killed. */
+static void run_child(int wfd)
+{
+	struct adxl_mem_desc d;
+	adxl_mem_handle_t h;
+	uint8_t *buf = map(MAX_SIZE, 0);
+
+	d = (struct adxl_mem_desc){ (uintptr_t)buf, MAX_SIZE };
+	if (adxl_engine_create(&eng) || adxl_initialize(eng, SERVER, NULL, 0) ||
+	    adxl_register_mem(eng, &d, ADXL_MEM_HOST, &h))
+		_exit(1);
+	if (write(wfd, &buf, sizeof(buf)) != sizeof(buf))
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/* One way of reading @n blocks of @bl bytes; returns seconds per round. */
+typedef void (*method_fn)(size_t bl, size_t n);
+
+static struct adxl_transfer_desc *descs;
+static struct iovec *liov, *riov;
+
+static void m_module(size_t bl, size_t n)
+{
+	size_t i;
+	adxl_status_t st;
+
+	for (i = 0; i < n; i++)
+		descs[i] = (struct adxl_transfer_desc){
+			(uintptr_t)local + i * bl, (uintptr_t)remote + i * bl, bl };
+	st = adxl_transfer_sync(eng, SERVER, ADXL_READ, descs, n, 60000);
+	if (st) {
+		fprintf(stderr, "TransferSync: %u: %s\n", st, adxl_last_error());
+		exit(1);
+	}
+}
+
+static void m_pvr(size_t bl, size_t n)
+{
+	size_t i, done = 0;
+
+	while (done < n) {
+		size_t k = n - done < IOV_MAX ? n - done : IOV_MAX;
+
+		for (i = 0; i < k; i++) {
+			liov[i] = (struct iovec){ local + (done + i) * bl, bl };
+			riov[i] = (struct iovec){ remote + (done + i) * bl, bl };
+		}
+		if (process_vm_readv(child, liov, k, riov, k, 0) != (ssize_t)(k * bl)) {
+			perror("process_vm_readv");
+			exit(1);
+		}
+		done += k;
+	}
+}
+
+static void m_shm2(size_t bl, size_t n)
+{
+	size_t i;
+
+	/* The owner's copy in, then the reader's copy out. */
+	for (i = 0; i < n; i++)
+		memcpy(shm + i * bl, src + i * bl, bl);
+	for (i = 0; i < n; i++)
+		memcpy(local + i * bl, shm + i * bl, bl);
+}
+
+static void m_memcpy(size_t bl, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		memcpy(local + i * bl, src + i * bl, bl);
+}
+
+/* GB/s of @fn moving @n blocks of @bl, repeated for about secs_per_point. */
+static double measure(method_fn fn, size_t bl, size_t n)
+{
+	double t0, t, bytes = (double)bl * n;
+	unsigned long reps = 0;
+
+	fn(bl, n);	/* warm up */
+	t0 = now();
+	do {
+		fn(bl, n);
+		reps++;
+		t = now() - t0;
+	} while (t < secs_per_point || reps < 2);
+	return bytes * reps / t / 1e9;
+}
+
+static void row(const char *label, size_t bl, size_t n, int small_descs)
+{
+	double m = measure(m_module, bl, n), p = measure(m_pvr, bl, n);
+	double s = measure(m_shm2, bl, n), c = measure(m_memcpy, bl, n);
+	const char *target;
+	int met;
+
+	if (small_descs) {
+		met = m >= 1.5 * p;
+		target = "module >= 1.5x pvr";
+	} else if ((size_t)bl * n >= (1UL << 20)) {
+		met = m >= 0.9 * c && m > p;
+		target = "module >= 0.9x memcpy, > pvr";
+	} else {
+		met = m > p;
+		target = "module > pvr";
+	}
+	printf("%-14s %8.2f %8.2f %8.2f %8.2f   %6.2f %6.2f   %-28s %s\n",
+	       label, m, p, s, c, m / c, m / p, target, met ? "met" : "NOT met");
+}
+
+static void label_size(char *buf, size_t len, size_t bytes)
+{
+	if (bytes >= (1UL << 20))
+		snprintf(buf, len, "%zu MiB", bytes >> 20);
+	else
+		snprintf(buf, len, "%zu KiB", bytes >> 10);
+}
+
+int main(int argc, char **argv)
+{
+	struct adxl_mem_desc d;
+	adxl_mem_handle_t h;
+	int fds[2], opt;
+	size_t sz, bl;
+	char lab[32];
+
+	while ((opt = getopt(argc, argv, "t:")) != -1)
+		if (opt == 't')
+			secs_per_point = atof(optarg);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (pipe(fds))
+		return 1;
+	child = fork();
+	if (child == 0) {
+		close(fds[0]);
+		run_child(fds[1]);
+	}
+	close(fds[1]);
+	if (read(fds[0], &remote, sizeof(remote)) != sizeof(remote)) {
+		fprintf(stderr, "the owner process did not start\n");
+		return 1;
+	}
+
+	local = map(MAX_SIZE, 0);
+	src = map(MAX_SIZE, 0);
+	shm = map(MAX_SIZE, 1);
+	descs = calloc(BATCH_TOTAL / 4096, sizeof(*descs));
+	liov = calloc(IOV_MAX, sizeof(*liov));
+	riov = calloc(IOV_MAX, sizeof(*riov));
+	d = (struct adxl_mem_desc){ (uintptr_t)local, MAX_SIZE };
+	if (adxl_engine_create(&eng) || adxl_initialize(eng, CLIENT, NULL, 0) ||
+	    adxl_register_mem(eng, &d, ADXL_MEM_HOST, &h) ||
+	    adxl_connect(eng, SERVER, 10000)) {
+		fprintf(stderr, "engine setup: %s\n", adxl_last_error());
+		kill(child, SIGKILL);
+		return 1;
+	}
+
+	printf("# GB/s; module = ADXL TransferSync through memreg, pvr = process_vm_readv,\n"
+	       "# shm2 = copy into and out of shared memory, memcpy = one local copy\n");
+	printf("%-14s %8s %8s %8s %8s   %6s %6s   %-28s %s\n", "one transfer",
+	       "module", "pvr", "shm2", "memcpy", "m/mcp", "m/pvr", "target", "");
+	for (sz = 4096; sz <= MAX_SIZE; sz *= 4) {
+		label_size(lab, sizeof(lab), sz);
+		row(lab, sz, 1, 0);
+	}
+	printf("\n%-14s %8s %8s %8s %8s   %6s %6s   %-28s %s\n", "16 MiB as",
+	       "module", "pvr", "shm2", "memcpy", "m/mcp", "m/pvr", "target", "");
+	for (bl = 4096; bl <= 65536; bl *= 4) {
+		label_size(lab, sizeof(lab), bl);
+		strcat(lab, " descs");
+		row(lab, bl, BATCH_TOTAL / bl, 1);
+	}
+
+	adxl_engine_destroy(eng);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return 0;
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# ADXL between processes through the module: the reference's statuses
+# (adxl_cases), two and eight processes exchanging host and device memory
+# in batches of 1 to 4096 descriptors, checked byte for byte (adxl_peer),
+# and kill -9 of either side in the middle of transfers.
+. "$(dirname "$0")/tap.sh"
+tmp=/tmp/adxl.$$
+mkdir -p $tmp
+
+out=$(CMOCKA_MESSAGE_OUTPUT=TAP adxl_cases 2>$tmp/cases.err)
+rc=$?
+printf '%s\n' "$out" | sed -n 's/^\(not \)\{0,1\}ok [0-9]* - \(.*\)$/\1ok - adxl: \2/p'
+if [ $rc != 0 ]; then
+	tap_failed=$((tap_failed + 1))
+	sed 's/^/#   /' $tmp/cases.err | tail -20
+	printf '%s\n' "$out" | grep -v '^ok' | sed 's/^/#   /' | tail -20
+fi
+
+# ring N KIND SIZE BATCHES PORT: N engines, engine i connected to engine
+# i+1 (mod N), each checking what it reads and writes and what its
+# predecessor wrote into it.
+ring() {
+	n=$1 kind=$2 size=$3 batches=$4 port=$5
+	what="$n processes, $kind memory, batches $batches"
+	rm -f $tmp/go $tmp/peer.*
+	pids=
+	i=0
+	while [ $i -lt "$n" ]; do
+		j=$(( (i + 1) % n ))
+		adxl_peer -l 127.0.0.1:$((port + i)) -k "$kind" -s "$size" \
+			-S $((i + 11)) -g $tmp/go -w 1 -b "$batches" \
+			-c 127.0.0.1:$((port + j)) -a $tmp/peer.$j.out \
+			-P $((j + 11)) >$tmp/peer.$i.out 2>$tmp/peer.$i.err &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	# Everyone has registered before anyone connects: a registration
+	# made after Connect is not visible to that peer.
+	i=0
+	while [ $i -lt "$n" ]; do
+		wait_for $tmp/peer.$i.out '^ready' 600 || break
+		i=$((i + 1))
+	done
+	touch $tmp/go
+	bad=0
+	for p in $pids; do
+		wait "$p" || bad=$((bad + 1))
+	done
+	passes=$(cat $tmp/peer.*.out | grep -c '^pass')
+	if [ $bad = 0 ] && ! grep -q '^fail' $tmp/peer.*.out; then
+		ok "$what: $passes checks passed in every process"
+	else
+		not_ok "$what: $bad processes failed"
+		grep -h '^fail' $tmp/peer.*.out | head -20 | sed 's/^/#   /'
+		cat $tmp/peer.*.err | head -20 | sed 's/^/#   /'
+	fi
+}
+
+ring 2 host $((4 << 20)) 1,2,3,64,1000,4096 28000
+ring 2 dev $((4 << 20)) 1,7,256,4096 28010
+ring 8 host $((1 << 20)) 1,16,4096 28020
+ring 8 dev $((1 << 20)) 1,16,4096 28040
+
+# kill_side SIDE KIND: a client READs from a server in a loop; kill -9
+# SIDE (server or client) in the middle.  The survivor must report a
+# clear error (client) or go on serving (server); nothing stays pinned.
+kill_side() {
+	side=$1 kind=$2 port=$3
+	what="kill -9 of the $side mid-transfer ($kind)"
+	adxl_peer -l 127.0.0.1:$port -k "$kind" -s $((8 << 20)) -S 3 \
+		>$tmp/srv.out 2>$tmp/srv.err &
+	srv=$!
+	wait_for $tmp/srv.out '^ready' 600
+	adxl_peer -l 127.0.0.1:$((port + 1)) -k "$kind" -s $((8 << 20)) -S 4 \
+		-c 127.0.0.1:$port -a $tmp/srv.out -P 3 -L \
+		>$tmp/cli.out 2>$tmp/cli.err &
+	cli=$!
+	if ! wait_for $tmp/cli.out '^looping' 600; then
+		not_ok "$what: transfers did not start"
+		sed 's/^/#   /' $tmp/cli.err $tmp/cli.out | head
+		kill -9 $srv $cli 2>/dev/null
+		wait 2>/dev/null
+		return
+	fi
+	sleep 0.3
+	if [ "$side" = server ]; then
+		kill -9 $srv
+		wait $srv 2>/dev/null
+		wait $cli
+		rc=$?
+		msg=$(grep '^error' $tmp/cli.out)
+		if [ $rc = 3 ] && contains "$msg" 'NOT_CONNECTED\|FAILED' &&
+		   contains "$msg" 'exited'; then
+			ok "$what: the client says: ${msg#error }"
+		else
+			not_ok "$what: client exit $rc, '$msg'"
+		fi
+	else
+		kill -9 $cli
+		wait $cli 2>/dev/null
+		sleep 0.3
+		if kill -0 $srv 2>/dev/null &&
+		   wait_for $tmp/srv.err 'closed its control connection' 50; then
+			ok "$what: the server goes on and logs the lost peer"
+		else
+			not_ok "$what: server gone or silent"
+			sed 's/^/#   /' $tmp/srv.err | head
+		fi
+		kill $srv
+		wait $srv
+		expect "$what: the server exits cleanly" 0 $?
+	fi
+	# Both processes are gone: the module holds nothing of theirs.
+	left=$(memreg -j stats | jq '.regions')
+	expect "$what: no registration left" 0 "$left"
+}
+
+kill_side server host 28100
+kill_side client host 28110
+kill_side server dev 28120
+kill_side client dev 28130
+
+rm -rf $tmp
+tap_done

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * adxl_peer - one ADXL engine of the VM transfer tests.
+ *
+ *   adxl_peer -l NAME [-k host|dev] [-s SIZE] [-S SEED]
+ *             [-c PEER -a PEER_ADDR|FILE -P PEER_SEED [-b B1,B2,...] [-L]]
+ *             [-g GOFILE] [-w N]
+ *
+ * Listens as NAME, registers three buffers of SIZE bytes (the one peers
+ * use, filled with the pattern of SEED; a scratch buffer; a source
+ * buffer) and prints "ready 0x<addr of the first>".  With -g it waits for
+ * GOFILE to exist (every peer registered) before connecting to PEER, whose
+ * buffer is at PEER_ADDR (or in the "ready" line of FILE, the peer's
+ * output) with the pattern of PEER_SEED.  For each batch
+ * size B it then READs B descriptors (odd lengths and offsets, remote
+ * blocks in a shuffled order) and checks every byte, including that the
+ * bytes between the blocks stayed untouched; WRITEs B descriptors and
+ * reads the peer's buffer back to check it; restores it; and does one
+ * TransferAsync.  Finally it writes a last pattern and tells the peer by a
+ * notify, and the peer checks its own buffer.  -w N: wait for N such
+ * notifies (from the peers that connect to it) before exiting.
+ * -L: after connecting, READ in a loop until a transfer fails; print
+ * "error STATUS: message" and exit 3 (the kill -9 tests).
+ *
+ * Lines: "pass ..." / "fail ..."; exit 0 only if nothing failed.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adxl_testlib.h"
+
+static adxl_engine_t *eng;
+static struct atl_mem mem, scratch, src;
+static const char *peer;
+static uintptr_t peer_addr;
+static uint64_t seed = 1, peer_seed;
+static size_t size = 1 << 20;
+static int failures;
+static volatile sig_atomic_t stop;
+
+#define PASS(...) (printf("pass " __VA_ARGS__), printf("\n"))
+#define FAIL(...) (printf("fail " __VA_ARGS__), printf("\n"), failures++)
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int xfer(enum adxl_transfer_op op, struct adxl_transfer_desc *d,
+		size_t n, const char *what)
+{
+	adxl_status_t st = adxl_transfer_sync(eng, peer, op, d, n, 60000);
+
+	if (st) {
+		FAIL("%s: %s: %s", what, atl_status(st), adxl_last_error());
+		return -1;
+	}
+	return 0;
+}
+
+/* Remote block perm(i) of B: 7919 is prime and above 4096, so a bijection. */
+static size_t perm(size_t i, size_t b)
+{
+	return (i * 7919) % b;
+}
+
+static void make_descs(struct adxl_transfer_desc *d, size_t b, uintptr_t local)
+{
+	size_t bl = size / b, i;
+
+	for (i = 0; i < b; i++) {
+		size_t skew = b > 1 ? i % 3 : 0;
+
+		d[i].local_addr = local + i * bl + skew;
+		d[i].remote_addr = peer_addr + perm(i, b) * bl + skew;
+		d[i].len = bl - skew;
+	}
+}
+
+static void restore_peer(void)
+{
+	struct adxl_transfer_desc d = { (uintptr_t)src.addr, peer_addr, size };
+
+	atl_fill(src.addr, size, peer_seed, 0);
+	xfer(ADXL_WRITE, &d, 1, "restore");
+}
+
+static void test_batch(size_t b, const char *kind)
+{
+	struct adxl_transfer_desc *d = calloc(b, sizeof(*d));
+	size_t bl = size / b, i;
+	uint64_t wseed = seed * 1000003 + b;
+	int bad = 0;
+
+	/* READ: every block where it belongs, nothing between them. */
+	memset(scratch.addr, 0, size);
+	make_descs(d, b, (uintptr_t)scratch.addr);
+	if (xfer(ADXL_READ, d, b, "read"))
+		goto out;
+	for (i = 0; i < b && !bad; i++) {
+		uint8_t *p = (uint8_t *)d[i].local_addr;
+		size_t off = d[i].remote_addr - peer_addr;
+		long long at = atl_check(p, d[i].len, peer_seed, off);
+
+		if (at >= 0) {
+			FAIL("read %s batch %zu: descriptor %zu byte %lld differs",
+			     kind, b, i, at);
+			bad = 1;
+		}
+		if (p - (uint8_t *)scratch.addr != (long)(i * bl) && p[-1]) {
+			FAIL("read %s batch %zu: byte before descriptor %zu written",
+			     kind, b, i);
+			bad = 1;
+		}
+	}
+	if (!bad)
+		PASS("read %s batch %zu", kind, b);
+
+	/* WRITE, then read the whole peer buffer back to look at it. */
+	make_descs(d, b, (uintptr_t)src.addr);
+	atl_fill(src.addr, size, wseed, 0);
+	if (xfer(ADXL_WRITE, d, b, "write"))
+		goto out;
+	{
+		struct adxl_transfer_desc all = { (uintptr_t)scratch.addr,
+						  peer_addr, size };
+
+		if (xfer(ADXL_READ, &all, 1, "read back"))
+			goto out;
+	}
+	for (i = 0, bad = 0; i < b && !bad; i++) {
+		size_t roff = d[i].remote_addr - peer_addr;
+		size_t loff = d[i].local_addr - (uintptr_t)src.addr;
+		long long at = atl_check((uint8_t *)scratch.addr + roff,
+					 d[i].len, wseed, loff);
+
+		if (at >= 0) {
+			FAIL("write %s batch %zu: descriptor %zu byte %lld differs",
+			     kind, b, i, at);
+			bad = 1;
+		}
+	}
+	if (!bad)
+		PASS("write %s batch %zu", kind, b);
+	restore_peer();
+out:
+	free(d);
+}
+
+static void test_async(const char *kind)
+{
+	struct adxl_transfer_desc d = { (uintptr_t)scratch.addr, peer_addr, size };
+	enum adxl_transfer_status ts;
+	adxl_transfer_req_t req;
+	adxl_status_t st;
+	int polls = 0;
+
+	memset(scratch.addr, 0, size);
+	st = adxl_transfer_async(eng, peer, ADXL_READ, &d, 1, &req);
+	if (st) {
+		FAIL("async %s: TransferAsync %s", kind, atl_status(st));
+		return;
+	}
+	do {
+		st = adxl_get_transfer_status(eng, req, &ts);
+		if (ts == ADXL_TRANSFER_WAITING)
+			usleep(1000);
+	} while (!st && ts == ADXL_TRANSFER_WAITING && ++polls < 60000);
+	if (st || ts != ADXL_TRANSFER_COMPLETED) {
+		FAIL("async %s: status %s/%d", kind, atl_status(st), ts);
+		return;
+	}
+	if (atl_check(scratch.addr, size, peer_seed, 0) >= 0)
+		FAIL("async %s: data differs", kind);
+	else if (adxl_get_transfer_status(eng, req, &ts) != ADXL_FAILED)
+		FAIL("async %s: a released request answered again", kind);
+	else
+		PASS("async read %s (then released)", kind);
+}
+
+static void on_notify(const char *name, size_t nl, const char *msg, size_t ml,
+		      void *arg)
+{
+	int *got = arg;
+	char buf[64];
+	unsigned long long s;
+	long long at;
+
+	if (nl != 4 || memcmp(name, "done", 4) || ml >= sizeof(buf)) {
+		FAIL("unexpected notify %.*s", (int)nl, name);
+		return;
+	}
+	memcpy(buf, msg, ml);
+	buf[ml] = '\0';
+	s = strtoull(buf, NULL, 16);
+	at = atl_check(mem.addr, size, s, 0);
+	if (at >= 0)
+		FAIL("own buffer as the peer wrote it: byte %lld differs", at);
+	else
+		PASS("own buffer holds what the peer wrote, byte for byte");
+	(*got)++;
+}
+
+/* PEER_ADDR is a number, or a file (the peer's output): "ready 0x...". */
+static int read_addr(const char *arg)
+{
+	unsigned long long a = 0;
+	FILE *f;
+
+	if (arg[0] != '/') {
+		peer_addr = strtoull(arg, NULL, 0);
+		return 0;
+	}
+	f = fopen(arg, "r");
+	if (!f || fscanf(f, "ready %llx", &a) != 1) {
+		fprintf(stderr, "no address in %s\n", arg);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	peer_addr = a;
+	return 0;
+}
+
+static int reg(struct atl_mem *m, enum adxl_mem_type type)
+{
+	struct adxl_mem_desc d;
+	adxl_mem_handle_t h;
+	adxl_status_t st;
+
+	if (atl_alloc(m, type, size)) {
+		fprintf(stderr, "cannot allocate %zu bytes\n", size);
+		return -1;
+	}
+	d = (struct adxl_mem_desc){ (uintptr_t)m->addr, m->len };
+	st = adxl_register_mem(eng, &d, type, &h);
+	if (st) {
+		fprintf(stderr, "RegisterMem: %s: %s\n", atl_status(st),
+			adxl_last_error());
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = NULL, *batches = "1,16,256,4096", *gofile = NULL;
+	enum adxl_mem_type type = ADXL_MEM_HOST;
+	const char *kind = "host", *peer_addr_arg = NULL;
+	int opt, wait_n = 0, got = 0, loop = 0, waited;
+	struct sigaction sa = { .sa_handler = on_term };
+	adxl_status_t st;
+
+	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:")) != -1) {
+		switch (opt) {
+		case 'l': name = optarg; break;
+		case 'k':
+			kind = optarg;
+			if (atl_parse_type(optarg, &type))
+				return 2;
+			break;
+		case 's': size = strtoull(optarg, NULL, 0); break;
+		case 'S': seed = strtoull(optarg, NULL, 0); break;
+		case 'c': peer = optarg; break;
+		case 'a': peer_addr_arg = optarg; break;
+		case 'P': peer_seed = strtoull(optarg, NULL, 0); break;
+		case 'b': batches = optarg; break;
+		case 'L': loop = 1; break;
+		case 'g': gofile = optarg; break;
+		case 'w': wait_n = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (!name)
+		return 2;
+	sigaction(SIGTERM, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (adxl_engine_create(&eng) || (st = adxl_initialize(eng, name, NULL, 0))) {
+		fprintf(stderr, "Initialize %s failed: %s\n", name,
+			adxl_last_error());
+		return 1;
+	}
+	if (reg(&mem, type) || reg(&scratch, type) || reg(&src, type))
+		return 1;
+	atl_fill(mem.addr, size, seed, 0);
+	printf("ready 0x%lx\n", (unsigned long)(uintptr_t)mem.addr);
+
+	while (gofile && access(gofile, F_OK) && !stop)
+		usleep(10000);
+
+	if (peer && peer_addr_arg && read_addr(peer_addr_arg))
+		return 1;
+	if (peer) {
+		st = adxl_connect(eng, peer, 10000);
+		if (st) {
+			FAIL("Connect %s: %s: %s", peer, atl_status(st),
+			     adxl_last_error());
+			return 1;
+		}
+		PASS("connected to %s", peer);
+	}
+	if (peer && loop) {
+		struct adxl_transfer_desc *d = calloc(256, sizeof(*d));
+		unsigned long n = 0;
+
+		make_descs(d, 256, (uintptr_t)scratch.addr);
+		for (;;) {
+			st = adxl_transfer_sync(eng, peer, ADXL_READ, d, 256, 60000);
+			if (st)
+				break;
+			if (n++ == 0)
+				printf("looping\n");
+		}
+		printf("error %s: %s\n", atl_status(st), adxl_last_error());
+		return 3;
+	}
+	if (peer) {
+		char *list = strdup(batches), *tok, *save = NULL;
+		char msg[32];
+
+		for (tok = strtok_r(list, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			test_batch(strtoul(tok, NULL, 0), kind);
+		free(list);
+		test_async(kind);
+
+		/* The last word: a pattern of our own, checked by the peer. */
+		{
+			uint64_t last = seed * 7 + 0xf1;
+			struct adxl_transfer_desc d = { (uintptr_t)src.addr,
+							peer_addr, size };
+
+			atl_fill(src.addr, size, last, 0);
+			if (!xfer(ADXL_WRITE, &d, 1, "final write")) {
+				snprintf(msg, sizeof(msg), "%llx",
+					 (unsigned long long)last);
+				st = adxl_send_notify(eng, peer, "done", 4, msg,
+						      strlen(msg), 10000);
+				if (st)
+					FAIL("SendNotify: %s", atl_status(st));
+			}
+		}
+	}
+	/*
+	 * Serve until told, or until the expected peers said done (a peer
+	 * that failed never will: give up after a while).
+	 */
+	for (waited = 0; !stop && (wait_n == 0 ? !peer : got < wait_n);
+	     waited++) {
+		adxl_get_notifies(eng, on_notify, &got);
+		if (wait_n && waited == 60 * 200) {
+			FAIL("only %d of %d peers said done in 60 s", got, wait_n);
+			break;
+		}
+		usleep(5000);
+	}
+	adxl_engine_destroy(eng);
+	atl_free(&mem);
+	atl_free(&scratch);
+	atl_free(&src);
+	printf("done %d failures\n", failures);
+	return failures ? 1 : 0;
+}
