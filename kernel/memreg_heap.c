@@ -16,10 +16,12 @@
  * counted and announced.
  */
 #include <linux/errno.h>
+#include <linux/hash.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "memreg_heap.h"
@@ -37,10 +39,26 @@ MODULE_PARM_DESC(mstx_max_regions,
 #define MEMREG_MSTX_CHUNK	(PAGE_SIZE / sizeof(struct memreg_mstx_op))
 
 struct memreg_mstx_region {
-	struct rb_node node;
+	struct hlist_node node;		/* in its heap's bucket, or pool's free */
 	u64 addr;
 	u64 len;
 };
+
+/* Region nodes are allocated a page at a time (memreg_heap.h). */
+#define MEMREG_MSTX_CHUNK_NODES \
+	((PAGE_SIZE - sizeof(void *)) / sizeof(struct memreg_mstx_region))
+
+struct memreg_mstx_chunk {
+	struct memreg_mstx_chunk *next;
+	struct memreg_mstx_region r[MEMREG_MSTX_CHUNK_NODES];
+};
+
+/*
+ * A heap's table starts at 64 buckets and doubles when it holds more
+ * regions than buckets; 2^20 is past any region limit worth setting.
+ */
+#define MEMREG_MSTX_HASH_BITS_MIN	6
+#define MEMREG_MSTX_HASH_BITS_MAX	20
 
 static DEFINE_MUTEX(memreg_heap_sets_mutex);
 static DEFINE_XARRAY_ALLOC1(memreg_heap_sets);
@@ -49,7 +67,6 @@ static u32 memreg_heap_next_set;
 static void memreg_heap_init(struct memreg_mstx_heap *heap, u32 id)
 {
 	heap->id = id;
-	heap->regions = RB_ROOT;
 	heap->created = ktime_get();
 	INIT_LIST_HEAD(&heap->ev_node);
 }
@@ -72,6 +89,13 @@ static struct memreg_heaps *memreg_heaps_get(struct memreg_file *mf)
 		set = ERR_PTR(-ENOMEM);
 		goto out;
 	}
+	set->ops = kmalloc_array(MEMREG_MSTX_CHUNK, sizeof(*set->ops),
+				 GFP_KERNEL_ACCOUNT);
+	if (!set->ops) {
+		kfree(set);
+		set = ERR_PTR(-ENOMEM);
+		goto out;
+	}
 	set->ctx = mf->ctx;
 	mutex_init(&set->lock);
 	xa_init(&set->heaps);
@@ -81,6 +105,7 @@ static struct memreg_heaps *memreg_heaps_get(struct memreg_file *mf)
 	err = xa_alloc_cyclic(&memreg_heap_sets, &set->id, set, xa_limit_32b,
 			      &memreg_heap_next_set, GFP_KERNEL);
 	if (err < 0) {
+		kfree(set->ops);
 		kfree(set);
 		set = ERR_PTR(err);
 		goto out;
@@ -92,46 +117,87 @@ out:
 	return set;
 }
 
-static struct memreg_mstx_region *memreg_region_find(struct rb_root *root,
-						     u64 addr)
+static struct memreg_mstx_region *memreg_node_get(struct memreg_heaps *set)
 {
-	struct rb_node *n = root->rb_node;
+	struct memreg_mstx_region *r;
+	struct memreg_mstx_chunk *c;
 
-	while (n) {
-		struct memreg_mstx_region *r =
-			rb_entry(n, struct memreg_mstx_region, node);
-
-		if (addr < r->addr)
-			n = n->rb_left;
-		else if (addr > r->addr)
-			n = n->rb_right;
-		else
-			return r;
+	if (!hlist_empty(&set->free)) {
+		r = hlist_entry(set->free.first, struct memreg_mstx_region,
+				node);
+		hlist_del(&r->node);
+		return r;
 	}
+	if (!set->chunks || set->chunk_used == MEMREG_MSTX_CHUNK_NODES) {
+		c = kmalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+		if (!c)
+			return NULL;
+		c->next = set->chunks;
+		set->chunks = c;
+		set->chunk_used = 0;
+	}
+	return &set->chunks->r[set->chunk_used++];
+}
+
+static void memreg_node_put(struct memreg_heaps *set,
+			    struct memreg_mstx_region *r)
+{
+	hlist_add_head(&r->node, &set->free);
+}
+
+static struct hlist_head *memreg_bucket(const struct memreg_mstx_heap *heap,
+					u64 addr)
+{
+	return &heap->buckets[hash_64(addr, heap->bits)];
+}
+
+static struct memreg_mstx_region *
+memreg_region_find(const struct memreg_mstx_heap *heap, u64 addr)
+{
+	struct memreg_mstx_region *r;
+
+	if (!heap->buckets)
+		return NULL;
+	hlist_for_each_entry(r, memreg_bucket(heap, addr), node)
+		if (r->addr == addr)
+			return r;
 	return NULL;
 }
 
-/* Insert @new; false (nothing done) if a region starts at its address. */
-static bool memreg_region_insert(struct rb_root *root,
-				 struct memreg_mstx_region *new)
+/*
+ * Make room for one more region in @heap's table: the first table, or a
+ * table twice as large once it holds as many regions as buckets.  Only the
+ * first one must succeed: a table that could not grow has longer chains.
+ */
+static int memreg_heap_hash_grow(struct memreg_mstx_heap *heap)
 {
-	struct rb_node **link = &root->rb_node, *parent = NULL;
+	unsigned int bits = heap->bits + 1, i;
+	struct memreg_mstx_region *r;
+	struct hlist_head *new;
+	struct hlist_node *tmp;
 
-	while (*link) {
-		struct memreg_mstx_region *r =
-			rb_entry(*link, struct memreg_mstx_region, node);
-
-		parent = *link;
-		if (new->addr < r->addr)
-			link = &(*link)->rb_left;
-		else if (new->addr > r->addr)
-			link = &(*link)->rb_right;
-		else
-			return false;
+	if (!heap->buckets)
+		bits = MEMREG_MSTX_HASH_BITS_MIN;
+	else if (heap->c.regions < (1ULL << heap->bits) ||
+		 heap->bits >= MEMREG_MSTX_HASH_BITS_MAX)
+		return 0;
+	new = kvcalloc(1U << bits, sizeof(*new),
+		       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!new)
+		return heap->buckets ? 0 : -ENOMEM;
+	if (heap->buckets) {
+		for (i = 0; i < (1U << heap->bits); i++)
+			hlist_for_each_entry_safe(r, tmp, &heap->buckets[i],
+						  node) {
+				hlist_del(&r->node);
+				hlist_add_head(&r->node,
+					       &new[hash_64(r->addr, bits)]);
+			}
+		kvfree(heap->buckets);
 	}
-	rb_link_node(&new->node, parent, link);
-	rb_insert_color(&new->node, root);
-	return true;
+	heap->buckets = new;
+	heap->bits = bits;
+	return 0;
 }
 
 static void memreg_heap_violation(struct memreg_heaps *set,
@@ -169,13 +235,24 @@ static void memreg_heap_announce(struct memreg_heaps *set,
 	list_del_init(&heap->ev_node);
 }
 
-static void memreg_heap_free_regions(struct memreg_mstx_heap *heap)
+/* Back to the pool: every region of @heap, and its table. */
+static void memreg_heap_free_regions(struct memreg_heaps *set,
+				     struct memreg_mstx_heap *heap)
 {
-	struct memreg_mstx_region *r, *tmp;
+	struct memreg_mstx_region *r;
+	struct hlist_node *tmp;
+	unsigned int i;
 
-	rbtree_postorder_for_each_entry_safe(r, tmp, &heap->regions, node)
-		kfree(r);
-	heap->regions = RB_ROOT;
+	if (!heap->buckets)
+		return;
+	for (i = 0; i < (1U << heap->bits); i++)
+		hlist_for_each_entry_safe(r, tmp, &heap->buckets[i], node) {
+			hlist_del(&r->node);
+			memreg_node_put(set, r);
+		}
+	kvfree(heap->buckets);
+	heap->buckets = NULL;
+	heap->bits = 0;
 }
 
 static int memreg_heap_add(struct memreg_heaps *set,
@@ -237,7 +314,9 @@ static void memreg_heap_destroy(struct memreg_heaps *set,
 				  heap->c.regions, heap->c.bytes);
 	if (announce)
 		memreg_heap_event(set->ctx, heap, MEMREG_HEAP_EV_REMOVED, 0, 0);
-	memreg_heap_free_regions(heap);
+	if (set->last == heap)
+		set->last = NULL;
+	memreg_heap_free_regions(set, heap);
 	kfree(heap);
 }
 
@@ -258,11 +337,24 @@ static int memreg_heap_del(struct memreg_heaps *set,
 	return 0;
 }
 
-/* The heap an operation names: the none heap for 0, NULL if not live. */
+/*
+ * The heap an operation names: the none heap for 0, NULL if not live.
+ * The library sends each heap's operations in batches of their own: the
+ * last heap found is almost always the one.
+ */
 static struct memreg_mstx_heap *memreg_heap_of(struct memreg_heaps *set,
 					       u32 id)
 {
-	return id ? xa_load(&set->heaps, id) : &set->none;
+	struct memreg_mstx_heap *heap;
+
+	if (!id)
+		return &set->none;
+	if (set->last && set->last->id == id)
+		return set->last;
+	heap = xa_load(&set->heaps, id);
+	if (heap)
+		set->last = heap;
+	return heap;
 }
 
 static bool memreg_heap_contains(const struct memreg_mstx_heap *heap,
@@ -295,16 +387,18 @@ static int memreg_region_add(struct memreg_heaps *set,
 				      op->len);
 		home = &set->none;
 	}
-	r = kmalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (memreg_region_find(home, op->addr)) {
+		memreg_heap_violation(set, heap, MEMREG_VIOL_DUPLICATE, op->len);
+		return 0;
+	}
+	if (memreg_heap_hash_grow(home))
+		return -ENOMEM;
+	r = memreg_node_get(set);
 	if (!r)
 		return -ENOMEM;
 	r->addr = op->addr;
 	r->len = op->len;
-	if (!memreg_region_insert(&home->regions, r)) {
-		kfree(r);
-		memreg_heap_violation(set, heap, MEMREG_VIOL_DUPLICATE, op->len);
-		return 0;
-	}
+	hlist_add_head(&r->node, memreg_bucket(home, r->addr));
 	set->nr_regions++;
 	home->c.regions++;
 	home->c.bytes += r->len;
@@ -323,22 +417,58 @@ static int memreg_region_del(struct memreg_heaps *set,
 	if (!heap)
 		return -ENOENT;
 	home = heap;
-	r = memreg_region_find(&home->regions, op->addr);
+	r = memreg_region_find(home, op->addr);
 	if (!r && heap != &set->none) {
 		/* registered while running past its heap's end */
 		home = &set->none;
-		r = memreg_region_find(&home->regions, op->addr);
+		r = memreg_region_find(home, op->addr);
 	}
 	if (!r) {
 		memreg_heap_violation(set, heap, MEMREG_VIOL_UNKNOWN, 0);
 		return 0;
 	}
-	rb_erase(&r->node, &home->regions);
+	hlist_del(&r->node);
 	set->nr_regions--;
 	home->c.regions--;
 	home->c.bytes -= r->len;
-	kfree(r);
+	memreg_node_put(set, r);
 	return 0;
+}
+
+/*
+ * REGION_ADD_DEL: what REGION_ADD then REGION_DEL of the same region would
+ * do.  When the region lies inside its heap, is not registered, and the
+ * limit leaves room for it, the two would store it, raise the peaks and
+ * take it out again: only the peaks change.  Otherwise the two run as
+ * they are, so the same violations are counted (and the DEL still takes
+ * out a region that was live before); a refusal for the limit is counted
+ * by the ADD and does not stop the batch, so that the DEL is not lost.
+ */
+static int memreg_region_add_del(struct memreg_heaps *set,
+				 const struct memreg_mstx_op *op)
+{
+	struct memreg_mstx_heap *heap;
+	struct memreg_mstx_counts *c;
+	u64 end;
+	int err;
+
+	if (check_add_overflow(op->addr, op->len, &end))
+		return -EINVAL;
+	heap = memreg_heap_of(set, op->heap);
+	if (!heap)
+		return -ENOENT;
+	if (memreg_heap_contains(heap, op->addr, end) &&
+	    set->nr_regions < READ_ONCE(mstx_max_regions) &&
+	    !memreg_region_find(heap, op->addr)) {
+		c = &heap->c;
+		c->peak_regions = max(c->peak_regions, c->regions + 1);
+		c->peak_bytes = max(c->peak_bytes, c->bytes + op->len);
+		return 0;
+	}
+	err = memreg_region_add(set, op);
+	if (err && err != -ENOSPC)
+		return err;
+	return memreg_region_del(set, op);
 }
 
 static int memreg_heap_apply(struct memreg_heaps *set,
@@ -355,6 +485,8 @@ static int memreg_heap_apply(struct memreg_heaps *set,
 		return memreg_region_add(set, op);
 	case MEMREG_MSTX_REGION_DEL:
 		return memreg_region_del(set, op);
+	case MEMREG_MSTX_REGION_ADD_DEL:
+		return memreg_region_add_del(set, op);
 	}
 	return -EINVAL;
 }
@@ -384,14 +516,12 @@ static int memreg_heap_copy_ops(struct memreg_mstx_op *ops,
 static int memreg_heap_run(struct memreg_heaps *set,
 			   const struct memreg_mstx *req, u32 *done)
 {
-	struct memreg_mstx_op *ops;
+	struct memreg_mstx_op *ops = set->ops;
 	struct memreg_mstx_heap *heap, *tmp;
 	u32 first, n, i;
 	int err = 0;
 
-	ops = kmalloc_array(MEMREG_MSTX_CHUNK, sizeof(*ops), GFP_KERNEL);
-	if (!ops)
-		return -ENOMEM;
+	/* the set's page for the operations is ours while the lock is held */
 	mutex_lock(&set->lock);
 	for (first = 0; first < req->count && !err; first += n) {
 		n = min_t(u32, req->count - first, MEMREG_MSTX_CHUNK);
@@ -405,7 +535,6 @@ static int memreg_heap_run(struct memreg_heaps *set,
 	list_for_each_entry_safe(heap, tmp, &set->pending, ev_node)
 		memreg_heap_announce(set, heap);
 	mutex_unlock(&set->lock);
-	kfree(ops);
 	return err;
 }
 
@@ -445,6 +574,7 @@ long memreg_heap_ioctl(struct memreg_file *mf, void __user *uarg)
 void memreg_heap_release_file(struct memreg_file *mf)
 {
 	struct memreg_heaps *set = mf->heaps;
+	struct memreg_mstx_chunk *chunk;
 	struct memreg_mstx_heap *heap;
 	unsigned long id;
 
@@ -459,8 +589,15 @@ void memreg_heap_release_file(struct memreg_file *mf)
 	xa_for_each(&set->heaps, id, heap)
 		memreg_heap_destroy(set, heap, false);
 	xa_destroy(&set->heaps);
-	memreg_heap_free_regions(&set->none);
+	memreg_heap_free_regions(set, &set->none);
+	/* every node is in the pool now: the chunks go whole */
+	while (set->chunks) {
+		chunk = set->chunks;
+		set->chunks = chunk->next;
+		kfree(chunk);
+	}
 	mutex_destroy(&set->lock);
+	kfree(set->ops);
 	kfree(set);
 	mf->heaps = NULL;
 }

@@ -10,6 +10,15 @@
  * struct memreg_mstx_heap one per live heap, in its set's xarray by the
  *                         process's heap id; plus the set's "none" heap
  *                         (id 0) that holds regions outside every heap.
+ *                         Its regions are in a hash table by address:
+ *                         regions are only ever looked up by address, never
+ *                         walked in order.
+ *
+ * Region nodes come from a pool of the set (page-sized chunks, cut up as
+ * needed, freed nodes reused): one accounted allocation per 127 regions
+ * instead of one per region.  The pool holds at most as many nodes as the
+ * set ever had live regions at once, which mstx_max_regions bounds, and
+ * goes with the set.
  *
  * Locking: a set's mutex protects everything in it; the ioctl holds it for
  * one batch.  memreg_heap_sets_mutex protects the set list and is taken
@@ -21,7 +30,6 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/rbtree.h>
 #include <linux/xarray.h>
 #include "memreg.h"
 
@@ -50,7 +58,8 @@ struct memreg_mstx_heap {
 	u64 size;
 	ktime_t created;
 	char domain[MEMREG_MSTX_DOMAIN_LEN];
-	struct rb_root regions;		/* struct memreg_mstx_region by addr */
+	struct hlist_head *buckets;	/* regions by hash_64(addr); NULL: none yet */
+	unsigned int bits;		/* 1 << bits buckets */
 	struct memreg_mstx_counts c;
 
 	/* this batch's violations, announced when it ends */
@@ -59,12 +68,21 @@ struct memreg_mstx_heap {
 	struct list_head ev_node;	/* on memreg_heaps.pending, or empty */
 };
 
+struct memreg_mstx_chunk;
+struct memreg_mstx_op;
+
 struct memreg_heaps {
 	u32 id;				/* key in memreg_heap_sets */
 	struct memreg_ctx *ctx;		/* the file's: outlives the set */
 	struct mutex lock;
 	struct xarray heaps;		/* heap id -> struct memreg_mstx_heap */
 	struct memreg_mstx_heap none;
+	struct memreg_mstx_heap *last;	/* the last heap looked up by id */
+	struct memreg_mstx_op *ops;	/* a page of the batch being applied */
+	/* the region node pool */
+	struct hlist_head free;		/* freed nodes */
+	struct memreg_mstx_chunk *chunks;	/* newest first */
+	unsigned int chunk_used;	/* nodes of the newest chunk handed out */
 	u64 nr_regions;			/* in every heap and in none */
 	unsigned int nr_heaps;
 	struct list_head pending;	/* heaps with violations to announce */

@@ -23,6 +23,7 @@
 
 struct mstx_stats mstx__stats;
 struct mstx_buf mstx__orphans;
+bool mstx__add_del;
 
 static struct memreg_ctx *mstx_ctx;
 static pthread_once_t mstx_connect_once = PTHREAD_ONCE_INIT;
@@ -31,6 +32,25 @@ static int mstx_connect_err;
 static void mstx_stat_add(uint64_t *counter, uint64_t n)
 {
 	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
+/*
+ * Does the module know REGION_ADD_DEL?  Our file has no heap yet, so one
+ * that knows it says ENOENT for heap 1; an older module says EINVAL for
+ * the unknown operation.  Either way nothing is recorded.
+ */
+static void mstx_probe_add_del(void)
+{
+	struct memreg_mstx_op op = {
+		.op = MEMREG_MSTX_REGION_ADD_DEL, .heap = 1,
+	};
+	struct memreg_mstx m = {
+		.size = sizeof(m), .ops = (uintptr_t)&op, .count = 1,
+		.op_size = sizeof(op),
+	};
+
+	mstx__add_del = memreg__ioctl(mstx_ctx->fd, MEMREG_IOC_MSTX, &m) &&
+			errno == ENOENT;
 }
 
 static void mstx_do_connect(void)
@@ -43,7 +63,9 @@ static void mstx_do_connect(void)
 		memreg_close(mstx_ctx);
 		mstx_ctx = NULL;
 		mstx_connect_err = -MEMREG_E_ABI;
+		return;
 	}
+	mstx_probe_add_del();
 }
 
 /* Open our own /dev/memreg, once; 0 or a negative memreg_err. */

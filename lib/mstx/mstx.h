@@ -96,6 +96,9 @@ extern struct mstx_stats mstx__stats;
 /* Set in a forked child: the parent's heaps are not the child's. */
 extern bool mstx__disabled;
 
+/* The module knows MEMREG_MSTX_REGION_ADD_DEL (probed at connect). */
+extern bool mstx__add_del;
+
 /* batch.c */
 int mstx__connect(void);
 void mstx__buf_init(struct mstx_buf *b);

@@ -9,10 +9,35 @@
  * whose fields prove that the caller filled it in: torch_npu leaves heap,
  * regionType and regionHandleArrayOut uninitialised, and a write through
  * a stack-garbage pointer would corrupt the caller.
+ *
+ * An allocator often frees a block soon after handing it out.  When the
+ * unregister finds the register of the same region as the last operation
+ * of its heap's buffer (not yet sent), the two become one REGION_ADD_DEL:
+ * the module then need not store the region only to drop it, and still
+ * counts what the two would have counted (a duplicate register, the
+ * peaks).  A region that runs past its heap's end is sent as it came: its
+ * register is a violation the module counts on its own path.
  */
 #include <string.h>
 
 #include "mstx.h"
+
+/* With @b's lock held: fold an unregister of @addr into its register. */
+static bool mstx_fold_del(struct mstx_buf *b, const struct mstx_heap *h,
+			  uint64_t addr)
+{
+	struct memreg_mstx_op *last;
+
+	if (!mstx__add_del || !b->n)
+		return false;
+	last = &b->ops[b->n - 1];
+	/* addr >= h->addr: the heap was found by this address */
+	if (last->op != MEMREG_MSTX_REGION_ADD || last->addr != addr ||
+	    last->heap != h->kid || last->len > h->end - addr)
+		return false;
+	last->op = MEMREG_MSTX_REGION_ADD_DEL;
+	return true;
+}
 
 /*
  * Queue one operation on the region at @addr.  Returns the heap it went
@@ -36,7 +61,8 @@ static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
 		mstx_buf_unlock(b);
 	}
 	op.heap = h ? h->kid : 0;
-	mstx__buf_add(b, &op);
+	if (!(code == MEMREG_MSTX_REGION_DEL && h && mstx_fold_del(b, h, addr)))
+		mstx__buf_add(b, &op);
 	mstx_buf_unlock(b);
 	return h;
 }

@@ -27,8 +27,8 @@
  *            heap operation, HEAP_ADD with len 0 or addr+len overflow,
  *            @count above MEMREG_MSTX_BATCH_MAX, @op_size too small
  *   EEXIST   HEAP_ADD of a heap id that is live
- *   ENOENT   HEAP_DEL, REGION_ADD or REGION_DEL naming a heap id that is
- *            not live (never added, removed, or refused)
+ *   ENOENT   HEAP_DEL or a region operation naming a heap id that is not
+ *            live (never added, removed, or refused)
  *   EMFILE   HEAP_ADD past the heap limit (module parameter
  *            mstx_max_heaps, default 1024 per file)
  *   ENOSPC   REGION_ADD past the region limit (mstx_max_regions, default
@@ -44,7 +44,23 @@ enum memreg_mstx_opcode {
 	MEMREG_MSTX_HEAP_DEL	= 2,	/* heap; its live regions are dropped */
 	MEMREG_MSTX_REGION_ADD	= 3,	/* heap (0: none found), addr, len */
 	MEMREG_MSTX_REGION_DEL	= 4,	/* heap (0: none found), addr */
+	MEMREG_MSTX_REGION_ADD_DEL = 5,	/* heap, addr, len: see below */
 };
+
+/*
+ * MEMREG_MSTX_REGION_ADD_DEL stands for a REGION_ADD immediately followed
+ * by a REGION_DEL of the same address, for a region that lived only
+ * between two flushes of the caller's buffer.  The module ends in the
+ * state, with the counts and the peaks, that the two operations would
+ * have left: a region that was not registered raises the peaks and is not
+ * stored; a duplicate, a region outside its heap or in no heap is counted
+ * as for REGION_ADD, and the DEL part then takes out what it finds.  A
+ * refusal for the region limit is counted (REFUSED) but does not stop the
+ * batch, so that the DEL part still applies.  Modules that do not know
+ * the operation fail it with EINVAL; one that knows it fails it with
+ * ENOENT for a heap id that is not live, which a caller can use as a
+ * probe.
+ */
 
 /* Bytes of a domain name the module keeps (NUL included); longer ones are cut. */
 #define MEMREG_MSTX_DOMAIN_LEN	64
@@ -60,7 +76,8 @@ enum memreg_mstx_opcode {
  *	region operations the heap the region was found in by address, or 0
  *	when it is in none
  * @addr: HEAP_ADD: start of the heap; REGION_*: start of the region
- * @len: HEAP_ADD, REGION_ADD: length in bytes; REGION_DEL: ignored
+ * @len: HEAP_ADD, REGION_ADD, REGION_ADD_DEL: length in bytes; REGION_DEL:
+ *	ignored
  * @device: HEAP_ADD: the device id the range belongs to
  * @reserved: must be 0
  * @domain: HEAP_ADD: user pointer to the NUL-terminated domain name, 0 for

@@ -35,18 +35,15 @@ static unsigned int set_slot(uint32_t heap, uint64_t addr, int *found)
 	}
 }
 
-static void apply(const struct memreg_mstx_op *op)
+/* Live heap ids, by their low bits: the tests use few. */
+static unsigned char heap_live[1u << 16];
+
+static void apply_region(uint16_t code, const struct memreg_mstx_op *op)
 {
 	unsigned int i;
 	int found;
 
-	if (fake.nops < FAKE_MAX_OPS)
-		fake.ops[fake.nops] = *op;
-	if (op->op == MEMREG_MSTX_HEAP_ADD && op->domain)
-		strncpy(fake.domains[fake.nops % 64],
-			(const char *)(uintptr_t)op->domain, 63);
-	fake.nops++;
-	if (op->op == MEMREG_MSTX_REGION_ADD) {
+	if (code == MEMREG_MSTX_REGION_ADD) {
 		i = set_slot(op->heap, op->addr, &found);
 		if (!found) {
 			set[i].used = 1;
@@ -54,7 +51,7 @@ static void apply(const struct memreg_mstx_op *op)
 			set[i].addr = op->addr;
 			fake.live++;
 		}
-	} else if (op->op == MEMREG_MSTX_REGION_DEL) {
+	} else if (code == MEMREG_MSTX_REGION_DEL) {
 		i = set_slot(op->heap, op->addr, &found);
 		if (found) {
 			/* a tombstone keeps the probe chains intact */
@@ -64,6 +61,40 @@ static void apply(const struct memreg_mstx_op *op)
 			fake.early_dels++;
 		}
 	}
+}
+
+static void apply(const struct memreg_mstx_op *op)
+{
+	if (fake.nops < FAKE_MAX_OPS)
+		fake.ops[fake.nops] = *op;
+	if (op->op == MEMREG_MSTX_HEAP_ADD && op->domain)
+		strncpy(fake.domains[fake.nops % 64],
+			(const char *)(uintptr_t)op->domain, 63);
+	fake.nops++;
+	switch (op->op) {
+	case MEMREG_MSTX_HEAP_ADD:
+		heap_live[op->heap & 0xffff] = 1;
+		break;
+	case MEMREG_MSTX_HEAP_DEL:
+		heap_live[op->heap & 0xffff] = 0;
+		break;
+	case MEMREG_MSTX_REGION_ADD_DEL:
+		fake.add_dels++;
+		apply_region(MEMREG_MSTX_REGION_ADD, op);
+		apply_region(MEMREG_MSTX_REGION_DEL, op);
+		break;
+	default:
+		apply_region(op->op, op);
+	}
+}
+
+/* What the module refuses before applying an operation. */
+static int check(const struct memreg_mstx_op *op)
+{
+	if (op->op == MEMREG_MSTX_REGION_ADD_DEL && op->heap &&
+	    !heap_live[op->heap & 0xffff])
+		return ENOENT;
+	return 0;
 }
 
 static int fake_mstx_call(struct memreg_mstx *m)
@@ -83,6 +114,12 @@ static int fake_mstx_call(struct memreg_mstx *m)
 			m->done = i;
 			errno = fake.fail_errno;
 			fake.fail_errno = 0;
+			pthread_mutex_unlock(&fake_lock);
+			return -1;
+		}
+		if (check(&ops[i])) {
+			m->done = i;
+			errno = check(&ops[i]);
 			pthread_mutex_unlock(&fake_lock);
 			return -1;
 		}
@@ -126,6 +163,7 @@ void fake_reset(void)
 	fake.nops = 0;
 	fake.early_dels = 0;
 	fake.live = 0;
+	fake.add_dels = 0;
 	memset(set, 0, sizeof(set));
 	pthread_mutex_unlock(&fake_lock);
 }

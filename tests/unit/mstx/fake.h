@@ -4,7 +4,8 @@
  * tool: INFO says the module tracks heaps, MEMREG_IOC_MSTX batches are
  * checked as the module checks them and recorded op by op, and the order
  * of each heap's operations is checked (a region unregistered before it
- * was registered is counted).
+ * was registered is counted).  REGION_ADD_DEL is recorded as it came and
+ * applied as the REGION_ADD and REGION_DEL it stands for.
  */
 #ifndef MSTX_FAKE_H
 #define MSTX_FAKE_H
@@ -22,6 +23,7 @@ struct fake_mstx {
 	char domains[64][64];		/* HEAP_ADD's domain name, by op index % 64 */
 	unsigned long early_dels;	/* REGION_DEL before its REGION_ADD */
 	unsigned long live;		/* regions live, all heaps */
+	unsigned long add_dels;		/* REGION_ADD_DEL operations */
 	/* the next MSTX call stops at operation @fail_at with @fail_errno */
 	int fail_errno;
 	uint32_t fail_at;

@@ -206,10 +206,16 @@ static void test_flush_on_size(void **state)
 	assert_true(alone);
 }
 
+static void sleep_ms(long ms)
+{
+	struct timespec t = { 0, ms * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
 /* The module is never more than 100 ms behind the program. */
 static void test_flush_on_timer(void **state)
 {
-	struct timespec t = { 0, 100 * 1000000L };
 	mstxMemHeapHandle_t h;
 
 	(void)state;
@@ -217,11 +223,120 @@ static void test_flush_on_timer(void **state)
 	assert_non_null(h);
 	fake_reset();
 	region(pool, 4096);
+	region(pool + 4096, 4096);
 	unregister_ptr(pool);
-	nanosleep(&t, NULL);
-	assert_int_equal(fake_nops(), 2);
+	sleep_ms(100);
+	assert_int_equal(fake_nops(), 3);
 	assert_int_equal(fake.early_dels, 0);
+	assert_int_equal(fake.live, 1);
 	mstxMemHeapUnregister(domain, h);
+}
+
+/* The last recorded op on @addr, or an op of code 0. */
+static struct memreg_mstx_op last_op_at(const void *addr)
+{
+	struct memreg_mstx_op op, none = { 0 };
+	unsigned long i;
+
+	for (i = fake_nops(); i-- > 0;) {
+		op = fake_op(i);
+		if (op.addr == (uintptr_t)addr &&
+		    op.op != MEMREG_MSTX_HEAP_ADD)
+			return op;
+	}
+	return none;
+}
+
+/*
+ * A region unregistered while its register still waits in the buffer:
+ * one REGION_ADD_DEL carries both (the module keeps the peak and the
+ * violations of the pair), and nothing else about it reaches the module.
+ */
+static void test_fold_add_del(void **state)
+{
+	mstxMemHeapHandle_t h;
+	struct memreg_mstx_op op;
+	long i;
+
+	(void)state;
+	h = heap_register(pool, sizeof(pool), 0);
+	assert_non_null(h);
+	fake_reset();
+	region(pool + 8192, 300);
+	unregister_ptr(pool + 8192);
+	mstxMemHeapUnregister(domain, h);
+	assert_int_equal(fake_nops(), 2);
+	i = find_op(MEMREG_MSTX_REGION_ADD_DEL, pool + 8192);
+	assert_int_equal(i, 0);
+	op = fake_op(i);
+	assert_int_equal(op.len, 300);
+	assert_true(op.heap != 0);
+	assert_int_equal(fake_op(1).op, MEMREG_MSTX_HEAP_DEL);
+	assert_int_equal(fake.live, 0);
+	assert_int_equal(fake.early_dels, 0);
+}
+
+/*
+ * Only a register that is the last operation of the buffer is folded: a
+ * region registered before a flush, or before another region, is
+ * unregistered by a REGION_DEL of its own.  A second register of a live
+ * region folds like any other: the module counts the duplicate.
+ */
+static void test_fold_only_unsent_last(void **state)
+{
+	mstxMemHeapHandle_t h;
+
+	(void)state;
+	h = heap_register(pool, sizeof(pool), 0);
+	assert_non_null(h);
+	fake_reset();
+	region(pool, 64);
+	sleep_ms(100);			/* the flusher sent it */
+	unregister_ptr(pool);
+	region(pool + 64, 64);
+	region(pool + 128, 64);
+	unregister_ptr(pool + 64);
+	region(pool + 128, 64);		/* duplicate of a live region */
+	unregister_ptr(pool + 128);
+	mstxMemHeapUnregister(domain, h);
+
+	assert_int_equal(last_op_at(pool).op, MEMREG_MSTX_REGION_DEL);
+	assert_int_equal(last_op_at(pool + 64).op, MEMREG_MSTX_REGION_DEL);
+	assert_int_equal(find_op(MEMREG_MSTX_REGION_ADD, pool + 64) + 2,
+			 find_op(MEMREG_MSTX_REGION_DEL, pool + 64));
+	assert_true(find_op(MEMREG_MSTX_REGION_ADD, pool + 128) >= 0);
+	assert_int_equal(last_op_at(pool + 128).op,
+			 MEMREG_MSTX_REGION_ADD_DEL);
+	assert_int_equal(fake.add_dels, 1);
+}
+
+/*
+ * A register the module counts as out of heap is never folded: a region
+ * running past its heap's end, or in no heap at all.
+ */
+static void test_fold_not_out_of_heap(void **state)
+{
+	mstxMemHeapHandle_t h;
+
+	(void)state;
+	h = heap_register(pool2, sizeof(pool2), 0);
+	assert_non_null(h);
+	fake_reset();
+	region(pool2 + sizeof(pool2) - 512, 4096);
+	unregister_ptr(pool2 + sizeof(pool2) - 512);
+	region(outside, 64);
+	unregister_ptr(outside);
+	mstxMemHeapUnregister(domain, h);
+	sleep_ms(100);			/* the orphans: the flusher */
+
+	assert_int_equal(fake.add_dels, 0);
+	assert_true(find_op(MEMREG_MSTX_REGION_ADD,
+			    pool2 + sizeof(pool2) - 512) >= 0);
+	assert_true(find_op(MEMREG_MSTX_REGION_DEL,
+			    pool2 + sizeof(pool2) - 512) >= 0);
+	assert_int_equal(fake_op(find_op(MEMREG_MSTX_REGION_ADD, outside)).heap,
+			 0);
+	assert_true(find_op(MEMREG_MSTX_REGION_DEL, outside) >= 0);
 }
 
 /*
@@ -280,8 +395,9 @@ static void test_untrusted_output(void **state)
 		mstxMemRegionsUnregister(domain, &ub);
 	}
 	mstxMemHeapUnregister(domain, h);
-	i = find_op(MEMREG_MSTX_REGION_DEL, pool + 8192);
-	assert_true(i > find_op(MEMREG_MSTX_REGION_ADD, pool + 8192));
+	/* unregistered before the flush: folded into its register */
+	i = find_op(MEMREG_MSTX_REGION_ADD_DEL, pool + 8192);
+	assert_true(i >= 0);
 	/* the garbage batches still reported their region, in its heap */
 	assert_true(fake_op(find_op(MEMREG_MSTX_REGION_ADD, pool)).heap != 0);
 }
@@ -406,8 +522,9 @@ static void test_cross_thread_order(void **state)
 	}
 	for (i = 0; i < XT_THREADS / 2; i++)
 		mstxMemHeapUnregister(domain, h[i]);
-	assert_int_equal(fake_nops(), 2 * XT_REGIONS * XT_THREADS / 2 +
-					  XT_THREADS / 2);
+	/* a folded pair is one operation */
+	assert_int_equal(fake_nops() + fake.add_dels,
+			 2 * XT_REGIONS * XT_THREADS / 2 + XT_THREADS / 2);
 	assert_int_equal(fake.early_dels, 0);
 	assert_int_equal(fake.live, 0);
 }
@@ -448,6 +565,9 @@ int main(void)
 		cmocka_unit_test(test_regions_batched),
 		cmocka_unit_test(test_flush_on_size),
 		cmocka_unit_test(test_flush_on_timer),
+		cmocka_unit_test(test_fold_add_del),
+		cmocka_unit_test(test_fold_only_unsent_last),
+		cmocka_unit_test(test_fold_not_out_of_heap),
 		cmocka_unit_test(test_untrusted_output),
 		cmocka_unit_test(test_outside_every_heap),
 		cmocka_unit_test(test_refusal_skipped),

@@ -62,6 +62,25 @@ else
 	not_ok "stress: mstx_stress ran"
 fi
 
+# --- unregisters right after registers: folded pairs, as the calls lead
+f=/tmp/mstx-fold.txt
+if start_bg $f mstx_fold; then
+	pid=$bg_pid
+	sleep 0.15
+	json=$(memreg -j heap pid "$pid")
+	for name in pairs live dup oob peak; do
+		row=$(awk -v n=$name '$1 == "heap" && $2 == n { print $3 }' $f)
+		expect "fold: $name: regions bytes peaks out_of_heap unknown duplicate" \
+			"$(awk -v n=$name '$1 == "heap" && $2 == n { print $4, $5, $6, $7, $8, $9, $10 }' $f)" \
+			"$(echo "$json" | jq -r ".[] | select(.addr == $row) | \"\(.regions) \(.region_bytes) \(.peak_regions) \(.peak_bytes) \(.out_of_heap) \(.unknown) \(.duplicate)\"")"
+	done
+	expect "fold: outside every heap: nothing live, nothing counted" \
+		"" "$(echo "$json" | jq -r '.[] | select(.heap == 0) | "\(.regions) \(.unknown)"')"
+	stop_hold "$pid"
+else
+	not_ok "fold: mstx_fold ran"
+fi
+
 # --- a caller written like torch_npu, attached by MSTX_INJECTION_PATH
 mon=/tmp/mstx-monitor.txt
 start_monitor $mon || not_ok "monitor: subscribed"

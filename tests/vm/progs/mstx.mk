@@ -3,7 +3,9 @@
 #   mstx_torch   written like torch_npu's caller; attaches through
 #                MSTX_INJECTION_PATH
 #   mstx_plain   the plain headers and no tool: every call a no-op
-PROGS	+= mstx_stress mstx_torch mstx_plain
+#   mstx_fold    regions unregistered right after their register (the
+#                library folds such pairs), linked with libmemreg
+PROGS	+= mstx_stress mstx_torch mstx_plain mstx_fold
 # this file is included before the Makefile's first rule: keep "all" the default
 .DEFAULT_GOAL := all
 MSTX_CFLAGS := -I$(TOP)/include -pthread
@@ -14,7 +16,7 @@ $(OBJ)/mstx_%.o: mstx_%.c $(wildcard $(TOP)/include/mstx/*.h $(TOP)/include/mstx
 
 # --no-as-needed: the program calls nothing of libmemreg by name, yet
 # needs it loaded for the mstx header to find InitInjectionMstx in it
-$(OUT)/mstx_stress: $(OBJ)/mstx_stress.o $(BUILD)/lib/libmemreg.so
+$(OUT)/mstx_stress $(OUT)/mstx_fold: $(OUT)/%: $(OBJ)/%.o $(BUILD)/lib/libmemreg.so
 	@mkdir -p $(OUT)
 	$(CC) -o $@ $< -pthread -L$(BUILD)/lib -Wl,--no-as-needed -lmemreg
 
