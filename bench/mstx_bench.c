@@ -3,13 +3,20 @@
  * mstx_bench - what one mstxMemRegionsRegister or mstxMemRegionsUnregister
  * call costs a program: with no tool attached, and with libmemreg attached
  * (amortised: the batches' ioctls and the kernel's work included, and the
- * final flush at heap unregister).
+ * final flush at heap unregister), for two ways of using regions:
  *
- *   mstx_bench [-n ITERATIONS]
- *	runs itself twice, in this boot: without a tool, and (if /dev/memreg
- *	exists) with MSTX_INJECTION_PATH=libmemreg.so; prints both figures
- *	and their ratio.
- *   mstx_bench -1 [-n ITERATIONS]
+ *   pair    each region is unregistered right after its register (an
+ *	     allocator handing out a block that is freed at once): the
+ *	     library folds the two into one operation.
+ *   window  64 regions are live; each step unregisters the oldest and
+ *	     registers a new one: every call reaches the kernel as an
+ *	     operation of its own, which stores or drops a region.
+ *
+ *   mstx_bench [-n ITERATIONS] [-m pair|window]
+ *	runs itself, in this boot, without a tool and (if /dev/memreg
+ *	exists) with MSTX_INJECTION_PATH=libmemreg.so, for each way (or the
+ *	one given); prints the figures and their ratio.
+ *   mstx_bench -1 [-n ITERATIONS] [-m pair|window]
  *	one measurement in this process, whatever tool it finds.
  *
  * Built a second time as mstx_bench_stub, with libmemreg's objects and a
@@ -44,8 +51,8 @@ static double now_ns(void)
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
-/* ns per call over 2 * @n calls; -1 if no tool but one was wanted. */
-static double measure(unsigned long n, uint64_t *tool)
+/* ns per call over 2 * @n calls. */
+static double measure(unsigned long n, bool window, uint64_t *tool)
 {
 	mstxMemVirtualRangeDesc_t range = { 0, pool, sizeof(pool) };
 	mstxMemHeapDesc_t desc = {
@@ -75,12 +82,25 @@ static double measure(unsigned long n, uint64_t *tool)
 		mstxMemRegionsUnregister(globalDomain, &ub);
 	}
 
+	if (window) {
+		/* the window's regions live across the measurement */
+		for (i = 0; i < WINDOW; i++) {
+			region.ptr = pool + i * 64;
+			mstxMemRegionsRegister(globalDomain, &rb);
+		}
+	}
 	t0 = now_ns();
 	for (i = 0; i < n; i++) {
 		region.ptr = pool + (i % WINDOW) * 64;
-		mstxMemRegionsRegister(globalDomain, &rb);
 		ref.pointer = region.ptr;
-		mstxMemRegionsUnregister(globalDomain, &ub);
+		if (window) {
+			/* the oldest goes, a new one takes its place */
+			mstxMemRegionsUnregister(globalDomain, &ub);
+			mstxMemRegionsRegister(globalDomain, &rb);
+		} else {
+			mstxMemRegionsRegister(globalDomain, &rb);
+			mstxMemRegionsUnregister(globalDomain, &ub);
+		}
 		/* a program does other work between calls: reload every time */
 		__asm__ volatile("" ::: "memory");
 	}
@@ -92,7 +112,8 @@ static double measure(unsigned long n, uint64_t *tool)
 
 /* Run ourselves with -1, with or without a tool; its ns per call. */
 static double run_child(const char *self, const char *inject,
-			unsigned long n, unsigned long long *tool)
+			unsigned long n, const char *mode,
+			unsigned long long *tool)
 {
 	char nbuf[32], line[256];
 	double ns = -1;
@@ -113,7 +134,7 @@ static double run_child(const char *self, const char *inject,
 		else
 			unsetenv("MSTX_INJECTION_PATH");
 		snprintf(nbuf, sizeof(nbuf), "%lu", n);
-		execl(self, self, "-1", "-n", nbuf, (char *)NULL);
+		execl(self, self, "-1", "-n", nbuf, "-m", mode, (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -149,53 +170,70 @@ static const char *find_libmemreg(char *buf, size_t len)
 	return buf;
 }
 
+/* Both figures for one way of using regions; nonzero if the tool failed. */
+static int compare(const char *mode, unsigned long n)
+{
+	unsigned long long tool = 0;
+	double none, with;
+	char lib[4096];
+
+	none = run_child("/proc/self/exe", NULL, n, mode, &tool);
+	/* mstx_bench_stub has the library built in: its share alone */
+	printf("%-6s no tool:         %8.2f ns/call (%s)\n", mode, none,
+	       tool ? "a tool attached: the library with a stub kernel" :
+		      "no tool");
+	if (access("/dev/memreg", R_OK | W_OK)) {
+		printf("%-6s with memreg: skipped, no /dev/memreg here (%s)\n",
+		       mode, strerror(errno));
+		return 0;
+	}
+	tool = 0;
+	with = run_child("/proc/self/exe", find_libmemreg(lib, sizeof(lib)),
+			 n, mode, &tool);
+	if (with < 0 || !tool) {
+		printf("%-6s with memreg: the tool did not attach\n", mode);
+		return 1;
+	}
+	printf("%-6s memreg attached: %8.2f ns/call (amortised, kernel included)\n",
+	       mode, with);
+	printf("%-6s ratio memreg/no tool: %.1fx\n", mode, with / none);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = 2000000;
-	unsigned long long tool = 0;
+	const char *mode = NULL;
 	uint64_t tool_id = 0;
-	double none, with;
 	bool once = false;
-	char lib[4096];
-	int opt;
+	int opt, err;
 
-	while ((opt = getopt(argc, argv, "1n:")) != -1) {
+	while ((opt = getopt(argc, argv, "1n:m:")) != -1) {
 		switch (opt) {
 		case '1': once = true; break;
 		case 'n': n = strtoul(optarg, NULL, 0); break;
+		case 'm': mode = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [-1] [-n ITERATIONS]\n",
-				argv[0]);
-			return 2;
+			goto usage;
 		}
 	}
-	if (!n)
-		return 2;
+	if (!n || (mode && strcmp(mode, "pair") && strcmp(mode, "window")))
+		goto usage;
 	if (once) {
-		double ns = measure(n, &tool_id);
+		double ns = measure(n, mode && !strcmp(mode, "window"),
+				    &tool_id);
 
 		printf("ns_per_call %.2f tool %llx\n", ns,
 		       (unsigned long long)tool_id);
 		return 0;
 	}
-
-	none = run_child("/proc/self/exe", NULL, n, &tool);
-	printf("mstxMemRegionsRegister/Unregister, no tool:        %8.2f ns/call (%s)\n",
-	       none, tool ? "UNEXPECTED: a tool attached" : "no tool");
-	if (access("/dev/memreg", R_OK | W_OK)) {
-		printf("with memreg: skipped, no /dev/memreg here (%s)\n",
-		       strerror(errno));
-		return 0;
-	}
-	tool = 0;
-	with = run_child("/proc/self/exe", find_libmemreg(lib, sizeof(lib)),
-			 n, &tool);
-	if (with < 0 || !tool) {
-		printf("with memreg: the tool did not attach\n");
-		return 1;
-	}
-	printf("mstxMemRegionsRegister/Unregister, memreg attached: %8.2f ns/call (amortised, kernel included)\n",
-	       with);
-	printf("ratio memreg/no tool: %.1fx\n", with / none);
-	return 0;
+	printf("mstxMemRegionsRegister/Unregister, %lu calls each\n", 2 * n);
+	if (mode)
+		return compare(mode, n);
+	err = compare("pair", n);
+	return compare("window", n) || err;
+usage:
+	fprintf(stderr, "usage: %s [-1] [-n ITERATIONS] [-m pair|window]\n",
+		argv[0]);
+	return 2;
 }
