@@ -19,6 +19,7 @@
 
 /* Descriptors resolved per ioctl; also bounds the array we allocate. */
 #define BATCH	MEMREG_XFER_MAX_DESCS
+#define ON_STACK	32	/* 1.5 KiB of stack */
 
 adxl_status_t adxl__check_descs(enum adxl_transfer_op op,
 				const struct adxl_transfer_desc *descs,
@@ -134,12 +135,17 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			     const struct adxl_transfer_desc *descs, size_t n,
 			     int64_t deadline)
 {
-	struct memreg_xfer_desc *md;
+	struct memreg_xfer_desc stack[ON_STACK], *md;
 	adxl_status_t st = ADXL_SUCCESS;
 	size_t off, done;
 	int err;
 
-	if (p->dead || adxl__sock_dead(p->fd)) {
+	/*
+	 * A peer that died took its grants with it, so the module tells us
+	 * (EKEYREVOKED) without a system call of ours per transfer; only an
+	 * empty transfer, which reaches no module, looks at the socket.
+	 */
+	if (p->dead || (!n && adxl__sock_dead(p->fd))) {
 		adxl__peer_lost(p);
 		adxl__err("transfer to %s: not connected: the peer's control connection is gone (it exited or finalized)",
 			  p->name);
@@ -153,7 +159,8 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 	if (!n)
 		return ADXL_SUCCESS;
 
-	md = malloc((n < BATCH ? n : BATCH) * sizeof(*md));
+	/* Small transfers, the common case, cost no allocation. */
+	md = n <= ON_STACK ? stack : malloc((n < BATCH ? n : BATCH) * sizeof(*md));
 	if (!md) {
 		adxl__err("transfer to %s: out of memory", p->name);
 		return ADXL_FAILED;
@@ -176,7 +183,8 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			break;
 		}
 	}
-	free(md);
+	if (md != stack)
+		free(md);
 	return st;
 }
 
