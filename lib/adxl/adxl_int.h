@@ -213,7 +213,7 @@ struct adxl_engine {
 	int wake_fd;			/* eventfd: stop the server thread */
 	bool server_running;
 	pthread_t server;
-	struct adxl_link *links;	/* server thread only */
+	struct adxl_link *links;	/* server thread; moves: notify_lock */
 	size_t n_links;
 	uint64_t next_link_id;
 
@@ -242,6 +242,11 @@ const struct adxl_reg *adxl__reg_find(const struct adxl_engine *e,
 struct adxl_peer *adxl__peer_get(struct adxl_engine *e, const char *name);
 void adxl__peer_put(struct adxl_engine *e, struct adxl_peer *p);
 void adxl__peers_drop_all(struct adxl_engine *e);
+/* Whether the peer's control connection was seen closed (any thread). */
+static inline bool adxl__peer_dead(struct adxl_peer *p)
+{
+	return __atomic_load_n(&p->dead, __ATOMIC_RELAXED);
+}
 /* Called by transfers and notifies: mark the peer gone, once, loudly. */
 void adxl__peer_lost(struct adxl_peer *p);
 /* Connect under conn_lock (AutoConnect shares it with Connect). */

@@ -169,15 +169,15 @@ adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
 	pthread_mutex_lock(&p->io_lock);
 	seq = ++p->notify_seq;
 	ret = adxl__notify_encode(seq, name, name_len, msg, msg_len, &b);
-	if (!ret && !p->dead)
+	if (!ret && !adxl__peer_dead(p))
 		ret = adxl__send_msg(p->fd, ADXL_MSG_NOTIFY, b.data, b.len,
 				     deadline);
-	if (!ret && !p->dead)
+	if (!ret && !adxl__peer_dead(p))
 		ret = wait_ack(p, seq, deadline, &status);
 	pthread_mutex_unlock(&p->io_lock);
 	adxl__buf_free(&b);
 
-	if (p->dead || ret == -ECONNRESET || ret == -EPIPE) {
+	if (adxl__peer_dead(p) || ret == -ECONNRESET || ret == -EPIPE) {
 		adxl__peer_lost(p);
 		adxl__err("SendNotify %s: not connected: the peer's control connection is gone",
 			  remote_engine);

@@ -328,7 +328,7 @@ static struct adxl_peer *unlink_peer(struct adxl_engine *e, const char *name)
 static void say_bye(struct adxl_peer *p, int64_t deadline)
 {
 	pthread_mutex_lock(&p->io_lock);
-	if (!p->dead)
+	if (!adxl__peer_dead(p))
 		adxl__send_msg(p->fd, ADXL_MSG_BYE, NULL, 0, deadline);
 	pthread_mutex_unlock(&p->io_lock);
 }

@@ -35,7 +35,10 @@ static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 			   e->name, l->name);
 	close(l->fd);
 	adxl__notify_link_gone(e, l->id);
+	/* GetNotifies resets the links' counters under notify_lock. */
+	pthread_mutex_lock(&e->notify_lock);
 	e->links[i] = e->links[--e->n_links];
+	pthread_mutex_unlock(&e->notify_lock);
 }
 
 static void do_accept(struct adxl_engine *e)
@@ -53,10 +56,13 @@ static void do_accept(struct adxl_engine *e)
 		return;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	l = &e->links[e->n_links++];
+	pthread_mutex_lock(&e->notify_lock);
+	l = &e->links[e->n_links];
 	memset(l, 0, sizeof(*l));
 	l->fd = fd;
 	l->id = ++e->next_link_id;
+	e->n_links++;
+	pthread_mutex_unlock(&e->notify_lock);
 }
 
 static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
@@ -241,11 +247,13 @@ void adxl__server_stop(struct adxl_engine *e)
 		adxl__warn("%s: cannot wake the listener", e->name);
 	pthread_join(e->server, NULL);
 	e->server_running = false;
+	pthread_mutex_lock(&e->notify_lock);
 	for (i = 0; i < e->n_links; i++)
 		close(e->links[i].fd);
 	e->n_links = 0;
 	free(e->links);
 	e->links = NULL;
+	pthread_mutex_unlock(&e->notify_lock);
 	close(e->listen_fd);
 	close(e->wake_fd);
 	e->listen_fd = e->wake_fd = -1;

@@ -118,7 +118,7 @@ static adxl_status_t kernel_failed(struct adxl_peer *p, int err, int errnum,
 			adxl__peer_lost(p);
 		adxl__err("transfer to %s: descriptor %zu: the peer's memory is gone (deregistered, or the peer exited): grant revoked",
 			  p->name, index);
-		return p->dead ? ADXL_NOT_CONNECTED : ADXL_FAILED;
+		return adxl__peer_dead(p) ? ADXL_NOT_CONNECTED : ADXL_FAILED;
 	case ERANGE:
 		adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
 			  p->name, index);
@@ -145,7 +145,7 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 	 * (EKEYREVOKED) without a system call of ours per transfer; only an
 	 * empty transfer, which reaches no module, looks at the socket.
 	 */
-	if (p->dead || (!n && adxl__sock_dead(p->fd))) {
+	if (adxl__peer_dead(p) || (!n && adxl__sock_dead(p->fd))) {
 		adxl__peer_lost(p);
 		adxl__err("transfer to %s: not connected: the peer's control connection is gone (it exited or finalized)",
 			  p->name);

@@ -38,7 +38,7 @@ ring() {
 	# made after Connect is not visible to that peer.
 	i=0
 	while [ $i -lt "$n" ]; do
-		wait_for $tmp/peer.$i.out '^ready' 600 || break
+		wait_for $tmp/peer.$i.out '^ready' 300 || break
 		i=$((i + 1))
 	done
 	touch $tmp/go
@@ -56,7 +56,17 @@ ring() {
 	fi
 }
 
-ring 2 host $((4 << 20)) 1,2,3,64,1000,4096 28000
+# Host memory is charged to RLIMIT_MEMLOCK (8 MiB by default for a user
+# without CAP_IPC_LOCK); an adxl_peer registers three buffers of its size.
+host_max=$((8 << 20))
+lim=$(ulimit -l)
+if [ "$lim" != unlimited ] && [ $((lim * 1024 / 4)) -lt $host_max ]; then
+	host_max=$((lim * 1024 / 4))
+fi
+host_ring=$((4 << 20))
+[ $host_ring -gt $host_max ] && host_ring=$host_max
+
+ring 2 host $host_ring 1,2,3,64,1000,4096 28000
 ring 2 dev $((4 << 20)) 1,7,256,4096 28010
 ring 8 host $((1 << 20)) 1,16,4096 28020
 ring 8 dev $((1 << 20)) 1,16,4096 28040
@@ -67,15 +77,17 @@ ring 8 dev $((1 << 20)) 1,16,4096 28040
 kill_side() {
 	side=$1 kind=$2 port=$3
 	what="kill -9 of the $side mid-transfer ($kind)"
-	adxl_peer -l 127.0.0.1:$port -k "$kind" -s $((8 << 20)) -S 3 \
+	size=$((8 << 20))
+	[ "$kind" = host ] && size=$host_max
+	adxl_peer -l 127.0.0.1:$port -k "$kind" -s $size -S 3 \
 		>$tmp/srv.out 2>$tmp/srv.err &
 	srv=$!
-	wait_for $tmp/srv.out '^ready' 600
-	adxl_peer -l 127.0.0.1:$((port + 1)) -k "$kind" -s $((8 << 20)) -S 4 \
+	wait_for $tmp/srv.out '^ready' 300
+	adxl_peer -l 127.0.0.1:$((port + 1)) -k "$kind" -s $size -S 4 \
 		-c 127.0.0.1:$port -a $tmp/srv.out -P 3 -L \
 		>$tmp/cli.out 2>$tmp/cli.err &
 	cli=$!
-	if ! wait_for $tmp/cli.out '^looping' 600; then
+	if ! wait_for $tmp/cli.out '^looping' 300; then
 		not_ok "$what: transfers did not start"
 		sed 's/^/#   /' $tmp/cli.err $tmp/cli.out | head
 		kill -9 $srv $cli 2>/dev/null
