@@ -181,7 +181,10 @@ adxl_status_t adxl_get_notifies(adxl_engine_t *engine, adxl_notify_fn fn,
 adxl_status_t adxl_malloc_mem(enum adxl_mem_type type, size_t size, void **ptr);
 adxl_status_t adxl_free_mem(void *ptr);
 
-/* Fabric handles need real hardware: ADXL_UNSUPPORTED (PARAM_INVALID for NULL). */
+/*
+ * Fabric handles need real hardware: ADXL_UNSUPPORTED for the start of a
+ * MallocMem block, ADXL_PARAM_INVALID for any other address.
+ */
 adxl_status_t adxl_export_shareable_handle(void *addr, uint8_t handle[128]);
 
 adxl_status_t adxl_get_capability(int32_t feature, int32_t *value);

@@ -93,7 +93,17 @@ adxl_status_t adxl_free_mem(void *ptr)
 
 adxl_status_t adxl_export_shareable_handle(void *addr, uint8_t handle[128])
 {
+	size_t i;
+
 	if (!addr || !handle)
+		return ADXL_PARAM_INVALID;
+	/* The reference: the exact start of a MallocMem block, or PARAM_INVALID. */
+	pthread_mutex_lock(&alloc_lock);
+	for (i = 0; i < n_allocs; i++)
+		if (allocs[i].ptr == addr)
+			break;
+	pthread_mutex_unlock(&alloc_lock);
+	if (i == n_allocs)
 		return ADXL_PARAM_INVALID;
 	adxl__err("ExportToShareableHandle: fabric memory handles need Ascend hardware; not supported");
 	return ADXL_UNSUPPORTED;

@@ -189,6 +189,10 @@ static void test_malloc_free(void **state)
 	memset(p, 0xab, 10000);
 	assert_int_equal(adxl_export_shareable_handle(p, handle),
 			 ADXL_UNSUPPORTED);
+	/* Not the start of a MallocMem block. */
+	assert_int_equal(adxl_export_shareable_handle((uint8_t *)p + 4096,
+						      handle),
+			 ADXL_PARAM_INVALID);
 	assert_int_equal(adxl_free_mem(p), ADXL_SUCCESS);
 	/* Twice, or something else: PARAM_INVALID, not a crash. */
 	assert_int_equal(adxl_free_mem(p), ADXL_PARAM_INVALID);
