@@ -41,6 +41,7 @@ static void *worker_main(void *arg)
 {
 	struct adxl_engine *e = arg;
 	struct adxl_req *r = NULL;
+	struct adxl_peer *peer;
 
 	pthread_mutex_lock(&e->async_lock);
 	for (;;) {
@@ -53,11 +54,15 @@ static void *worker_main(void *arg)
 		r->result = adxl__transfer(e, r->peer, r->op, r->descs, r->n, -1);
 
 		pthread_mutex_lock(&e->async_lock);
-		adxl__peer_put(e, r->peer);
+		peer = r->peer;
 		r->peer = NULL;
 		free(r->descs);
 		r->descs = NULL;
 		r->done = true;
+		/* The engine lock nests outside async_lock: put it unlocked. */
+		pthread_mutex_unlock(&e->async_lock);
+		adxl__peer_put(e, peer);
+		pthread_mutex_lock(&e->async_lock);
 	}
 	pthread_mutex_unlock(&e->async_lock);
 	return NULL;
