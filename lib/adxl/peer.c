@@ -249,7 +249,9 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	}
 
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->name = strdup(name))) {
+	if (p)
+		p->name = strdup(name);
+	if (!p || !p->name) {
 		free(p);
 		close(fd);
 		return ADXL_FAILED;

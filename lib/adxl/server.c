@@ -81,11 +81,10 @@ static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
 	memcpy(out.instance_id, e->instance_id, sizeof(out.instance_id));
 	snprintf(out.name, sizeof(out.name), "%s", e->name);
 	/* Names are identities: the peer must use ours byte for byte. */
-	if (strcmp(in.target, e->name)) {
+	if (strcmp(in.target, e->name))
 		out.status = ADXL_HELLO_WRONG_NAME;
-	} else if (adxl__regs_hello(e, &out)) {
+	else if (adxl__regs_hello(e, &out))
 		return -ENOMEM;
-	}
 	ret = adxl__hello_encode(&out, &b);
 	free(out.regs);
 	if (!ret)

@@ -199,6 +199,20 @@ static void test_connect_statuses(void **state)
 	assert_int_equal(adxl_disconnect(e1, E2, 1000), ADXL_NOT_CONNECTED);
 }
 
+/* Names are identities: a listener answers only to its own name. */
+static void test_wrong_name(void **state)
+{
+	adxl_engine_t *any = engine("0.0.0.0:27105", NULL, 0);
+
+	(void)state;
+	assert_int_equal(adxl_connect(e1, "127.0.0.1:27105", 2000), ADXL_FAILED);
+	assert_non_null(strstr(adxl_last_error(), "named 0.0.0.0:27105"));
+	assert_int_equal(adxl_connect(e1, "0.0.0.0:27105", 2000), ADXL_SUCCESS);
+	assert_int_equal(adxl_disconnect(e1, "0.0.0.0:27105", 1000),
+			 ADXL_SUCCESS);
+	adxl_engine_destroy(any);
+}
+
 static void test_timeouts(void **state)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET,
@@ -513,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_registration_limit),
 		cmocka_unit_test(test_register_checks),
 		cmocka_unit_test(test_connect_statuses),
+		cmocka_unit_test(test_wrong_name),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_transfer_refusals),
 		cmocka_unit_test(test_tokens),
