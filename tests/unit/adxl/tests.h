@@ -13,5 +13,6 @@ int test_name_group(void);
 int test_msg_group(void);
 int test_wire_group(void);
 int test_api_group(void);
+int test_engine_group(void);
 
 #endif
