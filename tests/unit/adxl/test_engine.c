@@ -12,14 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 
 #include "adxl_int.h"
 #include "core.h"
 #include "tests.h"
 
-#define A	"127.0.0.1:27301"
-#define B	"127.0.0.1:27302"
+/*
+ * Names with ports picked at random: other runs of these tests (make check
+ * of another checkout) may share the host's loopback.
+ */
+static char A[32], B[32];
 #define REMOTE_BASE	1000000
 
 static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -122,16 +126,30 @@ static int setup(void **state)
 {
 	struct pair *p = calloc(1, sizeof(*p));
 	struct adxl_mem_desc d;
+	int tries;
 
+	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
 	/* Any file opens; the hook answers for the module. */
 	setenv("MEMREG_DEVICE", "/dev/null", 1);
 	memreg__test_ioctl = fake_ioctl;
 	n_fregs = 0;
 	p->la = malloc(LEN);
 	p->rb = malloc(LEN);
-	if (adxl_engine_create(&p->a) || adxl_engine_create(&p->b) ||
-	    adxl_initialize(p->a, A, NULL, 0) || adxl_initialize(p->b, B, NULL, 0))
+	if (adxl_engine_create(&p->a) || adxl_engine_create(&p->b))
 		return -1;
+	for (tries = 0;; tries++) {
+		unsigned int port = 20000 + (unsigned int)rand() % 40000;
+
+		snprintf(A, sizeof(A), "127.0.0.1:%u", port);
+		snprintf(B, sizeof(B), "127.0.0.1:%u", port + 1);
+		if (!adxl_initialize(p->a, A, NULL, 0)) {
+			if (!adxl_initialize(p->b, B, NULL, 0))
+				break;
+			adxl_finalize(p->a);
+		}
+		if (tries == 50)
+			return -1;
+	}
 	d = (struct adxl_mem_desc){ (uintptr_t)p->la, LEN };
 	if (adxl_register_mem(p->a, &d, ADXL_MEM_HOST, &p->ha))
 		return -1;
