@@ -16,9 +16,9 @@ if [ $rc != 0 ]; then
 	printf '%s\n' "$out" | grep -v '^ok' | sed 's/^/#   /' | tail -20
 fi
 
-# ring N KIND SIZE BATCHES PORT: N engines, engine i connected to engine
-# i+1 (mod N), each checking what it reads and writes and what its
-# predecessor wrote into it.
+# ring N KIND SIZE BATCHES PORT: N engines (KIND host, dev or mixed), engine
+# i connected to engine i+1 (mod N), each checking what it reads and writes
+# and what its predecessor wrote into it.
 ring() {
 	n=$1 kind=$2 size=$3 batches=$4 port=$5
 	what="$n processes, $kind memory, batches $batches"
@@ -27,7 +27,10 @@ ring() {
 	i=0
 	while [ $i -lt "$n" ]; do
 		j=$(( (i + 1) % n ))
-		adxl_peer -l 127.0.0.1:$((port + i)) -k "$kind" -s "$size" \
+		k=$kind
+		# mixed: host memory in even engines, device memory in odd ones.
+		[ "$kind" = mixed ] && { [ $((i % 2)) = 0 ] && k=host || k=dev; }
+		adxl_peer -l 127.0.0.1:$((port + i)) -k "$k" -s "$size" \
 			-S $((i + 11)) -g $tmp/go -w 1 -b "$batches" \
 			-c 127.0.0.1:$((port + j)) -a $tmp/peer.$j.out \
 			-P $((j + 11)) >$tmp/peer.$i.out 2>$tmp/peer.$i.err &
@@ -70,6 +73,7 @@ ring 2 host $host_ring 1,2,3,64,1000,4096 28000
 ring 2 dev $((4 << 20)) 1,7,256,4096 28010
 ring 8 host $((1 << 20)) 1,16,4096 28020
 ring 8 dev $((1 << 20)) 1,16,4096 28040
+ring 2 mixed $((1 << 20)) 1,5,4096 28060
 
 # kill_side SIDE KIND: a client READs from a server in a loop; kill -9
 # SIDE (server or client) in the middle.  The survivor must report a
@@ -79,6 +83,9 @@ kill_side() {
 	what="kill -9 of the $side mid-transfer ($kind)"
 	size=$((8 << 20))
 	[ "$kind" = host ] && size=$host_max
+	# A background job's redirection truncates its file only when the job
+	# runs: an old "ready" line must not be there for wait_for to find.
+	rm -f $tmp/srv.out $tmp/srv.err $tmp/cli.out $tmp/cli.err
 	adxl_peer -l 127.0.0.1:$port -k "$kind" -s $size -S 3 \
 		>$tmp/srv.out 2>$tmp/srv.err &
 	srv=$!
