@@ -86,7 +86,11 @@ static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
 		n = min_t(u64, len, PAGE_SIZE - max(soff, doff));
 		s = kmap_local_page(sp);
 		d = kmap_local_page(dp);
-		memcpy(d + doff, s + soff, n);
+		/* whole pages: the architecture's page copy, as COW uses */
+		if (n == PAGE_SIZE)
+			copy_page(d, s);
+		else
+			memcpy(d + doff, s + soff, n);
 		kunmap_local(d);
 		kunmap_local(s);
 		saddr += n;
