@@ -161,7 +161,7 @@ static adxl_status_t import_all(struct adxl_engine *e, struct adxl_peer *p,
 }
 
 static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
-			       int64_t deadline)
+			       int64_t deadline, bool *closed)
 {
 	struct adxl_hello out, in;
 	struct adxl_buf b = { 0 };
@@ -186,6 +186,11 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 	if (ret == -ETIMEDOUT) {
 		adxl__err("Connect %s: no answer to hello in time", p->name);
 		return ADXL_TIMEOUT;
+	}
+	if (ret == -ECONNRESET || ret == -EPIPE) {
+		/* Closed before it answered: the caller may dial again. */
+		*closed = true;
+		return ADXL_FAILED;
 	}
 	if (ret) {
 		adxl__err("Connect %s: control connection failed: %s", p->name,
@@ -225,6 +230,7 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	struct adxl_name addr;
 	struct adxl_peer *p;
 	adxl_status_t st;
+	bool closed;
 	int fd;
 
 	if (strlen(name) > ADXL_NAME_MAX || adxl__parse_name(name, &addr) ||
@@ -237,6 +243,7 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	if (p)
 		return ADXL_ALREADY_CONNECTED;
 
+again:
 	fd = dial(&addr, deadline);
 	if (fd == -ETIMEDOUT) {
 		adxl__err("Connect %s: no listening engine answered within %d ms",
@@ -259,9 +266,24 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	p->fd = fd;
 	p->refs = 1;
 	pthread_mutex_init(&p->io_lock, NULL);
-	st = handshake(e, p, deadline);
+	closed = false;
+	st = handshake(e, p, deadline, &closed);
 	if (st) {
 		peer_free(e, p);
+		/*
+		 * A listener that closed the connection before answering (one
+		 * going away, or dropping links it cannot serve) is tried again
+		 * while there is time, as one that refused it.
+		 */
+		if (closed && adxl__now_ms() + RETRY_MS < deadline) {
+			adxl__warn("Connect %s: the connection closed before the hello was answered; trying again",
+				   name);
+			usleep(RETRY_MS * 1000);
+			goto again;
+		}
+		if (closed)
+			adxl__err("Connect %s: the peer closed the connection before answering",
+				  name);
 		return st;
 	}
 	pthread_mutex_lock(&e->lock);

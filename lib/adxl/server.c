@@ -132,6 +132,9 @@ static bool serve_link(struct adxl_engine *e, size_t i)
 	ret = adxl__recv_msg(l->fd, &type, &p, &len,
 			     adxl__deadline(MSG_DEADLINE_MS));
 	if (ret) {
+		if (!l->hello_done && ret != -ECONNRESET)
+			adxl__warn("%s: a new link failed before its hello: %s",
+				   e->name, strerror(-ret));
 		link_close(e, i, false);
 		return false;
 	}
@@ -154,6 +157,9 @@ static bool serve_link(struct adxl_engine *e, size_t i)
 		if (ret == -EPROTO)
 			adxl__warn("%s: dropping a link that does not speak the ADXL control protocol",
 				   e->name);
+		else if (ret != -EPERM)
+			adxl__warn("%s: dropping a link: %s", e->name,
+				   strerror(-ret));
 		link_close(e, i, true);
 		return false;
 	}
