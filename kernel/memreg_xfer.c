@@ -19,6 +19,8 @@
 
 /* Descriptors copied in from user space at a time. */
 #define MEMREG_XFER_CHUNK	64
+/* Batches this small are copied onto the stack (4 x 48 bytes). */
+#define MEMREG_XFER_ONSTACK	4
 
 /* Copy bytes between pages at most this many pages between checks. */
 #define MEMREG_XFER_RESCHED	256
@@ -186,6 +188,7 @@ static int memreg_xfer_fetch(const struct memreg_transfer *req, u32 first,
 
 int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 {
+	struct memreg_xfer_desc onstack[MEMREG_XFER_ONSTACK];
 	struct memreg_xfer_state st = { .mf = mf };
 	struct memreg_ctx *ctx = mf->ctx;
 	struct memreg_xfer_desc *descs;
@@ -198,11 +201,18 @@ int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 	    req->desc_size > PAGE_SIZE)
 		return -EINVAL;
 
-	descs = kmalloc_array(MEMREG_XFER_CHUNK, sizeof(*descs), GFP_KERNEL);
-	if (!descs)
-		return -ENOMEM;
+	/* the common small batch costs no allocation */
+	if (req->count <= MEMREG_XFER_ONSTACK) {
+		descs = onstack;
+	} else {
+		descs = kmalloc_array(MEMREG_XFER_CHUNK, sizeof(*descs),
+				      GFP_KERNEL);
+		if (!descs)
+			return -ENOMEM;
+	}
 	while (done < req->count && !err) {
-		n = min_t(u32, req->count - done, MEMREG_XFER_CHUNK);
+		n = min_t(u32, req->count - done, descs == onstack ?
+			  MEMREG_XFER_ONSTACK : MEMREG_XFER_CHUNK);
 		err = memreg_xfer_fetch(req, done, n, descs);
 		for (i = 0; i < n && !err; i++) {
 			err = memreg_xfer_one(&st, &descs[i]);
@@ -212,7 +222,8 @@ int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 	}
 	memreg_xfer_drop_local(&st);
 	memreg_xfer_drop_remote(&st);
-	kfree(descs);
+	if (descs != onstack)
+		kfree(descs);
 
 	atomic64_add(done, &ctx->xfer_descs);
 	atomic64_add(st.read_bytes, &ctx->xfer_read_bytes);
