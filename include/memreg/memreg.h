@@ -52,6 +52,9 @@ enum memreg_err {
 	MEMREG_E_NODEV		= 16,	/* no such emulated device (ENXIO) */
 	MEMREG_E_DEVFULL	= 17,	/* the device's capacity is used up (ENOSPC) */
 	MEMREG_E_BUSY		= 18,	/* device memory still registered (EBUSY) */
+	MEMREG_E_REVOKED	= 19,	/* the peer's grant is gone (EKEYREVOKED) */
+	MEMREG_E_RANGE		= 20,	/* outside its registration (ERANGE) */
+	MEMREG_E_TOO_MANY	= 21,	/* grant or import limit (EMFILE) */
 };
 
 /**

@@ -118,6 +118,12 @@ static const char *const err_text[] = {
 		"the emulated device has no free memory left (ENOSPC)",
 	[MEMREG_E_BUSY] =
 		"device memory is still registered: unregister it first (EBUSY)",
+	[MEMREG_E_REVOKED] =
+		"the peer's grant is gone: revoked, unregistered, or the peer exited (EKEYREVOKED)",
+	[MEMREG_E_RANGE] =
+		"a transfer range is not inside its registration (ERANGE)",
+	[MEMREG_E_TOO_MANY] =
+		"too many grants of the registration (64) or imports of the process (65536) (EMFILE)",
 };
 
 const char *memreg_strerror(int err)

@@ -5,7 +5,9 @@
  * The core's errno table gives ENOENT and EACCES their meanings only for
  * the operations it knows; these five say the same things (unknown
  * handle or token, more access than allowed), so they are mapped here
- * before falling back to the rows every operation shares.
+ * before falling back to the rows every operation shares, and so are the
+ * errnos only they return (EKEYREVOKED, ERANGE, EMFILE of the grant and
+ * import limits).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -21,6 +23,12 @@ static int xfer_fail(void)
 		return memreg__refuse(MEMREG_E_NOENT, err);
 	if (err == EACCES)
 		return memreg__refuse(MEMREG_E_ACCESS, err);
+	if (err == EKEYREVOKED)
+		return memreg__refuse(MEMREG_E_REVOKED, err);
+	if (err == ERANGE)
+		return memreg__refuse(MEMREG_E_RANGE, err);
+	if (err == EMFILE)
+		return memreg__refuse(MEMREG_E_TOO_MANY, err);
 	return memreg__fail(MEMREG_OP_ANY);
 }
 

@@ -140,7 +140,7 @@ static void test_strerror_every_code(void **state)
 	int i, j;
 
 	(void)state;
-	for (i = MEMREG_OK; i <= MEMREG_E_BUSY; i++) {
+	for (i = MEMREG_OK; i <= MEMREG_E_TOO_MANY; i++) {
 		const char *s = memreg_strerror(i);
 
 		assert_non_null(s);
@@ -167,16 +167,20 @@ static void test_strerror_names_the_errno(void **state)
 	assert_non_null(strstr(memreg_strerror(-MEMREG_E_MEMLOCK),
 			       "RLIMIT_MEMLOCK"));
 	assert_non_null(strstr(memreg_strerror(-MEMREG_E_NOMODULE), "module"));
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_REVOKED),
+			       "EKEYREVOKED"));
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_RANGE), "ERANGE"));
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_TOO_MANY), "EMFILE"));
 }
 
 static void test_strerror_unknown(void **state)
 {
-	const char *unknown = memreg_strerror(MEMREG_E_BUSY + 1);
+	const char *unknown = memreg_strerror(MEMREG_E_TOO_MANY + 1);
 
 	(void)state;
 	assert_non_null(unknown);
 	assert_true(strlen(unknown) > 0);
-	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_BUSY + 1)));
+	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_TOO_MANY + 1)));
 	assert_string_equal(unknown, memreg_strerror(INT_MAX));
 	assert_string_equal(unknown, memreg_strerror(INT_MIN));
 }
