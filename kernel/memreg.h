@@ -291,6 +291,7 @@ int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info);
 void memreg_dev_release_file(struct memreg_file *mf);
 int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);
 int memreg_dev_reg_get(struct memreg_reg *reg, struct mm_struct *mm);
+void memreg_dev_reg_unlink(struct memreg_reg *reg);
 void memreg_dev_reg_put(struct memreg_reg *reg);
 
 /* memreg_heap.c: mstx heaps and regions */

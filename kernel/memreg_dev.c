@@ -26,6 +26,7 @@
 #include <linux/gfp.h>
 #include <linux/kref.h>
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -39,6 +40,14 @@
 #define MEMREG_DEV_MMAP_SHIFT	40
 #define MEMREG_DEV_PGOFF_SHIFT	(MEMREG_DEV_MMAP_SHIFT - PAGE_SHIFT)
 #define MEMREG_DEV_PGOFF_MASK	((1UL << MEMREG_DEV_PGOFF_SHIFT) - 1)
+/*
+ * Allocation ids whose offset mmap() takes (pgoff below 2^51 on 64-bit;
+ * a 32-bit pgoff leaves room for few), and the largest allocation that
+ * fits below the next id's offset.
+ */
+#define MEMREG_DEV_MAX_ID	min_t(unsigned long, (1UL << 23) - 1, \
+				      ULONG_MAX >> MEMREG_DEV_PGOFF_SHIFT)
+#define MEMREG_DEV_MAX_LEN	(1ULL << MEMREG_DEV_MMAP_SHIFT)
 
 struct memreg_devmem memreg_devs[MEMREG_MAX_DEVICES];
 
@@ -48,7 +57,7 @@ struct memreg_devmem *memreg_dev_get(u32 id)
 {
 	if (id >= memreg_ndevs)
 		return NULL;
-	return &memreg_devs[id];
+	return &memreg_devs[array_index_nospec(id, MEMREG_MAX_DEVICES)];
 }
 
 void memreg_dev_init(void)
@@ -228,7 +237,8 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	if (!memreg_dev_get(req->device))
 		return -ENXIO;
 	/* beyond any capacity, and round_up() below must not overflow */
-	if (req->len > memreg_dev_capacity_bytes())
+	if (req->len > memreg_dev_capacity_bytes() ||
+	    req->len > MEMREG_DEV_MAX_LEN)
 		return -ENOSPC;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
@@ -247,7 +257,8 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	case MEMREG_DEV_HUGE_FIRST:
 		d->huge = req->len > MEMREG_DEV_HUGE_MIN;
 		err = memreg_dev_fill(d, req->len);
-		if (err == -ENOMEM && d->huge) {
+		/* no contiguous memory, or 2 MiB rounding does not fit */
+		if ((err == -ENOMEM || err == -ENOSPC) && d->huge) {
 			d->huge = false;
 			err = memreg_dev_fill(d, req->len);
 		}
@@ -260,7 +271,9 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 		goto free_d;
 
 	mutex_lock(&mf->lock);
-	err = xa_alloc_cyclic(&mf->dallocs, &id, d, XA_LIMIT(1, U32_MAX),
+	/* cyclic, reusing freed ids once the mmap-able ones ran out */
+	err = xa_alloc_cyclic(&mf->dallocs, &id, d,
+			      XA_LIMIT(1, MEMREG_DEV_MAX_ID),
 			      &mf->next_dalloc, GFP_KERNEL);
 	if (err < 0) {
 		mutex_unlock(&mf->lock);
@@ -450,6 +463,11 @@ int memreg_dev_reg_get(struct memreg_reg *reg, struct mm_struct *mm)
 	if (!vma || vma->vm_ops != &memreg_dev_vm_ops ||
 	    reg->len > vma->vm_end - reg->addr)
 		goto out;
+	/* peers may write through it: the mapping must be writable */
+	if (!(vma->vm_flags & VM_WRITE)) {
+		err = -EACCES;
+		goto out;
+	}
 	d = vma->vm_private_data;
 	spin_lock(&d->lock);
 	if (!d->freed) {
@@ -469,12 +487,18 @@ out:
 	return err;
 }
 
-void memreg_dev_reg_put(struct memreg_reg *reg)
+/* The registration is gone from every lookup: DEV_FREE may proceed. */
+void memreg_dev_reg_unlink(struct memreg_reg *reg)
 {
 	struct memreg_dalloc *d = reg->dalloc;
 
 	spin_lock(&d->lock);
 	d->nregs--;
 	spin_unlock(&d->lock);
-	memreg_dalloc_put(d);
+}
+
+/* The last copy using the registration is done: drop its reference. */
+void memreg_dev_reg_put(struct memreg_reg *reg)
+{
+	memreg_dalloc_put(reg->dalloc);
 }

@@ -186,11 +186,12 @@ int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req)
 	}
 	remote->share = share;
 
-	mutex_lock(&mf->lock);
-	if (atomic_read(&mf->ctx->nr_imports) >= MEMREG_MAX_IMPORTS) {
+	/* counted first: two files of the process may import at once */
+	if (atomic_inc_return(&mf->ctx->nr_imports) > MEMREG_MAX_IMPORTS) {
 		err = -EMFILE;
-		goto unlock;
+		goto uncount;
 	}
+	mutex_lock(&mf->lock);
 	err = xa_alloc_cyclic(&mf->imports, &remote->id, NULL, xa_limit_32b,
 			      &mf->next_import, GFP_KERNEL);
 	if (err < 0)
@@ -220,12 +221,13 @@ int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req)
 	req->access = share->access;
 	req->handle = remote->handle;
 	xa_store(&mf->imports, remote->id, remote, GFP_KERNEL);
-	atomic_inc(&mf->ctx->nr_imports);
 	mutex_unlock(&mf->lock);
 	return 0;
 
 unlock:
 	mutex_unlock(&mf->lock);
+uncount:
+	atomic_dec(&mf->ctx->nr_imports);
 	kfree(remote);
 put_share:
 	memreg_share_put(share);

@@ -12,6 +12,8 @@
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/hugetlb.h>
+#include <linux/shmem_fs.h>
 #include "memreg.h"
 
 static int memreg_charge_pinned(struct mm_struct *mm, unsigned long npages,
@@ -58,6 +60,33 @@ static int memreg_explain_fault(struct mm_struct *mm, unsigned long addr)
 	return err;
 }
 
+/*
+ * Pages of a regular file's shared mapping may not be pinned for long:
+ * module copies into them (TRANSFER) would bypass the filesystem's
+ * page_mkwrite and dirty tracking.  Kernels from 6.5 refuse such
+ * FOLL_LONGTERM pins themselves; refuse them on 6.1 too, with the same
+ * EFAULT.  Anonymous, shmem/memfd and hugetlbfs memory are fine.
+ */
+static int memreg_check_backing(struct mm_struct *mm, unsigned long start,
+				unsigned long end)
+{
+	struct vm_area_struct *vma;
+	int err = 0;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	     vma = find_vma(mm, vma->vm_end)) {
+		if (vma->vm_file && !is_vm_hugetlb_page(vma) &&
+		    !shmem_mapping(vma->vm_file->f_mapping)) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	mmap_read_unlock(mm);
+	return err;
+}
+
 static unsigned long memreg_count_folios(struct page **pages,
 					 unsigned long npages)
 {
@@ -87,6 +116,9 @@ int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
 
 	if (!access_ok((void __user *)(unsigned long)reg->addr, reg->len))
 		return -EFAULT;
+	ret = memreg_check_backing(mm, start, start + npages * PAGE_SIZE);
+	if (ret)
+		return ret;
 
 	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages)

@@ -55,6 +55,9 @@ void memreg_region_put(struct memreg_reg *reg)
  */
 static void memreg_region_destroy(struct memreg_reg *reg)
 {
+	/* unregistered: its device allocation may be freed from now on */
+	if (reg->type == MEMREG_MEM_DEVICE)
+		memreg_dev_reg_unlink(reg);
 	xa_erase(&reg->ctx->regions, reg->id);
 	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
 	memreg_region_put(reg);
@@ -92,6 +95,10 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	err = memreg_check_range(req->addr, req->len, &first, &npages);
 	if (err)
 		return err;
+	/* the whole range is a user address, on 32-bit kernels too */
+	if (req->addr != (unsigned long)req->addr ||
+	    !access_ok(u64_to_user_ptr(req->addr), req->len))
+		return -EFAULT;
 	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
 	if (!reg)
 		return -ENOMEM;
@@ -152,10 +159,12 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 free_id:
 	xa_erase(&memreg_regions, reg->id);
 unpin:
-	if (reg->type == MEMREG_MEM_HOST)
+	if (reg->type == MEMREG_MEM_HOST) {
 		memreg_host_unpin(reg, ctx->mm);
-	else
+	} else {
+		memreg_dev_reg_unlink(reg);
 		memreg_dev_reg_put(reg);
+	}
 uncharge:
 	memreg_ctx_uncharge(ctx, reg->type, reg->len);
 free_reg:

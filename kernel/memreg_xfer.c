@@ -195,6 +195,8 @@ int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 	u32 i, n, done = 0;
 	int err = 0;
 
+	req->done = 0;
+	req->bytes = 0;
 	if (req->flags || req->reserved0 || !req->count ||
 	    req->count > MEMREG_XFER_MAX_DESCS ||
 	    req->desc_size < MEMREG_XFER_DESC_SIZE_VER0 ||
@@ -218,6 +220,8 @@ int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 			err = memreg_xfer_one(&st, &descs[i]);
 			if (!err)
 				done++;
+			/* many small descriptors make a long call too */
+			cond_resched();
 		}
 	}
 	memreg_xfer_drop_local(&st);

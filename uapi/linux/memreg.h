@@ -20,7 +20,9 @@
  *            the kernel is out of memory
  *   ENXIO    DEVICE type: the range is not inside one mapping of one live
  *            emulated device allocation (MEMREG_IOC_DEV_ALLOC + mmap)
- *   EFAULT   the range is not (fully) mapped
+ *   EFAULT   the range is not (fully) mapped, or (HOST) part of it is a
+ *            shared mapping of a regular file (only anonymous, shmem/memfd
+ *            and hugetlbfs memory can be pinned for long)
  *   EACCES   the range is mapped but not writable
  *   EINVAL   len 0, addr+len overflow, unknown type/flags, reserved != 0
  *   EPERM    the file was opened by another process (fork, fd passing)
@@ -34,9 +36,10 @@
  * offset; mmap(MAP_SHARED) of /dev/memreg at that offset maps them.  The
  * pages are never swapped and go back to the device when the allocation is
  * freed (or its file closed) and its last mapping and registration are gone.
- *   DEV_ALLOC: ENXIO no such device, ENOSPC the device is full, ENOMEM no
- *              2 MiB-contiguous memory for HUGE_ONLY (or out of memory),
- *              EINVAL len 0 or unknown policy/flags.
+ *   DEV_ALLOC: ENXIO no such device, ENOSPC the device is full (or len is
+ *              above 1 TiB), ENOMEM no 2 MiB-contiguous memory for HUGE_ONLY
+ *              (or out of memory), EINVAL len 0 or unknown policy/flags,
+ *              EINTR a fatal signal while allocating.
  *   DEV_FREE:  ENOENT unknown handle, EBUSY the allocation is registered
  *              (unregister first).
  *   DEV_INFO:  ENXIO no such device.
@@ -299,7 +302,8 @@ struct memreg_dev_info {
  *           ENOENT unknown local or remote handle, EKEYREVOKED the grant is
  *           gone, ERANGE a range not inside its registration, EACCES the
  *           grant does not allow the op, EINVAL bad op/flags/len 0,
- *           EFAULT bad descriptor array, EINTR a fatal signal.
+ *           EFAULT bad descriptor array, E2BIG a descriptor's bytes beyond
+ *           what the kernel knows are not zero, EINTR a fatal signal.
  */
 enum memreg_xfer_op {
 	MEMREG_XFER_READ	= 0,	/* remote -> local */

@@ -21,6 +21,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -368,6 +371,106 @@ static void test_capacity(void **state)
 	close(fd);
 }
 
+/* HUGE_FIRST falls back to 4 KiB pages when 2 MiB rounding does not fit. */
+static void test_huge_first_fits_normal(void **state)
+{
+	struct memreg_dev_info di;
+	struct devmem fill_, m;
+	int fd = memtest_open();
+	uint64_t free_;
+
+	(void)state;
+	assert_int_equal(dev_info(fd, 1, &di), 0);
+	free_ = di.capacity - di.used;
+	assert_true(free_ > 4 * MiB);
+	/* leave exactly 3 MiB free */
+	assert_int_equal(dev_alloc(fd, 1, MEMREG_DEV_NORMAL_ONLY, free_ - 3 * MiB,
+				   &fill_), 0);
+	/* 3 MiB - 4 KiB: two 2 MiB chunks would not fit, pages do */
+	assert_int_equal(dev_alloc(fd, 1, MEMREG_DEV_HUGE_FIRST, 3 * MiB - PAGE,
+				   &m), 0);
+	assert_int_equal(m.huge, 0);
+	assert_int_equal(m.len, 3 * MiB - PAGE);
+	dev_release(fd, &m);
+	/* HUGE_ONLY has no such way out */
+	assert_int_equal(dev_alloc(fd, 1, MEMREG_DEV_HUGE_ONLY, 3 * MiB - PAGE,
+				   &m), -ENOSPC);
+	dev_release(fd, &fill_);
+	close(fd);
+}
+
+/* A read-only device mapping cannot be registered for peers to write. */
+static void test_register_readonly_mapping(void **state)
+{
+	struct devmem m;
+	uint64_t h;
+	char *ro;
+	int fd = memtest_open();
+
+	(void)state;
+	assert_int_equal(dev_alloc(fd, 0, MEMREG_DEV_NORMAL_ONLY, PAGE, &m), 0);
+	ro = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, m.off);
+	assert_true(ro != MAP_FAILED);
+	assert_int_equal(memtest_register(fd, ro, PAGE, MEMREG_MEM_DEVICE, &h),
+			 -EACCES);
+	munmap(ro, PAGE);
+	dev_release(fd, &m);
+	close(fd);
+}
+
+/* Register a 2-page MAP_SHARED mapping of a new file in @dir: 0 or -errno. */
+static int register_file_in(const char *dir, long *fs_type)
+{
+	char path[128];
+	struct statfs sf;
+	uint64_t h;
+	char *p;
+	int fd = memtest_open(), f, err;
+
+	snprintf(path, sizeof(path), "%s/itest_dev.XXXXXX", dir);
+	f = mkstemp(path);
+	assert_true(f >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(f, 2 * PAGE), 0);
+	assert_int_equal(fstatfs(f, &sf), 0);
+	*fs_type = sf.f_type;
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+	assert_true(p != MAP_FAILED);
+	p[0] = 1;
+	err = memtest_register(fd, p, 2 * PAGE, MEMREG_MEM_HOST, &h);
+	if (!err)
+		assert_int_equal(memtest_unregister(fd, h), 0);
+	munmap(p, 2 * PAGE);
+	close(f);
+	close(fd);
+	return err;
+}
+
+/*
+ * Host memory that is a shared mapping of a regular file cannot be pinned
+ * for long (module copies would bypass the filesystem): EFAULT on every
+ * kernel.  shmem (tmpfs, memfd) is fine.
+ */
+static void test_register_file_mapping(void **state)
+{
+	const char *dir = "/tmp/itest_dev_ramfs";
+	long type;
+
+	(void)state;
+	/* /tmp in the guest is tmpfs: shmem */
+	assert_int_equal(register_file_in("/tmp", &type), 0);
+	assert_int_equal(type, 0x01021994);
+	if (geteuid() != 0) {
+		print_message("# root only: mounts a ramfs for a non-shmem file\n");
+		skip();
+	}
+	mkdir(dir, 0700);
+	assert_int_equal(mount("none", dir, "ramfs", 0, NULL), 0);
+	assert_int_equal(register_file_in(dir, &type), -EFAULT);
+	assert_int_equal(umount(dir), 0);
+	rmdir(dir);
+}
+
 static void test_register_device(void **state)
 {
 	struct memreg_region r[2];
@@ -579,6 +682,9 @@ int main(void)
 		T(test_bad_input),
 		T(test_mmap_checks),
 		T(test_capacity),
+		T(test_huge_first_fits_normal),
+		T(test_register_readonly_mapping),
+		T(test_register_file_mapping),
 		T(test_register_device),
 		T(test_registration_outlives_mapping),
 		T(test_dev_bytes_limit),
