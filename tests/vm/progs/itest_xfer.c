@@ -535,8 +535,12 @@ static void *pump_main(void *arg)
 	return NULL;
 }
 
-/* kill -9 of the owner while 32 MiB copies run from its memory. */
-static void test_kill_owner_mid_transfer(void **state)
+/*
+ * The owner's memory goes while a peer copies 32 MiB reads from it in a
+ * loop (@kill: the owner is killed with -9, else it unregisters): the
+ * copier's next transfer says EKEYREVOKED, and no pin is left behind.
+ */
+static void check_owner_goes_mid_transfer(int kill)
 {
 	const uint64_t len = big_len(32 * MiB);
 	struct memreg_import im;
@@ -547,22 +551,32 @@ static void test_kill_owner_mid_transfer(void **state)
 	int fd = memtest_open();
 	char *buf = local_mem(fd, len, &lh);
 
-	(void)state;
 	owner_start(&ow, len, 0);
 	assert_int_equal(import(fd, ow.offer.token, &im), 0);
 	p = (struct pump){ .fd = fd };
 	p.d = desc(MEMREG_XFER_READ, lh, buf, im.handle, im.addr, len);
 	assert_int_equal(pthread_create(&t, NULL, pump_main, &p), 0);
 	usleep(200 * 1000);
-	owner_stop(&ow, 1);
+	if (kill)
+		owner_stop(&ow, 1);
+	else
+		assert_int_equal(owner_do(&ow, CMD_UNREGISTER), 1);
 	pthread_join(t, NULL);
-	print_message("# %lu transfers of %llu MiB before the owner died\n",
+	print_message("# %lu transfers of %llu MiB before the owner's memory went\n",
 		      p.rounds, (unsigned long long)(len >> 20));
 	assert_int_equal(p.err, -EKEYREVOKED);
+	if (!kill)
+		owner_stop(&ow, 0);
 	assert_int_equal(memtest_unregister(fd, lh), 0);
 	close(fd);
 	memtest_unmap(buf, len);
 	assert_no_leak();
+}
+
+static void test_kill_owner_mid_transfer(void **state)
+{
+	(void)state;
+	check_owner_goes_mid_transfer(1);
 }
 
 /* kill -9 of the copying process: the owner loses nothing. */
@@ -608,33 +622,10 @@ static void test_kill_copier_mid_transfer(void **state)
 	assert_no_leak();
 }
 
-/* The owner unregisters while a peer copies: the copy ends cleanly. */
 static void test_unregister_mid_transfer(void **state)
 {
-	const uint64_t len = big_len(32 * MiB);
-	struct memreg_import im;
-	struct owner ow;
-	struct pump p;
-	pthread_t t;
-	uint64_t lh;
-	int fd = memtest_open();
-	char *buf = local_mem(fd, len, &lh);
-
 	(void)state;
-	owner_start(&ow, len, 0);
-	assert_int_equal(import(fd, ow.offer.token, &im), 0);
-	p = (struct pump){ .fd = fd };
-	p.d = desc(MEMREG_XFER_READ, lh, buf, im.handle, im.addr, len);
-	assert_int_equal(pthread_create(&t, NULL, pump_main, &p), 0);
-	usleep(200 * 1000);
-	assert_int_equal(owner_do(&ow, CMD_UNREGISTER), 1);
-	pthread_join(t, NULL);
-	assert_int_equal(p.err, -EKEYREVOKED);
-	owner_stop(&ow, 0);
-	assert_int_equal(memtest_unregister(fd, lh), 0);
-	close(fd);
-	memtest_unmap(buf, len);
-	assert_no_leak();
+	check_owner_goes_mid_transfer(0);
 }
 
 /* Eight processes, each reading and writing every other's memory. */
