@@ -22,16 +22,12 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <linux/memreg.h>
+#include "nltest.h"
 #include "memtest.h"
 
 /* Enough processes that one device's list cannot fit one dump skb. */
 #define NPROCS	1000
 #define PAGE	4096
-
-struct nlconn {
-	struct nl_sock *sk;
-	int family;
-};
 
 /* What one dump collected. */
 struct seen {
@@ -47,28 +43,6 @@ struct seen {
 	int region_device;		/* DEVICE of self's region, -1 none */
 	int err;
 };
-
-static int group_setup(void **state)
-{
-	static struct nlconn c;
-
-	c.sk = nl_socket_alloc();
-	if (!c.sk || genl_connect(c.sk))
-		return -1;
-	c.family = genl_ctrl_resolve(c.sk, MEMREG_GENL_NAME);
-	if (c.family < 0)
-		return -1;
-	*state = &c;
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	struct nlconn *c = *state;
-
-	nl_socket_free(c->sk);
-	return 0;
-}
 
 static int parse_dev(struct nl_msg *msg, void *arg)
 {
@@ -307,5 +281,5 @@ int main(void)
 	};
 
 	return cmocka_run_group_tests_name("memreg device netlink", tests,
-					   group_setup, group_teardown);
+					   nltest_setup, nltest_teardown);
 }

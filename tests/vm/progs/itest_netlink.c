@@ -16,33 +16,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <linux/memreg.h>
-
-struct nlconn {
-	struct nl_sock *sk;
-	int family;
-};
-
-static int group_setup(void **state)
-{
-	static struct nlconn c;
-
-	c.sk = nl_socket_alloc();
-	if (!c.sk || genl_connect(c.sk))
-		return -1;
-	c.family = genl_ctrl_resolve(c.sk, MEMREG_GENL_NAME);
-	if (c.family < 0)
-		return -1;
-	*state = &c;
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	struct nlconn *c = *state;
-
-	nl_socket_free(c->sk);
-	return 0;
-}
+#include "nltest.h"
 
 /* Send @msg as a request and return the kernel's answer: 0 or -errno. */
 static int request(struct nlconn *c, struct nl_msg *msg)
@@ -172,5 +146,5 @@ int main(void)
 	};
 
 	return cmocka_run_group_tests_name("memreg netlink", tests,
-					   group_setup, group_teardown);
+					   nltest_setup, nltest_teardown);
 }
