@@ -4,6 +4,8 @@
 #   make module     memreg.ko for KDIR (default: the running kernel)
 #   make check      install what is missing, build, run every test; ends
 #                   with "N passed, N failed"
+#   make bench      every benchmark (one VM boot per kernel, native micro-
+#                   benchmarks); report in build/bench/report.md
 #   make demo       boot a VM with the module and show two processes'
 #                   registrations with the memreg tool
 #   make install    (root) DKMS module, udev rule, library, headers, tool,
@@ -37,6 +39,9 @@ check:
 demo:
 	scripts/demo
 
+bench:
+	scripts/bench
+
 install: lib tool
 	VERSION=$(VERSION) PREFIX=$(PREFIX) scripts/install
 
@@ -46,4 +51,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all lib tool tests module check demo install uninstall clean
+.PHONY: all lib tool tests module check demo bench install uninstall clean
