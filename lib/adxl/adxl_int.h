@@ -5,7 +5,8 @@
  *
  * Locks, outermost first: engine->conn_lock (one Connect at a time),
  * engine->lock (peer list, state), peer->io_lock (its control socket),
- * engine->reg_lock (registration table), engine->notify_lock,
+ * engine->ucx_lock (starting UCX), engine->reg_lock (registration
+ * table), engine->notify_lock,
  * engine->async_lock.  None is held across a transfer ioctl except
  * reg_lock for reading while descriptors are resolved (before the ioctl).
  */
@@ -22,6 +23,8 @@
 
 #include <adxl/adxl.h>
 #include <memreg/memreg.h>
+
+#include "ucx_plugin.h"
 
 /* ---- log.c ---- */
 
@@ -50,6 +53,8 @@ enum adxl_msg_type {
 	ADXL_MSG_NOTIFY		= 3,	/* client -> server */
 	ADXL_MSG_NOTIFY_ACK	= 4,	/* server -> client */
 	ADXL_MSG_BYE		= 5,	/* client -> server: orderly disconnect */
+	ADXL_MSG_UCX_HELLO	= 6,	/* client -> server: reach me over UCX */
+	ADXL_MSG_UCX_REPLY	= 7,	/* server -> client: worker, keys */
 };
 
 #define ADXL_MSG_MAGIC		0x41445831U	/* "ADX1" */
@@ -138,7 +143,43 @@ int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
 int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 		     uint32_t *status);
 
+/* The answer to a UCX hello: the server's worker and remote keys. */
+struct adxl_ucx_wreg {
+	uint64_t addr;
+	uint64_t len;
+	uint32_t type;
+	const uint8_t *rkey;		/* decode: points into the payload */
+	uint32_t rkey_len;
+};
+
+struct adxl_ucx_reply {
+	uint32_t status;		/* 0, or ADXL_UCX_REFUSED */
+	char msg[ADXL_UCX_ERR_LEN];	/* why it was refused */
+	const uint8_t *addr;		/* the server's UCP worker address */
+	uint32_t addr_len;
+	struct adxl_ucx_wreg *regs;	/* decode: allocated */
+	size_t n_regs;
+};
+
+#define ADXL_UCX_VERSION	1
+#define ADXL_UCX_REFUSED	1
+#define ADXL_UCX_BLOB_MAX	(64U << 10)	/* an address or a key */
+
+int adxl__ucx_hello_encode(struct adxl_buf *b);
+int adxl__ucx_hello_decode(const uint8_t *p, size_t len);
+int adxl__ucx_reply_encode(const struct adxl_ucx_reply *r, struct adxl_buf *b);
+/* 0 or -EPROTO; r->regs must be freed, the blobs point into @p. */
+int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
+			   struct adxl_ucx_reply *r);
+
 /* ---- the engine ---- */
+
+/* Initialize option "Transport": how peers' memory is reached. */
+enum adxl_transport {
+	ADXL_TRANSPORT_AUTO,		/* memreg.ko on one kernel, else UCX */
+	ADXL_TRANSPORT_KERNEL,		/* memreg.ko only */
+	ADXL_TRANSPORT_UCX,		/* UCX always, also on one kernel */
+};
 
 struct adxl_reg {
 	uint64_t id;			/* the MemHandle handed out */
@@ -148,6 +189,7 @@ struct adxl_reg {
 	uint64_t handle;		/* memreg registration */
 	uint8_t token[MEMREG_TOKEN_LEN];
 	unsigned int refs;		/* RegisterMem calls for this range */
+	struct adxl_ucx_mem *umem;	/* mapped for UCX, once UCX started */
 };
 
 /* A peer's registration, imported. */
@@ -156,6 +198,7 @@ struct adxl_rreg {
 	uint64_t len;
 	uint32_t type;
 	uint64_t handle;		/* remote handle on our memreg context */
+	struct adxl_ucx_rkey *rkey;	/* or the key, over UCX */
 };
 
 struct adxl_peer {
@@ -166,6 +209,8 @@ struct adxl_peer {
 	uint32_t notify_seq;
 	bool same_kernel;
 	bool dead;			/* control connection lost */
+	struct adxl_ucx_ep *ep;		/* non-NULL: reached over UCX */
+	bool link_down;			/* the UCX link failed or timed out */
 	uint32_t pid;
 	struct adxl_rreg *rregs;	/* sorted by addr */
 	size_t n_rregs;
@@ -197,9 +242,19 @@ struct adxl_engine {
 	char *name;
 	struct adxl_name addr;
 	bool auto_connect;
+	enum adxl_transport transport;
 
 	struct memreg_ctx *ctx;
 	uint8_t instance_id[16];
+
+	/*
+	 * ucx.c: started on first use, under ucx_lock; published under
+	 * reg_lock (write) once every registration is mapped, so a reader
+	 * under reg_lock sees either no UCX or every range mapped.
+	 */
+	pthread_mutex_t ucx_lock;
+	const struct adxl_ucx_ops *ucx_ops;
+	struct adxl_ucx *ucx;
 
 	pthread_rwlock_t reg_lock;
 	struct adxl_reg *regs;		/* sorted by addr */
@@ -267,7 +322,30 @@ bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
+/* ucx.c */
+adxl_status_t adxl__ucx_start(struct adxl_engine *e);
+void adxl__ucx_stop(struct adxl_engine *e);
+/* Under reg_lock (write): map @r if UCX runs; 0 or -errno (logged). */
+int adxl__ucx_map(struct adxl_engine *e, struct adxl_reg *r);
+void adxl__ucx_unmap(struct adxl_engine *e, struct adxl_reg *r);
+
+/* ucx_link.c: the UCX hello, both sides */
+adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
+				int64_t deadline);
+int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
+		     size_t len);
+void adxl__ucx_peer_release(struct adxl_engine *e, struct adxl_peer *p);
+
+/* ucx_transfer.c */
+adxl_status_t adxl__ucx_transfer(struct adxl_engine *e, struct adxl_peer *p,
+				 enum adxl_transfer_op op,
+				 const struct adxl_transfer_desc *descs,
+				 size_t n, int64_t deadline);
+
 /* transfer.c */
+/* The peer's registration holding @addr, or NULL. */
+const struct adxl_rreg *adxl__rreg_find(const struct adxl_peer *p,
+					uint64_t addr);
 adxl_status_t adxl__check_descs(enum adxl_transfer_op op,
 				const struct adxl_transfer_desc *descs,
 				size_t n);

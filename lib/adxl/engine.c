@@ -21,6 +21,7 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 		return ADXL_FAILED;
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_init(&e->conn_lock, NULL);
+	pthread_mutex_init(&e->ucx_lock, NULL);
 	pthread_rwlock_init(&e->reg_lock, NULL);
 	pthread_mutex_init(&e->notify_lock, NULL);
 	pthread_mutex_init(&e->async_lock, NULL);
@@ -41,6 +42,7 @@ void adxl_engine_destroy(adxl_engine_t *e)
 	pthread_mutex_destroy(&e->async_lock);
 	pthread_mutex_destroy(&e->notify_lock);
 	pthread_rwlock_destroy(&e->reg_lock);
+	pthread_mutex_destroy(&e->ucx_lock);
 	pthread_mutex_destroy(&e->conn_lock);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
@@ -105,6 +107,17 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 		e->auto_connect = val[0] == '1';
 		return ADXL_SUCCESS;
 	}
+	if (key_is(key, "Transport")) {
+		if (!strcmp(val, "auto"))
+			e->transport = ADXL_TRANSPORT_AUTO;
+		else if (!strcmp(val, "kernel"))
+			e->transport = ADXL_TRANSPORT_KERNEL;
+		else if (!strcmp(val, "ucx"))
+			e->transport = ADXL_TRANSPORT_UCX;
+		else
+			return ADXL_PARAM_INVALID;
+		return ADXL_SUCCESS;
+	}
 	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig") ||
 	    key_is(key, "EnableUseFabricMem"))
 		return ADXL_SUCCESS;	/* hardware topology: nothing to do */
@@ -135,6 +148,7 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 		return ADXL_PARAM_INVALID;
 	}
 	e->auto_connect = false;
+	e->transport = ADXL_TRANSPORT_AUTO;
 	for (i = 0; i < n_options; i++) {
 		if (!options[i].key || !options[i].value)
 			return ADXL_PARAM_INVALID;
@@ -192,6 +206,7 @@ void adxl_finalize(adxl_engine_t *e)
 	adxl__peers_drop_all(e);
 	adxl__notify_drop_all(e);
 	adxl__regs_drop_all(e);
+	adxl__ucx_stop(e);
 	memreg_close(e->ctx);
 	e->ctx = NULL;
 	free(e->name);

@@ -150,3 +150,99 @@ int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 	*status = adxl__rd_u32(&r);
 	return r.err || r.off != len ? -EPROTO : 0;
 }
+
+/*
+ * The UCX hello carries only our version: transfers are one-sided, so the
+ * server needs nothing of ours (UCX's wire-up tells its worker the rest).
+ */
+int adxl__ucx_hello_encode(struct adxl_buf *b)
+{
+	adxl__buf_u32(b, ADXL_UCX_VERSION);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__ucx_hello_decode(const uint8_t *p, size_t len)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	uint32_t v = adxl__rd_u32(&r);
+
+	return r.err || r.off != len || v != ADXL_UCX_VERSION ? -EPROTO : 0;
+}
+
+static void put_blob(struct adxl_buf *b, const void *p, size_t n)
+{
+	adxl__buf_u32(b, (uint32_t)n);
+	adxl__buf_bytes(b, p, n);
+}
+
+/* A blob of 1..ADXL_UCX_BLOB_MAX bytes, pointing into the payload. */
+static const uint8_t *get_blob(struct adxl_rd *r, uint32_t *n)
+{
+	*n = adxl__rd_u32(r);
+	if (r->err || !*n || *n > ADXL_UCX_BLOB_MAX) {
+		r->err = true;
+		return NULL;
+	}
+	return adxl__rd_bytes(r, *n);
+}
+
+int adxl__ucx_reply_encode(const struct adxl_ucx_reply *u, struct adxl_buf *b)
+{
+	size_t i;
+
+	adxl__buf_u32(b, u->status);
+	put_str(b, u->msg, strlen(u->msg));
+	if (u->status)
+		return b->err ? -ENOMEM : 0;
+	put_blob(b, u->addr, u->addr_len);
+	adxl__buf_u32(b, (uint32_t)u->n_regs);
+	for (i = 0; i < u->n_regs; i++) {
+		adxl__buf_u64(b, u->regs[i].addr);
+		adxl__buf_u64(b, u->regs[i].len);
+		adxl__buf_u32(b, u->regs[i].type);
+		put_blob(b, u->regs[i].rkey, u->regs[i].rkey_len);
+	}
+	return b->err ? -ENOMEM : 0;
+}
+
+/* addr, len, type and a key of at least one byte */
+#define UCX_WREG_MIN	(8 + 8 + 4 + 4 + 1)
+
+int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
+			   struct adxl_ucx_reply *u)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	uint32_t n, i;
+
+	memset(u, 0, sizeof(*u));
+	u->status = adxl__rd_u32(&r);
+	if (r.err || get_str(&r, u->msg, sizeof(u->msg) - 1))
+		return -EPROTO;
+	if (u->status)
+		return r.off == len ? 0 : -EPROTO;
+	u->addr = get_blob(&r, &u->addr_len);
+	n = adxl__rd_u32(&r);
+	if (r.err || n > (len - r.off) / UCX_WREG_MIN)
+		return -EPROTO;
+	if (n) {
+		u->regs = calloc(n, sizeof(*u->regs));
+		if (!u->regs)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n && !r.err; i++) {
+		struct adxl_ucx_wreg *w = &u->regs[i];
+
+		w->addr = adxl__rd_u64(&r);
+		w->len = adxl__rd_u64(&r);
+		w->type = adxl__rd_u32(&r);
+		w->rkey = get_blob(&r, &w->rkey_len);
+	}
+	u->n_regs = n;
+	if (r.err || r.off != len) {
+		free(u->regs);
+		u->regs = NULL;
+		u->n_regs = 0;
+		return -EPROTO;
+	}
+	return 0;
+}

@@ -6,8 +6,11 @@
  * we expect, our kernel instance and pid) and receives the peer's hello
  * with its registration table and grant tokens.  On the same kernel
  * instance each token is imported into our memreg context: transfers then
- * name the peer's memory by remote handle.  A peer on another kernel is
- * connected (notifies work) but has no imports.
+ * name the peer's memory by remote handle.  A peer on another kernel (or
+ * any peer, with Transport=ucx) is reached over UCX instead: a second
+ * exchange hands us its worker address and remote keys (ucx_link.c).
+ * With Transport=kernel a peer on another kernel is connected for
+ * notifies only.
  *
  * A peer is reference counted: a transfer or notify holds it, so that a
  * concurrent Disconnect never closes the socket or drops the imports under
@@ -31,8 +34,11 @@ static void peer_free(struct adxl_engine *e, struct adxl_peer *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->n_rregs; i++)
-		memreg_unimport(e->ctx, p->rregs[i].handle);
+	if (p->ep)
+		adxl__ucx_peer_release(e, p);
+	else
+		for (i = 0; i < p->n_rregs; i++)
+			memreg_unimport(e->ctx, p->rregs[i].handle);
 	free(p->rregs);
 	if (p->fd >= 0)
 		close(p->fd);
@@ -213,14 +219,34 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 	p->pid = in.pid;
 	p->same_kernel = !memcmp(in.instance_id, e->instance_id,
 				 sizeof(e->instance_id));
-	st = ADXL_SUCCESS;
-	if (p->same_kernel)
+	if (e->transport == ADXL_TRANSPORT_UCX ||
+	    (e->transport == ADXL_TRANSPORT_AUTO && !p->same_kernel))
+		st = adxl__ucx_connect(e, p, deadline);
+	else if (p->same_kernel)
 		st = import_all(e, p, &in);
-	else
-		adxl__warn("Connect %s: the peer runs on another kernel; notifies work, transfers need a network transport (not yet available)",
+	else {
+		adxl__warn("Connect %s: the peer runs on another kernel and Transport=kernel: notifies only, no transfers",
 			   p->name);
+		st = ADXL_SUCCESS;
+	}
 	free(in.regs);
 	return st;
+}
+
+static struct adxl_peer *unlink_peer(struct adxl_engine *e, const char *name)
+{
+	struct adxl_peer **pp, *p = NULL;
+
+	pthread_mutex_lock(&e->lock);
+	for (pp = &e->peers; *pp; pp = &(*pp)->next) {
+		if (!strcmp((*pp)->name, name)) {
+			p = *pp;
+			*pp = p->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&e->lock);
+	return p;
 }
 
 adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
@@ -240,8 +266,15 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	pthread_mutex_lock(&e->lock);
 	p = find_locked(e, name);
 	pthread_mutex_unlock(&e->lock);
-	if (p)
+	if (p && !adxl__peer_dead(p) &&
+	    !__atomic_load_n(&p->link_down, __ATOMIC_RELAXED))
 		return ADXL_ALREADY_CONNECTED;
+	if (p) {
+		/* Gone or its link broke: this Connect replaces it. */
+		p = unlink_peer(e, name);
+		if (p)
+			adxl__peer_put(e, p);
+	}
 
 again:
 	fd = dial(&addr, deadline);
@@ -330,22 +363,6 @@ struct adxl_peer *adxl__peer_for_op(struct adxl_engine *e, const char *name,
 	p = adxl__peer_get(e, name);
 	if (!p)
 		*status = ADXL_NOT_CONNECTED;
-	return p;
-}
-
-static struct adxl_peer *unlink_peer(struct adxl_engine *e, const char *name)
-{
-	struct adxl_peer **pp, *p = NULL;
-
-	pthread_mutex_lock(&e->lock);
-	for (pp = &e->peers; *pp; pp = &(*pp)->next) {
-		if (!strcmp((*pp)->name, name)) {
-			p = *pp;
-			*pp = p->next;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&e->lock);
 	return p;
 }
 

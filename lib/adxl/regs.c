@@ -140,11 +140,18 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 		return ADXL_FAILED;
 	}
 
+	/* Once UCX runs, peers across hosts get a key for every range. */
+	if (adxl__ucx_map(e, &reg)) {
+		memreg_unregister(e->ctx, reg.handle);
+		pthread_rwlock_unlock(&e->reg_lock);
+		return ADXL_FAILED;
+	}
 	if (e->n_regs == e->cap_regs) {
 		size_t cap = e->cap_regs ? 2 * e->cap_regs : 16;
 		struct adxl_reg *p = realloc(e->regs, cap * sizeof(*p));
 
 		if (!p) {
+			adxl__ucx_unmap(e, &reg);
 			memreg_unregister(e->ctx, reg.handle);
 			pthread_rwlock_unlock(&e->reg_lock);
 			adxl__err("RegisterMem: out of memory");
@@ -191,6 +198,7 @@ adxl_status_t adxl_deregister_mem(adxl_engine_t *e, adxl_mem_handle_t handle)
 		 * fail with EKEYREVOKED from now on, and copies in flight
 		 * finish on pages the module keeps until then.
 		 */
+		adxl__ucx_unmap(e, &e->regs[i]);
 		memreg_unregister(e->ctx, e->regs[i].handle);
 		memmove(&e->regs[i], &e->regs[i + 1],
 			(e->n_regs - i - 1) * sizeof(*e->regs));
@@ -227,8 +235,10 @@ void adxl__regs_drop_all(struct adxl_engine *e)
 	size_t i;
 
 	pthread_rwlock_wrlock(&e->reg_lock);
-	for (i = 0; i < e->n_regs; i++)
+	for (i = 0; i < e->n_regs; i++) {
+		adxl__ucx_unmap(e, &e->regs[i]);
 		memreg_unregister(e->ctx, e->regs[i].handle);
+	}
 	free(e->regs);
 	e->regs = NULL;
 	e->n_regs = e->cap_regs = 0;

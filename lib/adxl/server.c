@@ -3,8 +3,9 @@
  * The listening side: one thread per listening engine polls the listening
  * socket and the links peers opened to it.  It answers hellos with this
  * engine's registration table as it is at that moment (registrations made
- * later are not visible to that peer, as in the reference), queues
- * notifies, and forgets a link at BYE or EOF.
+ * later are not visible to that peer, as in the reference), and UCX
+ * hellos with the UCX worker and keys (ucx_link.c), queues notifies, and
+ * forgets a link at BYE or EOF.
  *
  * Peers only ever send a message and wait for its answer, so a message
  * that has started arriving is read to its end with a short deadline; a
@@ -144,6 +145,10 @@ static bool serve_link(struct adxl_engine *e, size_t i)
 		break;
 	case ADXL_MSG_NOTIFY:
 		ret = answer_notify(e, l, p, len);
+		break;
+	case ADXL_MSG_UCX_HELLO:
+		ret = l->hello_done ? adxl__ucx_answer(e, l->fd, p, len) :
+				      -EPROTO;
 		break;
 	case ADXL_MSG_BYE:
 		free(p);

@@ -38,8 +38,8 @@ adxl_status_t adxl__check_descs(enum adxl_transfer_op op,
 	return ADXL_SUCCESS;
 }
 
-static const struct adxl_rreg *rreg_find(const struct adxl_peer *p,
-					 uint64_t addr)
+const struct adxl_rreg *adxl__rreg_find(const struct adxl_peer *p,
+					uint64_t addr)
 {
 	size_t lo = 0, hi = p->n_rregs;
 
@@ -87,7 +87,7 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			return ADXL_PARAM_INVALID;
 		}
 		last = l;
-		r = rreg_find(p, d->remote_addr);
+		r = adxl__rreg_find(p, d->remote_addr);
 		if (!r) {
 			pthread_rwlock_unlock(&e->reg_lock);
 			adxl__err("transfer to %s: descriptor %zu: remote 0x%lx is not in memory %s registered before Connect",
@@ -151,8 +151,10 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			  p->name);
 		return ADXL_NOT_CONNECTED;
 	}
+	if (p->ep)
+		return adxl__ucx_transfer(e, p, op, descs, n, deadline);
 	if (!p->same_kernel) {
-		adxl__err("transfer to %s: the peer runs on another kernel; only same-host transfers through the memreg module are available",
+		adxl__err("transfer to %s: the peer runs on another kernel and this engine has Transport=kernel; use auto or ucx",
 			  p->name);
 		return ADXL_FAILED;
 	}

@@ -2,8 +2,9 @@
 /*
  * adxl_peer - one ADXL engine of the VM transfer tests.
  *
- *   adxl_peer -l NAME [-k host|dev] [-s SIZE] [-S SEED]
- *             [-c PEER -a PEER_ADDR|FILE -P PEER_SEED [-b B1,B2,...] [-L]]
+ *   adxl_peer -l NAME [-k host|dev] [-s SIZE] [-S SEED] [-T TRANSPORT]
+ *             [-c PEER -a PEER_ADDR|FILE|notify -P PEER_SEED [-b B1,B2,...]
+ *              [-L [-R SECS]] [-n] [-t MS] [-C MS]]
  *             [-g GOFILE] [-w N]
  *
  * Listens as NAME, registers three buffers of SIZE bytes (the one peers
@@ -22,10 +23,24 @@
  * -L: after connecting, READ in a loop until a transfer fails; print
  * "error STATUS: message" and exit 3 (the kill -9 tests).
  *
+ * Across hosts (two VMs) nothing is shared but the network:
+ *  -a notify    the peer's buffer address comes in a notify "addr" that
+ *               the peer sends once it has connected to us; we send ours
+ *  -n           exchange addresses, then only serve (no transfers)
+ *  -R SECS      after -L's failure, Connect again for up to SECS seconds
+ *               (the peer's host coming back), exchange addresses with the
+ *               new peer and run the transfer tests with it
+ *  -T T         Initialize option Transport=T (auto, kernel, ucx)
+ *  -t MS        transfer timeout (60000); -C MS Connect timeout (10000)
+ * With -L the peer is told "loop" by notify once the loop runs, and with
+ * -n a peer that is told so prints "peer looping".
+ *
  * Lines: "pass ..." / "fail ..."; exit 0 only if nothing failed.
  */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <stdbool.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +56,8 @@ static uint64_t seed = 1, peer_seed;
 static size_t size = 1 << 20;
 static int failures;
 static volatile sig_atomic_t stop;
+static int xfer_timeout = 60000;
+static bool addr_by_notify;
 
 #define PASS(...) (printf("pass " __VA_ARGS__), printf("\n"))
 #define FAIL(...) (printf("fail " __VA_ARGS__), printf("\n"), failures++)
@@ -54,7 +71,8 @@ static void on_term(int sig)
 static int xfer(enum adxl_transfer_op op, struct adxl_transfer_desc *d,
 		size_t n, const char *what)
 {
-	adxl_status_t st = adxl_transfer_sync(eng, peer, op, d, n, 60000);
+	adxl_status_t st = adxl_transfer_sync(eng, peer, op, d, n,
+					      xfer_timeout);
 
 	if (st) {
 		FAIL("%s: %s: %s", what, atl_status(st), adxl_last_error());
@@ -191,6 +209,16 @@ static void on_notify(const char *name, size_t nl, const char *msg, size_t ml,
 	unsigned long long s;
 	long long at;
 
+	if (nl == 4 && !memcmp(name, "loop", 4)) {
+		printf("peer looping\n");
+		return;
+	}
+	if (nl == 4 && !memcmp(name, "addr", 4) && ml < sizeof(buf)) {
+		memcpy(buf, msg, ml);
+		buf[ml] = '\0';
+		peer_addr = strtoull(buf, NULL, 16);
+		return;
+	}
 	if (nl != 4 || memcmp(name, "done", 4) || ml >= sizeof(buf)) {
 		FAIL("unexpected notify %.*s", (int)nl, name);
 		return;
@@ -212,6 +240,10 @@ static int read_addr(const char *arg)
 	unsigned long long a = 0;
 	FILE *f;
 
+	if (!strcmp(arg, "notify")) {
+		addr_by_notify = true;
+		return 0;
+	}
 	if (arg[0] != '/') {
 		peer_addr = strtoull(arg, NULL, 0);
 		return 0;
@@ -248,16 +280,126 @@ static int reg(struct atl_mem *m, enum adxl_mem_type type)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Send our buffer's address and wait for the peer's (-a notify). */
+static int exchange_addr(int *got)
+{
+	char msg[32];
+	adxl_status_t st;
+	int i;
+
+	snprintf(msg, sizeof(msg), "%lx", (unsigned long)(uintptr_t)mem.addr);
+	st = adxl_send_notify(eng, peer, "addr", 4, msg, strlen(msg), 30000);
+	if (st) {
+		FAIL("SendNotify addr: %s: %s", atl_status(st), adxl_last_error());
+		return -1;
+	}
+	for (i = 0; !peer_addr && i < 120 * 100 && !stop; i++) {
+		adxl_get_notifies(eng, on_notify, got);
+		usleep(10000);
+	}
+	if (!peer_addr) {
+		FAIL("no address from %s in 120 s", peer);
+		return -1;
+	}
+	PASS("addresses exchanged with %s by notify", peer);
+	return 0;
+}
+
+static void run_tests(const char *batches, const char *kind)
+{
+	char *list = strdup(batches), *tok, *save = NULL;
+	uint64_t last = seed * 7 + 0xf1;
+	struct adxl_transfer_desc d = { (uintptr_t)src.addr, peer_addr, size };
+	adxl_status_t st;
+	char msg[32];
+
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		test_batch(strtoul(tok, NULL, 0), kind);
+	free(list);
+	test_async(kind);
+
+	/* The last word: a pattern of our own, checked by the peer. */
+	atl_fill(src.addr, size, last, 0);
+	if (!xfer(ADXL_WRITE, &d, 1, "final write")) {
+		snprintf(msg, sizeof(msg), "%llx", (unsigned long long)last);
+		st = adxl_send_notify(eng, peer, "done", 4, msg, strlen(msg),
+				      10000);
+		if (st)
+			FAIL("SendNotify: %s", atl_status(st));
+	}
+}
+
+/*
+ * -L: READ until a transfer fails, and say how it failed and how long the
+ * failing call took (a lost host must not hang it past its timeout).
+ */
+static void loop_until_failure(void)
+{
+	struct adxl_transfer_desc *d = calloc(256, sizeof(*d));
+	unsigned long n = 0;
+	adxl_status_t st;
+	double t0;
+
+	make_descs(d, 256, (uintptr_t)scratch.addr);
+	for (;;) {
+		t0 = now_s();
+		st = adxl_transfer_sync(eng, peer, ADXL_READ, d, 256,
+					xfer_timeout);
+		if (st)
+			break;
+		if (n++ == 0) {
+			printf("looping\n");
+			adxl_send_notify(eng, peer, "loop", 4, "", 0, 10000);
+		}
+	}
+	printf("error %s: %s\n", atl_status(st), adxl_last_error());
+	printf("failed after %lu transfers; the failing call took %.0f ms (timeout %d ms)\n",
+	       n, (now_s() - t0) * 1000, xfer_timeout);
+	free(d);
+}
+
+/* -R: the peer's host is back: Connect until it answers. */
+static int reconnect(int secs)
+{
+	double end = now_s() + secs;
+	adxl_status_t st;
+
+	do {
+		st = adxl_connect(eng, peer, 5000);
+		if (!st)
+			break;
+		usleep(200000);
+	} while (now_s() < end && !stop);
+	if (st) {
+		FAIL("Connect again to %s within %d s: %s: %s", peer, secs,
+		     atl_status(st), adxl_last_error());
+		return -1;
+	}
+	PASS("connected to %s again", peer);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = NULL, *batches = "1,16,256,4096", *gofile = NULL;
 	enum adxl_mem_type type = ADXL_MEM_HOST;
-	const char *kind = "host", *peer_addr_arg = NULL;
-	int opt, wait_n = 0, got = 0, loop = 0, waited;
+	const char *kind = "host", *peer_addr_arg = NULL, *transport = NULL;
+	int opt, wait_n = 0, got = 0, loop = 0, waited, again = 0;
+	int connect_timeout = 10000, serve_only = 0;
 	struct sigaction sa = { .sa_handler = on_term };
+	struct adxl_option opts[1];
 	adxl_status_t st;
 
-	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:n")) != -1) {
 		switch (opt) {
 		case 'l': name = optarg; break;
 		case 'k':
@@ -274,6 +416,11 @@ int main(int argc, char **argv)
 		case 'L': loop = 1; break;
 		case 'g': gofile = optarg; break;
 		case 'w': wait_n = atoi(optarg); break;
+		case 'T': transport = optarg; break;
+		case 't': xfer_timeout = atoi(optarg); break;
+		case 'C': connect_timeout = atoi(optarg); break;
+		case 'R': again = atoi(optarg); break;
+		case 'n': serve_only = 1; break;
 		default: return 2;
 		}
 	}
@@ -282,7 +429,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	if (adxl_engine_create(&eng) || (st = adxl_initialize(eng, name, NULL, 0))) {
+	opts[0] = (struct adxl_option){ "Transport", transport };
+	if (adxl_engine_create(&eng) ||
+	    (st = adxl_initialize(eng, name, opts, transport ? 1 : 0))) {
 		fprintf(stderr, "Initialize %s failed: %s\n", name,
 			adxl_last_error());
 		return 1;
@@ -298,65 +447,35 @@ int main(int argc, char **argv)
 	if (peer && peer_addr_arg && read_addr(peer_addr_arg))
 		return 1;
 	if (peer) {
-		st = adxl_connect(eng, peer, 10000);
+		st = adxl_connect(eng, peer, connect_timeout);
 		if (st) {
 			FAIL("Connect %s: %s: %s", peer, atl_status(st),
 			     adxl_last_error());
 			return 1;
 		}
 		PASS("connected to %s", peer);
+		if (addr_by_notify && exchange_addr(&got))
+			return 1;
 	}
 	if (peer && loop) {
-		struct adxl_transfer_desc *d = calloc(256, sizeof(*d));
-		unsigned long n = 0;
-
-		make_descs(d, 256, (uintptr_t)scratch.addr);
-		for (;;) {
-			st = adxl_transfer_sync(eng, peer, ADXL_READ, d, 256, 60000);
-			if (st)
-				break;
-			if (n++ == 0)
-				printf("looping\n");
-		}
-		printf("error %s: %s\n", atl_status(st), adxl_last_error());
-		return 3;
+		loop_until_failure();
+		if (!again)
+			return 3;
+		peer_addr = 0;
+		if (reconnect(again) || (addr_by_notify && exchange_addr(&got)))
+			return 1;
 	}
-	if (peer) {
-		char *list = strdup(batches), *tok, *save = NULL;
-		char msg[32];
-
-		for (tok = strtok_r(list, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save))
-			test_batch(strtoul(tok, NULL, 0), kind);
-		free(list);
-		test_async(kind);
-
-		/* The last word: a pattern of our own, checked by the peer. */
-		{
-			uint64_t last = seed * 7 + 0xf1;
-			struct adxl_transfer_desc d = { (uintptr_t)src.addr,
-							peer_addr, size };
-
-			atl_fill(src.addr, size, last, 0);
-			if (!xfer(ADXL_WRITE, &d, 1, "final write")) {
-				snprintf(msg, sizeof(msg), "%llx",
-					 (unsigned long long)last);
-				st = adxl_send_notify(eng, peer, "done", 4, msg,
-						      strlen(msg), 10000);
-				if (st)
-					FAIL("SendNotify: %s", atl_status(st));
-			}
-		}
-	}
+	if (peer && !serve_only)
+		run_tests(batches, kind);
 	/*
 	 * Serve until told, or until the expected peers said done (a peer
 	 * that failed never will: give up after a while).
 	 */
-	for (waited = 0; !stop && (wait_n == 0 ? !peer : got < wait_n);
-	     waited++) {
+	for (waited = 0; !stop && (wait_n == 0 ? !peer || serve_only :
+				  got < wait_n); waited++) {
 		adxl_get_notifies(eng, on_notify, &got);
-		if (wait_n && waited == 60 * 200) {
-			FAIL("only %d of %d peers said done in 60 s", got, wait_n);
+		if (wait_n && waited == 120 * 200) {
+			FAIL("only %d of %d peers said done in 120 s", got, wait_n);
 			break;
 		}
 		usleep(5000);

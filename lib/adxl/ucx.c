@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The engine's UCX state: loading the plugin, starting the UCP context on
+ * first use, and mapping registrations for it.
+ *
+ * Nothing of UCX is loaded until an engine first talks to a peer over it
+ * (a peer on another kernel, or Transport=ucx), so programs that use
+ * libmemreg on one host never load libucs (see ucx_plugin.h).  Once
+ * started, every registration of the engine is also mapped with
+ * ucp_mem_map and has a packed remote key, which the UCX hello hands to
+ * peers.  The module still pins, limits and lists the registrations.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adxl_int.h"
+
+#ifndef ADXL_UCX_PLUGIN_DIR
+#define ADXL_UCX_PLUGIN_DIR	"/usr/local/lib/memreg"
+#endif
+
+static pthread_once_t plugin_once = PTHREAD_ONCE_INIT;
+static const struct adxl_ucx_ops *plugin;
+static char plugin_err[512];
+
+static void *try_open(const char *path)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h && !plugin_err[0])
+		snprintf(plugin_err, sizeof(plugin_err), "%s", dlerror());
+	return h;
+}
+
+/*
+ * MEMREG_ADXL_UCX_PLUGIN names the file; else it is memreg/adxl-ucx.so
+ * beside the libmemreg that runs (the build tree or LIBDIR alike), else
+ * in the LIBDIR this library was built for (a static libmemreg).
+ */
+static void load_plugin(void)
+{
+	const struct adxl_ucx_ops *(*get)(void);
+	const char *env = getenv("MEMREG_ADXL_UCX_PLUGIN");
+	char path[PATH_MAX];
+	void *h = NULL;
+	Dl_info info;
+
+	if (env && *env) {
+		h = try_open(env);
+	} else {
+		if (dladdr((void *)adxl_initialize, &info) && info.dli_fname) {
+			const char *slash = strrchr(info.dli_fname, '/');
+			int dir = slash ? (int)(slash - info.dli_fname) : 0;
+
+			snprintf(path, sizeof(path), "%.*s%smemreg/%s", dir,
+				 info.dli_fname, slash ? "/" : "",
+				 ADXL_UCX_PLUGIN_FILE);
+			h = try_open(path);
+		}
+		if (!h) {
+			snprintf(path, sizeof(path), "%s/%s",
+				 ADXL_UCX_PLUGIN_DIR, ADXL_UCX_PLUGIN_FILE);
+			h = try_open(path);
+		}
+	}
+	if (!h)
+		return;
+	get = (const struct adxl_ucx_ops *(*)(void))dlsym(h, ADXL_UCX_PLUGIN_SYM);
+	if (!get || !get() || get()->abi != ADXL_UCX_PLUGIN_ABI) {
+		snprintf(plugin_err, sizeof(plugin_err),
+			 "%s is not a UCX plugin of this libmemreg (ABI %u)",
+			 ADXL_UCX_PLUGIN_FILE, ADXL_UCX_PLUGIN_ABI);
+		dlclose(h);
+		return;
+	}
+	/* Never closed: UCX's libraries do not support being unloaded. */
+	plugin = get();
+}
+
+int adxl__ucx_map(struct adxl_engine *e, struct adxl_reg *r)
+{
+	char err[ADXL_UCX_ERR_LEN] = "";
+	int ret;
+
+	if (!e->ucx || r->umem)
+		return 0;
+	ret = e->ucx_ops->mem_map(e->ucx, (void *)r->addr, r->len, &r->umem,
+				  err);
+	if (ret)
+		adxl__err("UCX cannot map [0x%lx, +%zu): %s",
+			  (unsigned long)r->addr, r->len, err);
+	return ret;
+}
+
+void adxl__ucx_unmap(struct adxl_engine *e, struct adxl_reg *r)
+{
+	if (!r->umem)
+		return;
+	e->ucx_ops->mem_unmap(e->ucx, r->umem);
+	r->umem = NULL;
+}
+
+adxl_status_t adxl__ucx_start(struct adxl_engine *e)
+{
+	char err[ADXL_UCX_ERR_LEN] = "";
+	adxl_status_t st = ADXL_SUCCESS;
+	struct adxl_ucx *u;
+	size_t i;
+
+	pthread_mutex_lock(&e->ucx_lock);
+	if (e->ucx)
+		goto out;
+	pthread_once(&plugin_once, load_plugin);
+	if (!plugin) {
+		adxl__err("UCX transport unavailable: %s (is libucx0 installed, and libmemreg's memreg/%s?)",
+			  plugin_err, ADXL_UCX_PLUGIN_FILE);
+		st = ADXL_FAILED;
+		goto out;
+	}
+	if (plugin->open(&u, err)) {
+		adxl__err("UCX transport: %s", err);
+		st = ADXL_FAILED;
+		goto out;
+	}
+	e->ucx_ops = plugin;
+
+	pthread_rwlock_wrlock(&e->reg_lock);
+	e->ucx = u;
+	for (i = 0; i < e->n_regs; i++) {
+		if (adxl__ucx_map(e, &e->regs[i])) {
+			while (i-- > 0)
+				adxl__ucx_unmap(e, &e->regs[i]);
+			e->ucx = NULL;
+			st = ADXL_FAILED;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&e->reg_lock);
+	if (st)
+		plugin->close(u);
+out:
+	pthread_mutex_unlock(&e->ucx_lock);
+	return st;
+}
+
+/* Finalize: after the peers (endpoints, keys) and registrations are gone. */
+void adxl__ucx_stop(struct adxl_engine *e)
+{
+	pthread_mutex_lock(&e->ucx_lock);
+	if (e->ucx)
+		e->ucx_ops->close(e->ucx);
+	e->ucx = NULL;
+	pthread_mutex_unlock(&e->ucx_lock);
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The UCX hello: after the ordinary hello, a client that will reach the
+ * peer over UCX asks for the peer's UCP worker address and the packed
+ * remote key of each registration (UCX_HELLO / UCX_REPLY on the control
+ * connection).  It opens an endpoint to that worker and unpacks the keys
+ * on it.  As with tokens on one host, the table is the one at that
+ * moment: later registrations need a new Connect.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adxl_int.h"
+
+#define ANSWER_DEADLINE_MS	5000
+
+static int cmp_rreg(const void *a, const void *b)
+{
+	const struct adxl_rreg *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Server side: the reply to a UCX hello on link @fd. */
+int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
+		     size_t len)
+{
+	struct adxl_ucx_reply out;
+	struct adxl_buf b = { 0 };
+	size_t i;
+	int ret;
+
+	if (adxl__ucx_hello_decode(p, len))
+		return -EPROTO;
+	memset(&out, 0, sizeof(out));
+	if (e->transport == ADXL_TRANSPORT_KERNEL) {
+		out.status = ADXL_UCX_REFUSED;
+		snprintf(out.msg, sizeof(out.msg),
+			 "engine %s has Transport=kernel: no UCX", e->name);
+	} else if (adxl__ucx_start(e)) {
+		out.status = ADXL_UCX_REFUSED;
+		snprintf(out.msg, sizeof(out.msg),
+			 "engine %s cannot start UCX: %s", e->name,
+			 adxl_last_error());
+	}
+	/* Under reg_lock until sent: the keys belong to the mappings. */
+	pthread_rwlock_rdlock(&e->reg_lock);
+	if (!out.status) {
+		const void *addr;
+		size_t alen;
+
+		e->ucx_ops->address(e->ucx, &addr, &alen);
+		out.addr = addr;
+		out.addr_len = (uint32_t)alen;
+		out.regs = e->n_regs ? calloc(e->n_regs, sizeof(*out.regs)) : NULL;
+		if (e->n_regs && !out.regs) {
+			pthread_rwlock_unlock(&e->reg_lock);
+			return -ENOMEM;
+		}
+		out.n_regs = e->n_regs;
+		for (i = 0; i < e->n_regs; i++) {
+			const struct adxl_reg *r = &e->regs[i];
+			const void *key;
+			size_t klen;
+
+			e->ucx_ops->mem_rkey(r->umem, &key, &klen);
+			out.regs[i] = (struct adxl_ucx_wreg){
+				.addr = r->addr, .len = r->len, .type = r->type,
+				.rkey = key, .rkey_len = (uint32_t)klen,
+			};
+		}
+	}
+	ret = adxl__ucx_reply_encode(&out, &b);
+	pthread_rwlock_unlock(&e->reg_lock);
+	free(out.regs);
+	if (!ret)
+		ret = adxl__send_msg(fd, ADXL_MSG_UCX_REPLY, b.data, b.len,
+				     adxl__deadline(ANSWER_DEADLINE_MS));
+	adxl__buf_free(&b);
+	return ret;
+}
+
+/* Client side: the keys of @in, unpacked on p->ep, into p->rregs. */
+static adxl_status_t unpack_all(struct adxl_engine *e, struct adxl_peer *p,
+				const struct adxl_ucx_reply *in)
+{
+	char err[ADXL_UCX_ERR_LEN] = "";
+	size_t i;
+
+	p->rregs = in->n_regs ? calloc(in->n_regs, sizeof(*p->rregs)) : NULL;
+	if (in->n_regs && !p->rregs)
+		return ADXL_FAILED;
+	for (i = 0; i < in->n_regs; i++) {
+		struct adxl_rreg *r = &p->rregs[i];
+
+		if (e->ucx_ops->rkey_unpack(e->ucx, p->ep, in->regs[i].rkey,
+					    in->regs[i].rkey_len, &r->rkey,
+					    err)) {
+			adxl__err("Connect %s: remote key of [0x%llx, +%llu): %s",
+				  p->name,
+				  (unsigned long long)in->regs[i].addr,
+				  (unsigned long long)in->regs[i].len, err);
+			return ADXL_FAILED;
+		}
+		r->addr = in->regs[i].addr;
+		r->len = in->regs[i].len;
+		r->type = in->regs[i].type;
+		p->n_rregs++;
+	}
+	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	return ADXL_SUCCESS;
+}
+
+adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
+				int64_t deadline)
+{
+	char err[ADXL_UCX_ERR_LEN] = "";
+	struct adxl_ucx_reply in;
+	struct adxl_buf b = { 0 };
+	adxl_status_t st;
+	uint8_t *msg = NULL;
+	uint32_t type;
+	size_t len;
+	int ret;
+
+	st = adxl__ucx_start(e);
+	if (st)
+		return st;
+	ret = adxl__ucx_hello_encode(&b);
+	if (!ret)
+		ret = adxl__send_msg(p->fd, ADXL_MSG_UCX_HELLO, b.data, b.len,
+				     deadline);
+	adxl__buf_free(&b);
+	if (!ret)
+		ret = adxl__recv_msg(p->fd, &type, &msg, &len, deadline);
+	if (ret == -ETIMEDOUT) {
+		adxl__err("Connect %s: no answer to the UCX hello in time",
+			  p->name);
+		return ADXL_TIMEOUT;
+	}
+	if (!ret)
+		ret = type == ADXL_MSG_UCX_REPLY ?
+			adxl__ucx_reply_decode(msg, len, &in) : -EPROTO;
+	if (ret) {
+		free(msg);
+		adxl__err("Connect %s: UCX hello failed: %s", p->name,
+			  ret == -EPROTO ? "the peer does not speak it" :
+					   strerror(-ret));
+		return ADXL_FAILED;
+	}
+	if (in.status) {
+		adxl__err("Connect %s: the peer refused UCX: %s", p->name,
+			  in.msg);
+		st = ADXL_FAILED;
+		goto out;
+	}
+	if (e->ucx_ops->ep_open(e->ucx, in.addr, in.addr_len, &p->ep, err)) {
+		adxl__err("Connect %s: UCX endpoint: %s", p->name, err);
+		st = ADXL_FAILED;
+		goto out;
+	}
+	st = unpack_all(e, p, &in);
+out:
+	free(in.regs);
+	free(msg);
+	return st;
+}
+
+/* The last reference to a UCX peer: keys, then the endpoint. */
+void adxl__ucx_peer_release(struct adxl_engine *e, struct adxl_peer *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_rregs; i++)
+		if (p->rregs[i].rkey)
+			e->ucx_ops->rkey_destroy(e->ucx, p->rregs[i].rkey);
+	e->ucx_ops->ep_close(e->ucx, p->ep, 1000);
+	p->ep = NULL;
+}

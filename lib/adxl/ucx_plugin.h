@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The interface between libmemreg's ADXL engine and its UCX transport,
+ * which lives in a plugin (LIBDIR/memreg/adxl-ucx.so) that libmemreg
+ * dlopen()s the first time an engine talks to a peer on another kernel.
+ *
+ * Why a plugin: libucs installs signal handlers and reads its whole
+ * configuration when it is loaded.  Every program that links libmemreg
+ * for the allocator or mstx would pay that and have its crash handling
+ * changed; only engines that cross hosts should.
+ *
+ * The plugin knows nothing of ADXL: it maps memory, hands out packed
+ * remote keys and worker addresses, opens endpoints and runs batches of
+ * one-sided reads and writes with a deadline.  Every call is thread-safe
+ * (one lock per context) and a progress thread answers peers' requests
+ * (UCX over TCP emulates RMA with messages the target must process).
+ *
+ * Errors are negative errno values, with a message in @err:
+ *   -ETIMEDOUT   the deadline passed first
+ *   -ECONNRESET  the peer is unreachable or the endpoint failed
+ *   -ENOMEM, -EINVAL, -EIO  anything else
+ * After -ETIMEDOUT or -ECONNRESET the endpoint is closed (outstanding
+ * operations cancelled, so no buffer is touched afterwards); only
+ * ep_close and rkey_destroy may be called on it.
+ */
+#ifndef ADXL_UCX_PLUGIN_H
+#define ADXL_UCX_PLUGIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ADXL_UCX_PLUGIN_ABI	1
+#define ADXL_UCX_PLUGIN_FILE	"adxl-ucx.so"
+#define ADXL_UCX_PLUGIN_SYM	"adxl_ucx_plugin"
+#define ADXL_UCX_ERR_LEN	256
+
+struct adxl_ucx;		/* UCP context, worker, progress thread */
+struct adxl_ucx_mem;		/* a mapped range and its packed key */
+struct adxl_ucx_ep;		/* an endpoint to a peer's worker */
+struct adxl_ucx_rkey;		/* a peer's key, unpacked on an endpoint */
+
+/* One read or write of a batch. */
+struct adxl_ucx_op {
+	uint64_t local;
+	uint64_t remote;
+	uint64_t len;
+	struct adxl_ucx_mem *lmem;	/* the local range's mapping */
+	struct adxl_ucx_rkey *rkey;	/* the remote range's key */
+};
+
+struct adxl_ucx_ops {
+	unsigned int abi;		/* ADXL_UCX_PLUGIN_ABI */
+	/* "UCX 1.13.1": the library the plugin runs on. */
+	const char *(*version)(void);
+
+	int (*open)(struct adxl_ucx **out, char *err);
+	void (*close)(struct adxl_ucx *u);
+	/* The worker's address, valid until close. */
+	void (*address)(struct adxl_ucx *u, const void **addr, size_t *len);
+
+	int (*mem_map)(struct adxl_ucx *u, void *addr, size_t len,
+		       struct adxl_ucx_mem **out, char *err);
+	/* The packed remote key, valid until mem_unmap. */
+	void (*mem_rkey)(struct adxl_ucx_mem *m, const void **buf,
+			 size_t *len);
+	void (*mem_unmap)(struct adxl_ucx *u, struct adxl_ucx_mem *m);
+
+	int (*ep_open)(struct adxl_ucx *u, const void *addr, size_t len,
+		       struct adxl_ucx_ep **out, char *err);
+	/* Flushes a healthy endpoint within @timeout_ms, else forces it. */
+	void (*ep_close)(struct adxl_ucx *u, struct adxl_ucx_ep *ep,
+			 int timeout_ms);
+	/* Whether the endpoint failed or was closed by a timeout. */
+	bool (*ep_failed)(struct adxl_ucx_ep *ep);
+
+	int (*rkey_unpack)(struct adxl_ucx *u, struct adxl_ucx_ep *ep,
+			   const void *buf, size_t len,
+			   struct adxl_ucx_rkey **out, char *err);
+	void (*rkey_destroy)(struct adxl_ucx *u, struct adxl_ucx_rkey *k);
+
+	/*
+	 * Read (@write false: remote into local) or write @n ranges and wait
+	 * until all are complete at both ends, or until @deadline_ms
+	 * (CLOCK_MONOTONIC milliseconds; -1 never).  0 or an error above.
+	 */
+	int (*xfer)(struct adxl_ucx *u, struct adxl_ucx_ep *ep, bool write,
+		    const struct adxl_ucx_op *ops, size_t n,
+		    int64_t deadline_ms, char *err);
+};
+
+/* The one symbol the plugin exports. */
+const struct adxl_ucx_ops *adxl_ucx_plugin(void);
+
+#endif /* ADXL_UCX_PLUGIN_H */

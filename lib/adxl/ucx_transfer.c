@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Transfers to a peer reached over UCX.  Each ADXL descriptor becomes one
+ * UCP get or put: the local range must lie in one of our registrations
+ * (mapped for UCX), the remote one wholly inside a registration the peer
+ * announced at Connect.  Unlike on one host, no module checks the remote
+ * range for us, so it is checked here before anything is sent.
+ *
+ * A batch that runs out of time, or whose endpoint fails (the peer died,
+ * its host went away), is cancelled by closing the endpoint: the call
+ * returns TIMEOUT or FAILED within the deadline, nothing touches the
+ * buffers afterwards, and the link is marked down so that the next
+ * Connect replaces the peer.  Notifies go on over the control connection
+ * while it lives.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adxl_int.h"
+
+/* Descriptors resolved per plugin call (bounds what we allocate). */
+#define BATCH		4096
+#define ON_STACK	16
+
+static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
+			     const struct adxl_transfer_desc *descs, size_t n,
+			     size_t first, struct adxl_ucx_op *out)
+{
+	const struct adxl_reg *last = NULL;
+	size_t i;
+
+	pthread_rwlock_rdlock(&e->reg_lock);
+	for (i = 0; i < n; i++) {
+		const struct adxl_transfer_desc *d = &descs[i];
+		const struct adxl_reg *l;
+		const struct adxl_rreg *r;
+
+		if (last && d->local_addr - last->addr < last->len &&
+		    d->len <= last->len - (d->local_addr - last->addr))
+			l = last;
+		else
+			l = adxl__reg_find(e, d->local_addr, d->len);
+		if (!l) {
+			pthread_rwlock_unlock(&e->reg_lock);
+			adxl__err("transfer to %s: descriptor %zu: local [0x%lx, +%zu) is not inside memory registered with this engine",
+				  p->name, first + i,
+				  (unsigned long)d->local_addr, d->len);
+			return ADXL_PARAM_INVALID;
+		}
+		last = l;
+		r = adxl__rreg_find(p, d->remote_addr);
+		if (!r) {
+			pthread_rwlock_unlock(&e->reg_lock);
+			adxl__err("transfer to %s: descriptor %zu: remote 0x%lx is not in memory %s registered before Connect",
+				  p->name, first + i,
+				  (unsigned long)d->remote_addr, p->name);
+			return ADXL_PARAM_INVALID;
+		}
+		if (d->len > r->len - (d->remote_addr - r->addr)) {
+			pthread_rwlock_unlock(&e->reg_lock);
+			adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
+				  p->name, first + i);
+			return ADXL_PARAM_INVALID;
+		}
+		/*
+		 * The mapping lives as long as the registration; a Deregister
+		 * racing with our own transfer on it is the caller's bug, as
+		 * on one host.
+		 */
+		out[i] = (struct adxl_ucx_op){
+			.local = d->local_addr,
+			.remote = d->remote_addr,
+			.len = d->len,
+			.lmem = l->umem,
+			.rkey = r->rkey,
+		};
+	}
+	pthread_rwlock_unlock(&e->reg_lock);
+	return ADXL_SUCCESS;
+}
+
+/* The link broke: say why, and make the next Connect replace the peer. */
+static adxl_status_t link_failed(struct adxl_peer *p, int ret,
+				 const char *err, size_t off, size_t n)
+{
+	__atomic_store_n(&p->link_down, true, __ATOMIC_RELAXED);
+	if (ret == -ETIMEDOUT) {
+		adxl__err("transfer to %s: timed out in descriptors %zu..%zu over UCX (%s); the link is closed, Connect again",
+			  p->name, off, off + n - 1, err);
+		return ADXL_TIMEOUT;
+	}
+	adxl__err("transfer to %s: the UCX link failed (%s): the peer or its host is gone; Connect again",
+		  p->name, err);
+	return ADXL_FAILED;
+}
+
+adxl_status_t adxl__ucx_transfer(struct adxl_engine *e, struct adxl_peer *p,
+				 enum adxl_transfer_op op,
+				 const struct adxl_transfer_desc *descs,
+				 size_t n, int64_t deadline)
+{
+	char err[ADXL_UCX_ERR_LEN] = "";
+	struct adxl_ucx_op stack[ON_STACK], *ops;
+	adxl_status_t st = ADXL_SUCCESS;
+	size_t off;
+	int ret;
+
+	if (e->ucx_ops->ep_failed(p->ep)) {
+		__atomic_store_n(&p->link_down, true, __ATOMIC_RELAXED);
+		adxl__err("transfer to %s: not connected: the UCX link failed earlier; Connect again",
+			  p->name);
+		return ADXL_NOT_CONNECTED;
+	}
+	if (!n)
+		return ADXL_SUCCESS;
+	ops = n <= ON_STACK ? stack : malloc((n < BATCH ? n : BATCH) * sizeof(*ops));
+	if (!ops) {
+		adxl__err("transfer to %s: out of memory", p->name);
+		return ADXL_FAILED;
+	}
+	for (off = 0; off < n; off += BATCH) {
+		size_t k = n - off < BATCH ? n - off : BATCH;
+
+		st = resolve(e, p, descs + off, k, off, ops);
+		if (st)
+			break;
+		ret = e->ucx_ops->xfer(e->ucx, p->ep, op == ADXL_WRITE, ops, k,
+				       deadline, err);
+		if (ret == -ETIMEDOUT || ret == -ECONNRESET) {
+			st = link_failed(p, ret, err, off, k);
+			break;
+		}
+		if (ret) {
+			adxl__err("transfer to %s: UCX: %s", p->name, err);
+			st = ADXL_FAILED;
+			break;
+		}
+	}
+	if (ops != stack)
+		free(ops);
+	return st;
+}
