@@ -32,6 +32,7 @@ static unsigned int n_fregs;
 static unsigned int n_transfers, last_count;
 static struct memreg_xfer_desc first_desc;
 static int fail_errno;		/* the next TRANSFER fails on its 2nd desc */
+static uint8_t instance = 0x42;	/* the kernel instance INFO reports */
 
 static int fake_transfer(struct memreg_transfer *t)
 {
@@ -72,7 +73,7 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		i->abi_version = MEMREG_ABI_VERSION;
 		i->features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_TRANSFER;
 		i->page_size = 4096;
-		memset(i->instance_id, 0x42, sizeof(i->instance_id));
+		memset(i->instance_id, instance, sizeof(i->instance_id));
 		i->max_regions = 256;
 	} else if (req == MEMREG_IOC_REGISTER) {
 		struct memreg_register *r = arg;
@@ -114,6 +115,33 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 	return ret;
 }
 
+void fake_module_install(uint8_t kernel_instance)
+{
+	/* Any file opens; the hook answers for the module. */
+	setenv("MEMREG_DEVICE", "/dev/null", 1);
+	memreg__test_ioctl = fake_ioctl;
+	n_fregs = 0;
+	n_transfers = 0;
+	instance = kernel_instance;
+}
+
+void fake_module_instance(uint8_t kernel_instance)
+{
+	instance = kernel_instance;
+}
+
+unsigned int fake_module_transfers(void)
+{
+	return n_transfers;
+}
+
+void fake_module_remove(void)
+{
+	memreg__test_ioctl = NULL;
+	setenv("MEMREG_DEVICE", "/nonexistent/memreg", 1);
+	instance = 0x42;
+}
+
 struct pair {
 	adxl_engine_t *a, *b;
 	uint8_t *la, *rb;	/* A's local buffer, B's buffer */
@@ -129,10 +157,7 @@ static int setup(void **state)
 	int tries;
 
 	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
-	/* Any file opens; the hook answers for the module. */
-	setenv("MEMREG_DEVICE", "/dev/null", 1);
-	memreg__test_ioctl = fake_ioctl;
-	n_fregs = 0;
+	fake_module_install(0x42);
 	p->la = malloc(LEN);
 	p->rb = malloc(LEN);
 	if (adxl_engine_create(&p->a) || adxl_engine_create(&p->b))
@@ -169,8 +194,7 @@ static int teardown(void **state)
 	free(p->la);
 	free(p->rb);
 	free(p);
-	memreg__test_ioctl = NULL;
-	setenv("MEMREG_DEVICE", "/nonexistent/memreg", 1);
+	fake_module_remove();
 	return 0;
 }
 

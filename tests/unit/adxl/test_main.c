@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+#include <string.h>
+
 #include "tests.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* test_ucx.c runs this binary again as a peer it can stop and kill. */
+	if (argc > 1 && !strcmp(argv[1], "ucx-peer"))
+		return test_ucx_peer_main(argc, argv);
 	return test_name_group() + test_msg_group() + test_wire_group() +
-	       test_api_group() + test_engine_group();
+	       test_api_group() + test_engine_group() + test_ucx_group();
 }

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The UCX transport on the host, without a module: engines on the fake
+ * module that report different kernel instances (as on two hosts) reach
+ * each other over UCX (the real plugin and libucx, over loopback).
+ *
+ *  - the UCX hello's bytes, and every malformed reply refused;
+ *  - Transport=auto picks UCX across "kernels" and the module on one;
+ *    Transport=ucx forces UCX; Transport=kernel refuses to serve it;
+ *  - transfers in both directions, byte for byte, batches, ranges that
+ *    run past a registration;
+ *  - a peer process that stops answering (SIGSTOP: a host that hangs or
+ *    lost power) gives TIMEOUT within the timeout, Connect then works
+ *    again, and a peer killed with SIGKILL gives an error, never a hang.
+ *
+ * MEMREG_ADXL_UCX_PLUGIN names the plugin of the build tree (Makefile).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "adxl_int.h"
+#include "tests.h"
+
+#define LEN	(1 << 20)
+
+static char A[32], B[32];
+
+/*
+ * A port of its own for each engine pair: other runs of these tests may
+ * share the loopback, and a test that failed left its engines listening.
+ */
+static unsigned int random_port(void)
+{
+	static unsigned int salt;
+
+	srand((unsigned int)time(NULL) ^ (unsigned int)getpid() ^ (salt += 7919));
+	return 20000 + (unsigned int)rand() % 40000;
+}
+
+static uint8_t pattern(size_t i)
+{
+	return (uint8_t)(i * 13 + 5);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- messages ---- */
+
+static void test_ucx_reply_round_trip(void **state)
+{
+	static const uint8_t addr[] = { 1, 2, 3 }, k1[] = { 9 }, k2[] = { 7, 7 };
+	struct adxl_ucx_wreg regs[2] = {
+		{ 0x1000, 4096, ADXL_MEM_HOST, k1, sizeof(k1) },
+		{ 0x9000, 8192, ADXL_MEM_DEVICE, k2, sizeof(k2) },
+	};
+	struct adxl_ucx_reply out = {
+		.addr = addr, .addr_len = sizeof(addr), .regs = regs, .n_regs = 2,
+	}, in;
+	struct adxl_buf b = { 0 };
+	size_t cut;
+
+	(void)state;
+	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
+	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), 0);
+	assert_int_equal(in.status, 0);
+	assert_int_equal(in.addr_len, 3);
+	assert_memory_equal(in.addr, addr, 3);
+	assert_int_equal(in.n_regs, 2);
+	assert_int_equal(in.regs[1].addr, 0x9000);
+	assert_int_equal(in.regs[1].len, 8192);
+	assert_int_equal(in.regs[1].type, ADXL_MEM_DEVICE);
+	assert_int_equal(in.regs[1].rkey_len, 2);
+	assert_memory_equal(in.regs[1].rkey, k2, 2);
+	free(in.regs);
+
+	/* Every truncation is refused, and nothing is left allocated. */
+	for (cut = 0; cut < b.len; cut++)
+		assert_int_equal(adxl__ucx_reply_decode(b.data, cut, &in),
+				 -EPROTO);
+	/* A count that the payload cannot hold: no allocation on a lie. */
+	b.data[4 + 4 + 4 + 3] = 0xff;	/* status, msg "", addr[3], count */
+	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), -EPROTO);
+	adxl__buf_free(&b);
+}
+
+static void test_ucx_reply_refused_and_blobs(void **state)
+{
+	struct adxl_ucx_reply out = { .status = ADXL_UCX_REFUSED }, in;
+	static uint8_t big[ADXL_UCX_BLOB_MAX + 1];
+	struct adxl_buf b = { 0 };
+
+	(void)state;
+	snprintf(out.msg, sizeof(out.msg), "no UCX here");
+	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
+	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), 0);
+	assert_int_equal(in.status, ADXL_UCX_REFUSED);
+	assert_string_equal(in.msg, "no UCX here");
+	adxl__buf_free(&b);
+
+	/* An address over the limit, or an empty one, is not one. */
+	out = (struct adxl_ucx_reply){ .addr = big, .addr_len = sizeof(big) };
+	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
+	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), -EPROTO);
+	adxl__buf_free(&b);
+	out.addr_len = 0;
+	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
+	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), -EPROTO);
+	adxl__buf_free(&b);
+
+	/* The hello is a version; another version is not understood. */
+	assert_int_equal(adxl__ucx_hello_encode(&b), 0);
+	assert_int_equal(adxl__ucx_hello_decode(b.data, b.len), 0);
+	b.data[3] = 2;
+	assert_int_equal(adxl__ucx_hello_decode(b.data, b.len), -EPROTO);
+	adxl__buf_free(&b);
+}
+
+/* ---- engines ---- */
+
+struct two {
+	adxl_engine_t *a, *b;
+	uint8_t *la, *rb;
+	adxl_mem_handle_t ha, hb;
+};
+
+/* Initialize @e as @name (a random port) with Transport=@transport. */
+static int init_engine(adxl_engine_t *e, char *name, size_t size,
+		       const char *transport, unsigned int port)
+{
+	struct adxl_option o = { "adxl.Transport", transport };
+
+	snprintf(name, size, "127.0.0.1:%u", port);
+	return adxl_initialize(e, name, &o, transport ? 1 : 0);
+}
+
+/* A on "kernel" 0x42, B on @b_instance, each with one 1 MiB buffer. */
+static struct two *two_engines(uint8_t b_instance, const char *ta,
+			       const char *tb)
+{
+	struct two *t = calloc(1, sizeof(*t));
+	struct adxl_mem_desc d;
+	int tries;
+	size_t i;
+
+	fake_module_install(0x42);
+	t->la = calloc(1, LEN);
+	t->rb = malloc(LEN);
+	for (i = 0; i < LEN; i++)
+		t->rb[i] = pattern(i);
+	assert_int_equal(adxl_engine_create(&t->a), 0);
+	assert_int_equal(adxl_engine_create(&t->b), 0);
+	for (tries = 0;; tries++) {
+		unsigned int port = random_port();
+
+		fake_module_instance(0x42);
+		if (!init_engine(t->a, A, sizeof(A), ta, port)) {
+			fake_module_instance(b_instance);
+			if (!init_engine(t->b, B, sizeof(B), tb, port + 1))
+				break;
+			adxl_finalize(t->a);
+		}
+		assert_true(tries < 50);
+	}
+	d = (struct adxl_mem_desc){ (uintptr_t)t->la, LEN };
+	assert_int_equal(adxl_register_mem(t->a, &d, ADXL_MEM_HOST, &t->ha), 0);
+	d = (struct adxl_mem_desc){ (uintptr_t)t->rb, LEN };
+	assert_int_equal(adxl_register_mem(t->b, &d, ADXL_MEM_HOST, &t->hb), 0);
+	return t;
+}
+
+static void two_free(struct two *t)
+{
+	adxl_engine_destroy(t->a);
+	adxl_engine_destroy(t->b);
+	free(t->la);
+	free(t->rb);
+	free(t);
+	fake_module_remove();
+}
+
+static void check_read_write(struct two *t)
+{
+	struct adxl_transfer_desc d[3];
+	size_t i;
+
+	/* Odd offsets and lengths, out of order. */
+	d[0] = (struct adxl_transfer_desc){ (uintptr_t)t->la + 1, (uintptr_t)t->rb + 9000, 3 };
+	d[1] = (struct adxl_transfer_desc){ (uintptr_t)t->la + 100, (uintptr_t)t->rb, 65536 };
+	d[2] = (struct adxl_transfer_desc){ (uintptr_t)t->la + LEN - 1, (uintptr_t)t->rb + LEN - 1, 1 };
+	assert_int_equal(adxl_transfer_sync(t->a, B, ADXL_READ, d, 3, 5000),
+			 ADXL_SUCCESS);
+	assert_memory_equal(t->la + 1, t->rb + 9000, 3);
+	assert_memory_equal(t->la + 100, t->rb, 65536);
+	assert_int_equal(t->la[LEN - 1], t->rb[LEN - 1]);
+	assert_int_equal(t->la[0], 0);
+	assert_int_equal(t->la[4], 0);
+
+	/* WRITE: the whole buffer, then one byte, land where they belong. */
+	for (i = 0; i < LEN; i++)
+		t->la[i] = (uint8_t)~pattern(i);
+	d[0] = (struct adxl_transfer_desc){ (uintptr_t)t->la, (uintptr_t)t->rb, LEN };
+	assert_int_equal(adxl_transfer_sync(t->a, B, ADXL_WRITE, d, 1, 5000),
+			 ADXL_SUCCESS);
+	assert_memory_equal(t->rb, t->la, LEN);
+}
+
+static void test_auto_picks_ucx_across_kernels(void **state)
+{
+	struct two *t = two_engines(0x43, NULL, NULL);
+	struct adxl_transfer_desc d = { (uintptr_t)t->la, (uintptr_t)t->rb + LEN - 8, 16 };
+	struct adxl_peer *p;
+
+	(void)state;
+	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_SUCCESS);
+	p = adxl__peer_get(t->a, B);
+	assert_non_null(p);
+	assert_non_null(p->ep);
+	assert_false(p->same_kernel);
+	adxl__peer_put(t->a, p);
+	check_read_write(t);
+	/* Nothing went through the (fake) module. */
+	assert_int_equal(fake_module_transfers(), 0);
+	/* No module checks the remote end over UCX: the library does. */
+	assert_int_equal(adxl_transfer_sync(t->a, B, ADXL_READ, &d, 1, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_non_null(strstr(adxl_last_error(), "past the end"));
+	/* Notifies go over the control connection as before. */
+	assert_int_equal(adxl_send_notify(t->a, B, "k", 1, "v", 1, 2000),
+			 ADXL_SUCCESS);
+	two_free(t);
+}
+
+static void test_auto_uses_module_on_one_kernel(void **state)
+{
+	struct two *t = two_engines(0x42, NULL, NULL);
+	struct adxl_peer *p;
+
+	(void)state;
+	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_SUCCESS);
+	p = adxl__peer_get(t->a, B);
+	assert_null(p->ep);
+	adxl__peer_put(t->a, p);
+	check_read_write(t);
+	assert_int_equal(fake_module_transfers(), 2);
+	two_free(t);
+}
+
+static void test_forced_ucx_on_one_kernel(void **state)
+{
+	struct two *t = two_engines(0x42, "ucx", NULL);
+	size_t n = 5000, i;
+	struct adxl_transfer_desc *d = calloc(n, sizeof(*d));
+
+	(void)state;
+	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_SUCCESS);
+	check_read_write(t);
+	assert_int_equal(fake_module_transfers(), 0);
+	/* More descriptors than one plugin call takes, each 200 bytes. */
+	for (i = 0; i < LEN; i++)
+		t->rb[i] = pattern(i);
+	memset(t->la, 0, LEN);
+	for (i = 0; i < n; i++)
+		d[i] = (struct adxl_transfer_desc){ (uintptr_t)t->la + i * 200,
+						    (uintptr_t)t->rb + i * 200,
+						    200 };
+	assert_int_equal(adxl_transfer_sync(t->a, B, ADXL_READ, d, n, 10000),
+			 ADXL_SUCCESS);
+	assert_memory_equal(t->la, t->rb, n * 200);
+	free(d);
+	two_free(t);
+}
+
+static void test_kernel_transport_refuses_ucx(void **state)
+{
+	struct two *t = two_engines(0x43, "ucx", "kernel");
+	adxl_engine_t *e;
+
+	(void)state;
+	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_FAILED);
+	assert_non_null(strstr(adxl_last_error(), "Transport=kernel"));
+	two_free(t);
+
+	/* A value that is not a transport. */
+	fake_module_install(0x42);
+	assert_int_equal(adxl_engine_create(&e), 0);
+	assert_int_equal(init_engine(e, A, sizeof(A), "rdma", 0),
+			 ADXL_PARAM_INVALID);
+	adxl_engine_destroy(e);
+	fake_module_remove();
+}
+
+/* ---- a peer in another process, which the test stops and kills ---- */
+
+/* argv: test_adxl ucx-peer NAME FD: serve NAME, write the buffer's address. */
+int test_ucx_peer_main(int argc, char **argv)
+{
+	struct adxl_mem_desc d;
+	adxl_mem_handle_t h;
+	adxl_engine_t *e;
+	uint8_t *buf;
+	uint64_t addr;
+	size_t i;
+	int fd;
+
+	if (argc != 4)
+		return 2;
+	fd = atoi(argv[3]);
+	fake_module_install(0x77);	/* another kernel */
+	buf = malloc(LEN);
+	for (i = 0; i < LEN; i++)
+		buf[i] = pattern(i);
+	if (adxl_engine_create(&e) || adxl_initialize(e, argv[2], NULL, 0))
+		return 1;
+	d = (struct adxl_mem_desc){ (uintptr_t)buf, LEN };
+	if (adxl_register_mem(e, &d, ADXL_MEM_HOST, &h))
+		return 1;
+	addr = (uintptr_t)buf;
+	if (write(fd, &addr, sizeof(addr)) != sizeof(addr))
+		return 1;
+	/* Serve until the test kills us, or goes away itself. */
+	while (read(fd, &addr, 1) > 0)
+		;
+	adxl_engine_destroy(e);
+	return 0;
+}
+
+static pid_t start_peer(const char *name, uint64_t *addr, int *keep)
+{
+	int fds[2];
+	char fdarg[16];
+	struct pollfd pfd;
+	pid_t pid;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* A fresh process: UCX in a forked threaded one is undefined. */
+		snprintf(fdarg, sizeof(fdarg), "%d", fds[1]);
+		fcntl(fds[1], F_SETFD, 0);
+		execl("/proc/self/exe", "test_adxl", "ucx-peer", name, fdarg,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	pfd = (struct pollfd){ .fd = fds[0], .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 30000), 1);
+	assert_int_equal(read(fds[0], addr, sizeof(*addr)), sizeof(*addr));
+	*keep = fds[0];
+	return pid;
+}
+
+static adxl_status_t timed_read(adxl_engine_t *e, uint8_t *local,
+				uint64_t remote, int timeout_ms, double *ms)
+{
+	struct adxl_transfer_desc d = { (uintptr_t)local, remote, LEN };
+	double t0 = now_ms();
+	adxl_status_t st;
+
+	st = adxl_transfer_sync(e, B, ADXL_READ, &d, 1, timeout_ms);
+	*ms = now_ms() - t0;
+	return st;
+}
+
+static void check_pattern(const uint8_t *p)
+{
+	size_t i;
+
+	for (i = 0; i < LEN; i++)
+		if (p[i] != pattern(i))
+			fail_msg("byte %zu is %u, not %u", i, p[i], pattern(i));
+}
+
+static void test_lost_peer(void **state)
+{
+	struct adxl_mem_desc md;
+	adxl_mem_handle_t h;
+	adxl_engine_t *a;
+	uint64_t raddr;
+	uint8_t *la = calloc(1, LEN);
+	adxl_status_t st;
+	int keep, status;
+	unsigned int port;
+	double ms;
+	pid_t pid;
+
+	(void)state;
+	port = random_port();
+	snprintf(B, sizeof(B), "127.0.0.1:%u", port);
+	pid = start_peer(B, &raddr, &keep);
+
+	fake_module_install(0x42);
+	assert_int_equal(adxl_engine_create(&a), 0);
+	assert_int_equal(adxl_initialize(a, "127.0.0.1", NULL, 0), 0);
+	md = (struct adxl_mem_desc){ (uintptr_t)la, LEN };
+	assert_int_equal(adxl_register_mem(a, &md, ADXL_MEM_HOST, &h), 0);
+	assert_int_equal(adxl_connect(a, B, 10000), ADXL_SUCCESS);
+	assert_int_equal(timed_read(a, la, raddr, 5000, &ms), ADXL_SUCCESS);
+	check_pattern(la);
+
+	/* The peer stops answering: TIMEOUT, in about the timeout. */
+	kill(pid, SIGSTOP);
+	st = timed_read(a, la, raddr, 500, &ms);
+	assert_int_equal(st, ADXL_TIMEOUT);
+	printf("# stopped peer: TIMEOUT after %.0f ms (timeout 500 ms)\n", ms);
+	assert_true(ms >= 450 && ms < 500 + 2000);
+	/* The link is closed: said so at once, until Connect again. */
+	assert_int_equal(timed_read(a, la, raddr, 500, &ms), ADXL_NOT_CONNECTED);
+	assert_true(ms < 100);
+	kill(pid, SIGCONT);
+	assert_int_equal(adxl_connect(a, B, 10000), ADXL_SUCCESS);
+	memset(la, 0, LEN);
+	assert_int_equal(timed_read(a, la, raddr, 5000, &ms), ADXL_SUCCESS);
+	check_pattern(la);
+
+	/* The peer dies: an error within the timeout, never a hang. */
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	st = timed_read(a, la, raddr, 3000, &ms);
+	printf("# killed peer: %u after %.0f ms (timeout 3000 ms)\n", st, ms);
+	assert_true(st == ADXL_FAILED || st == ADXL_NOT_CONNECTED ||
+		    st == ADXL_TIMEOUT);
+	assert_true(ms < 3000 + 2000);
+	/* And nothing listens there now: Connect says so within its time. */
+	st = adxl_connect(a, B, 1000);
+	assert_true(st == ADXL_TIMEOUT || st == ADXL_FAILED);
+
+	adxl_engine_destroy(a);
+	close(keep);
+	free(la);
+	fake_module_remove();
+}
+
+int test_ucx_group(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ucx_reply_round_trip),
+		cmocka_unit_test(test_ucx_reply_refused_and_blobs),
+		cmocka_unit_test(test_auto_picks_ucx_across_kernels),
+		cmocka_unit_test(test_auto_uses_module_on_one_kernel),
+		cmocka_unit_test(test_forced_ucx_on_one_kernel),
+		cmocka_unit_test(test_kernel_transport_refuses_ucx),
+		cmocka_unit_test(test_lost_peer),
+	};
+
+	return cmocka_run_group_tests_name("adxl over UCX (loopback)", tests,
+					   NULL, NULL);
+}
