@@ -4,7 +4,8 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 BUILD	?= $(TOP)/build
 CFLAGS	?= -O2 -g
 
-$(BUILD)/bench/adxl_bench: $(TOP)/bench/adxl_bench.c $(TOP)/include/adxl/adxl.h \
+$(BUILD)/bench/adxl_bench: $(TOP)/bench/adxl_bench.c $(TOP)/bench/bench_json.h \
+		$(TOP)/include/adxl/adxl.h \
 		$(BUILD)/lib/libmemreg.so
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -Wall -Wextra -Werror $(CFLAGS) -I$(TOP)/include \

@@ -3,7 +3,7 @@
  * adxl_bench - moving bytes from another process: ADXL TransferSync
  * through the memreg module against the ways there are without it.
  *
- *   adxl_bench [-t SECONDS_PER_POINT]
+ *   adxl_bench [-t SECONDS_PER_POINT] [-n TRIALS] [-J]
  *
  * A child process owns the source buffer (registered with its ADXL
  * engine, which listens on loopback); this process reads it into a local
@@ -16,7 +16,10 @@
  * first as one transfer of 4 KiB .. 64 MiB, then as 16 MiB split into
  * descriptors of 4, 16 and 64 KiB (one TransferSync, process_vm_readv with
  * IOV_MAX vectors, a loop of memcpys).  Prints GB/s (10^9 bytes/s), the
- * ratios and the targets beside them; it asserts nothing.
+ * ratios and the targets beside them; it asserts nothing.  Each figure is
+ * the best of TRIALS trials (default 3); -J adds one "BENCH {...}" line
+ * per row with every trial of every method (bench_json.h), for
+ * scripts/bench's medians.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -31,12 +34,17 @@
 #include <sys/wait.h>
 #include <adxl/adxl.h>
 
+#include "bench_json.h"
+
 #define MAX_SIZE	(64UL << 20)
 #define BATCH_TOTAL	(16UL << 20)
 #define SERVER		"127.0.0.1:29500"
 #define CLIENT		"127.0.0.1:29501"
+#define MAX_TRIALS	32
 
 static double secs_per_point = 0.5;
+static unsigned int trials = 3;
+static int json;
 static adxl_engine_t *eng;
 static pid_t child;
 static uint8_t *remote;		/* the child's buffer, in the child */
@@ -141,18 +149,19 @@ static void m_memcpy(size_t bl, size_t n)
 }
 
 /*
- * GB/s of @fn moving @n blocks of @bl: the best of three trials of about
+ * GB/s of @fn moving @n blocks of @bl: the best of the trials of about
  * secs_per_point / 3 each, so that a burst of other load on the machine
  * (the VM is emulated, and shares two cores) does not decide a figure.
+ * Every trial's GB/s goes to @each.
  */
-static double measure(method_fn fn, size_t bl, size_t n)
+static double measure(method_fn fn, size_t bl, size_t n, double *each)
 {
 	double t0, t, best = 0, bytes = (double)bl * n;
 	unsigned long reps;
-	int trial;
+	unsigned int trial;
 
 	fn(bl, n);	/* warm up */
-	for (trial = 0; trial < 3; trial++) {
+	for (trial = 0; trial < trials; trial++) {
 		reps = 0;
 		t0 = now();
 		do {
@@ -160,16 +169,36 @@ static double measure(method_fn fn, size_t bl, size_t n)
 			reps++;
 			t = now() - t0;
 		} while (t < secs_per_point / 3 || reps < 2);
-		if (bytes * reps / t / 1e9 > best)
-			best = bytes * reps / t / 1e9;
+		each[trial] = bytes * reps / t / 1e9;
+		if (each[trial] > best)
+			best = each[trial];
 	}
 	return best;
 }
 
+static void row_json(const char *label, size_t bl, size_t n,
+		     double (*each)[MAX_TRIALS])
+{
+	static const char *const names[] = { "module", "pvr", "shm2", "memcpy" };
+	struct bj j;
+	int i;
+
+	bj_begin(&j, "adxl");
+	bj_str(&j, "row", label);
+	bj_u64(&j, "block", bl);
+	bj_u64(&j, "blocks", n);
+	for (i = 0; i < 4; i++)
+		bj_samples(&j, names[i], each[i], trials);
+	bj_end(&j);
+}
+
 static void row(const char *label, size_t bl, size_t n, int small_descs)
 {
-	double m = measure(m_module, bl, n), p = measure(m_pvr, bl, n);
-	double s = measure(m_shm2, bl, n), c = measure(m_memcpy, bl, n);
+	double each[4][MAX_TRIALS];
+	double m = measure(m_module, bl, n, each[0]);
+	double p = measure(m_pvr, bl, n, each[1]);
+	double s = measure(m_shm2, bl, n, each[2]);
+	double c = measure(m_memcpy, bl, n, each[3]);
 	const char *target;
 	int met;
 
@@ -185,6 +214,8 @@ static void row(const char *label, size_t bl, size_t n, int small_descs)
 	}
 	printf("%-14s %8.2f %8.2f %8.2f %8.2f   %6.2f %6.2f   %-28s %s\n",
 	       label, m, p, s, c, m / c, m / p, target, met ? "met" : "NOT met");
+	if (json)
+		row_json(label, bl, n, each);
 }
 
 static void label_size(char *buf, size_t len, size_t bytes)
@@ -203,9 +234,20 @@ int main(int argc, char **argv)
 	size_t sz, bl;
 	char lab[32];
 
-	while ((opt = getopt(argc, argv, "t:")) != -1)
+	while ((opt = getopt(argc, argv, "t:n:J")) != -1) {
 		if (opt == 't')
 			secs_per_point = atof(optarg);
+		else if (opt == 'n')
+			trials = strtoul(optarg, NULL, 0);
+		else if (opt == 'J')
+			json = 1;
+		else
+			return 2;
+	}
+	if (!trials || trials > MAX_TRIALS) {
+		fprintf(stderr, "adxl_bench: -n takes 1..%d\n", MAX_TRIALS);
+		return 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (pipe(fds))

@@ -1,0 +1,131 @@
+#!/bin/sh
+# Every in-VM benchmark in one boot, run by scripts/bench as root:
+#   tests/vm/run --kernel K --mem 6144 --add bench/vm-bench.sh -- \
+#	bench/vm-bench.sh [quick]
+# Figures go to the console as "BENCH {...}" lines (bench/bench_json.h),
+# progress as "bench: ..." lines; scripts/bench collects both.  busybox sh.
+# A failing benchmark is reported and the others still run; the exit
+# status says whether all of them ran.
+quick=${1:-}
+failed=
+
+say() { echo "bench: $*"; }
+
+# One BENCH line from the shell: bench name, then "key" value pairs whose
+# values are already JSON.
+bench_line() {
+	name=$1
+	shift
+	line="BENCH {\"bench\":\"$name\""
+	while [ $# -ge 2 ]; do
+		line="$line,\"$1\":$2"
+		shift 2
+	done
+	echo "$line}"
+}
+
+step() {
+	what=$1
+	shift
+	say "$what: $*"
+	t0=$(date +%s)
+	if ! "$@"; then
+		say "$what FAILED (status $?)"
+		failed="$failed $what"
+	fi
+	say "$what took $(($(date +%s) - t0)) s"
+}
+
+if [ "$quick" = quick ]; then
+	reg_args="-r 3 -M 67108864"
+	nl_args="-n 10000 -r 3"
+	adxl_args="-t 0.2 -n 3"
+	acl_args="-r 3 10"
+	mstx_runs=3 mstx_n=200000
+else
+	reg_args="-r 5 -R 3"
+	nl_args="-n 100000 -r 5"
+	adxl_args="-t 0.45 -n 3"
+	acl_args="-r 5 20"
+	mstx_runs=5 mstx_n=500000
+fi
+
+mem_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo)
+bench_line vm_info kernel "\"$MEMREG_VM_KERNEL\"" release "\"$(uname -r)\"" \
+	cpus "$(grep -c ^processor /proc/cpuinfo)" mem_kb "$mem_kb" \
+	thp "\"$(cat /sys/kernel/mm/transparent_hugepage/enabled)\"" \
+	quick "\"$quick\""
+
+# --- mstx: a program's cost per call, no tool and memreg attached,
+# alternating; the stub build gives the library's share.
+# the tool id a -1 run found: 0 when none attached
+mstx_tool() {
+	"$@" | awk '/^ns_per_call/ { print $4 }'
+}
+run_mstx() {
+	lib=/memreg/build/lib/libmemreg.so
+	for mode in pair window; do
+		none= with= stub=
+		tool=$(MSTX_INJECTION_PATH=$lib mstx_tool mstx_bench -1 -n 1000 -m $mode)
+		if [ -z "$tool" ] || [ "$tool" = 0 ]; then
+			say "mstx: libmemreg did not attach as the tool"
+			return 1
+		fi
+		i=0
+		while [ $i -lt $mstx_runs ]; do
+			v=$(mstx_bench -1 -n $mstx_n -m $mode |
+				awk '/^ns_per_call/ { print $2 }')
+			none="$none${none:+,}$v"
+			v=$(MSTX_INJECTION_PATH=$lib mstx_bench -1 -n $mstx_n -m $mode |
+				awk '/^ns_per_call/ { print $2 }')
+			with="$with${with:+,}$v"
+			v=$(mstx_bench_stub -1 -n $mstx_n -m $mode |
+				awk '/^ns_per_call/ { print $2 }')
+			stub="$stub${stub:+,}$v"
+			i=$((i + 1))
+		done
+		bench_line mstx where '"vm"' mode "\"$mode\"" calls $((2 * mstx_n)) \
+			none_ns "[$none]" memreg_ns "[$with]" stub_ns "[$stub]"
+	done
+}
+
+# --- registration: hugetlbfs first, while memory is not yet fragmented;
+# the pool is reserved for this part only and given back after it.
+run_reg_hugetlb() {
+	old=$(cat /proc/sys/vm/nr_hugepages)
+	# 4 GiB of 2 MiB pages, and what the harness keeps for itself
+	echo $((2048 + old)) >/proc/sys/vm/nr_hugepages
+	say "hugetlb pool: $(cat /proc/sys/vm/nr_hugepages) pages"
+	# shellcheck disable=SC2086 # options are words on purpose
+	reg_bench -J $reg_args -b hugetlb
+	st=$?
+	echo "$old" >/proc/sys/vm/nr_hugepages
+	return $st
+}
+
+# --- netlink: 100,000 registrations of 32 processes need more than the
+# default 256 registrations per process.
+run_nl() {
+	memreg limits set regions 4096 || return 1
+	# shellcheck disable=SC2086
+	nl_bench -J $nl_args
+	st=$?
+	memreg limits set regions 256
+	return $st
+}
+
+# shellcheck disable=SC2086
+step acl acl_bench -J $acl_args
+step mstx run_mstx
+# shellcheck disable=SC2086
+step adxl /memreg/build/bench/adxl_bench -J $adxl_args
+step netlink run_nl
+step reg-hugetlb run_reg_hugetlb
+# shellcheck disable=SC2086
+step reg-anon-thp reg_bench -J $reg_args -b anon,thp
+
+if [ -n "$failed" ]; then
+	say "failed:$failed"
+	exit 1
+fi
+say "all done"
