@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every in-VM benchmark in one boot, run by scripts/bench as root:
-#   tests/vm/run --kernel K --mem 6144 --add bench/vm-bench.sh -- \
+#   tests/vm/run --kernel K --mem 6144 --add bench/vm-bench.sh \
+#	--add bench/mstx-runs.sh --add build/bench/adxl_bench -- \
 #	bench/vm-bench.sh [quick]
 # Figures go to the console as "BENCH {...}" lines (bench/bench_json.h),
 # progress as "bench: ..." lines; scripts/bench collects both.  busybox sh.
@@ -29,8 +30,10 @@ step() {
 	shift
 	say "$what: $*"
 	t0=$(date +%s)
-	if ! "$@"; then
-		say "$what FAILED (status $?)"
+	"$@"
+	st=$?
+	if [ $st != 0 ]; then
+		say "$what FAILED (status $st)"
 		failed="$failed $what"
 	fi
 	say "$what took $(($(date +%s) - t0)) s"
@@ -55,39 +58,6 @@ bench_line vm_info kernel "\"$MEMREG_VM_KERNEL\"" release "\"$(uname -r)\"" \
 	cpus "$(grep -c ^processor /proc/cpuinfo)" mem_kb "$mem_kb" \
 	thp "\"$(cat /sys/kernel/mm/transparent_hugepage/enabled)\"" \
 	quick "\"$quick\""
-
-# --- mstx: a program's cost per call, no tool and memreg attached,
-# alternating; the stub build gives the library's share.
-# the tool id a -1 run found: 0 when none attached
-mstx_tool() {
-	"$@" | awk '/^ns_per_call/ { print $4 }'
-}
-run_mstx() {
-	lib=/memreg/build/lib/libmemreg.so
-	for mode in pair window; do
-		none= with= stub=
-		tool=$(MSTX_INJECTION_PATH=$lib mstx_tool mstx_bench -1 -n 1000 -m $mode)
-		if [ -z "$tool" ] || [ "$tool" = 0 ]; then
-			say "mstx: libmemreg did not attach as the tool"
-			return 1
-		fi
-		i=0
-		while [ $i -lt $mstx_runs ]; do
-			v=$(mstx_bench -1 -n $mstx_n -m $mode |
-				awk '/^ns_per_call/ { print $2 }')
-			none="$none${none:+,}$v"
-			v=$(MSTX_INJECTION_PATH=$lib mstx_bench -1 -n $mstx_n -m $mode |
-				awk '/^ns_per_call/ { print $2 }')
-			with="$with${with:+,}$v"
-			v=$(mstx_bench_stub -1 -n $mstx_n -m $mode |
-				awk '/^ns_per_call/ { print $2 }')
-			stub="$stub${stub:+,}$v"
-			i=$((i + 1))
-		done
-		bench_line mstx where '"vm"' mode "\"$mode\"" calls $((2 * mstx_n)) \
-			none_ns "[$none]" memreg_ns "[$with]" stub_ns "[$stub]"
-	done
-}
 
 # --- registration: hugetlbfs first, while memory is not yet fragmented;
 # the pool is reserved for this part only and given back after it.
@@ -116,7 +86,7 @@ run_nl() {
 
 # shellcheck disable=SC2086
 step acl acl_bench -J $acl_args
-step mstx run_mstx
+step mstx bench/mstx-runs.sh vm $mstx_runs $mstx_n
 # shellcheck disable=SC2086
 step adxl /memreg/build/bench/adxl_bench -J $adxl_args
 step netlink run_nl
