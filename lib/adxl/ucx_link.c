@@ -156,9 +156,11 @@ adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
 		st = ADXL_FAILED;
 		goto out;
 	}
-	if (e->ucx_ops->ep_open(e->ucx, in.addr, in.addr_len, &p->ep, err)) {
+	ret = e->ucx_ops->ep_open(e->ucx, in.addr, in.addr_len, deadline,
+				  &p->ep, err);
+	if (ret) {
 		adxl__err("Connect %s: UCX endpoint: %s", p->name, err);
-		st = ADXL_FAILED;
+		st = ret == -ETIMEDOUT ? ADXL_TIMEOUT : ADXL_FAILED;
 		goto out;
 	}
 	st = unpack_all(e, p, &in);

@@ -66,8 +66,13 @@ struct adxl_ucx_ops {
 			 size_t *len);
 	void (*mem_unmap)(struct adxl_ucx *u, struct adxl_ucx_mem *m);
 
+	/*
+	 * Returns once the endpoint is wired up (both workers agreed on the
+	 * transports), or fails with -ETIMEDOUT at @deadline_ms.
+	 */
 	int (*ep_open)(struct adxl_ucx *u, const void *addr, size_t len,
-		       struct adxl_ucx_ep **out, char *err);
+		       int64_t deadline_ms, struct adxl_ucx_ep **out,
+		       char *err);
 	/* Flushes a healthy endpoint within @timeout_ms, else forces it. */
 	void (*ep_close)(struct adxl_ucx *u, struct adxl_ucx_ep *ep,
 			 int timeout_ms);

@@ -292,8 +292,14 @@ static void ep_err(void *arg, ucp_ep_h ep, ucs_status_t status)
 	e->why = status;
 }
 
+static bool wait_locked(struct adxl_ucx *u, struct batch *b, int64_t deadline);
+static void track(struct batch *b, ucs_status_ptr_t r);
+static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
+			  struct batch *b);
+static void req_done(void *req, ucs_status_t status, void *arg);
+
 static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
-		   struct adxl_ucx_ep **out, char *err)
+		   int64_t deadline, struct adxl_ucx_ep **out, char *err)
 {
 	struct adxl_ucx_ep *e = calloc(1, sizeof(*e));
 	ucp_ep_params_t ep = {
@@ -311,14 +317,52 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		say(err, "out of memory");
 		return -ENOMEM;
 	}
+	struct batch *b = calloc(1, sizeof(*b));
+	ucp_request_param_t prm = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+				UCP_OP_ATTR_FIELD_USER_DATA,
+		.cb.send = req_done,
+		.user_data = b,
+	};
+	int ret = 0;
+
+	if (!b) {
+		free(e);
+		say(err, "out of memory");
+		return -ENOMEM;
+	}
 	pthread_mutex_lock(&u->lock);
 	st = ucp_ep_create(u->worker, &ep, &e->ep);
-	pthread_mutex_unlock(&u->lock);
 	if (st != UCS_OK) {
+		pthread_mutex_unlock(&u->lock);
 		say(err, "ucp_ep_create: %s", ucs_status_string(st));
+		free(b);
 		free(e);
 		return errno_of(st);
 	}
+	/*
+	 * A flush completes once the wire-up has: then neither side has a
+	 * wire-up message in flight when the other closes (UCX 1.13 aborts a
+	 * process whose wire-up reply fails to send).
+	 */
+	track(b, ucp_ep_flush_nbx(e->ep, &prm));
+	if (!wait_locked(u, b, deadline)) {
+		say(err, "the peer's worker did not answer the wire-up in time");
+		ret = -ETIMEDOUT;
+	} else if (b->status != UCS_OK || e->failed) {
+		say(err, "wire-up: %s", ucs_status_string(e->failed ? e->why :
+							   b->status));
+		ret = errno_of(e->failed ? e->why : b->status);
+	}
+	if (ret) {
+		if (cancel_locked(u, e, b))
+			free(b);
+		pthread_mutex_unlock(&u->lock);
+		free(e);
+		return ret;
+	}
+	pthread_mutex_unlock(&u->lock);
+	free(b);
 	*out = e;
 	return 0;
 }

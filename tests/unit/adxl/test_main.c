@@ -6,7 +6,7 @@
 int main(int argc, char **argv)
 {
 	/* test_ucx.c runs this binary again as a peer it can stop and kill. */
-	if (argc > 1 && !strcmp(argv[1], "ucx-peer"))
+	if (argc > 1 && !strncmp(argv[1], "ucx-", 4))
 		return test_ucx_peer_main(argc, argv);
 	return test_name_group() + test_msg_group() + test_wire_group() +
 	       test_api_group() + test_engine_group() + test_ucx_group();

@@ -306,6 +306,8 @@ static void test_kernel_transport_refuses_ucx(void **state)
 
 /* ---- a peer in another process, which the test stops and kills ---- */
 
+static int ucx_client_main(int argc, char **argv);
+
 /* argv: test_adxl ucx-peer NAME FD: serve NAME, write the buffer's address. */
 int test_ucx_peer_main(int argc, char **argv)
 {
@@ -317,6 +319,8 @@ int test_ucx_peer_main(int argc, char **argv)
 	size_t i;
 	int fd;
 
+	if (argc > 1 && !strcmp(argv[1], "ucx-client"))
+		return ucx_client_main(argc, argv);
 	if (argc != 4)
 		return 2;
 	fd = atoi(argv[3]);
@@ -337,6 +341,38 @@ int test_ucx_peer_main(int argc, char **argv)
 		;
 	adxl_engine_destroy(e);
 	return 0;
+}
+
+/*
+ * argv: test_adxl ucx-client NAME ADDR FD: connect to NAME, say so on FD,
+ * then READ its buffer at ADDR in a loop until killed.
+ */
+static int ucx_client_main(int argc, char **argv)
+{
+	struct adxl_transfer_desc d;
+	struct adxl_mem_desc md;
+	adxl_mem_handle_t h;
+	adxl_engine_t *e;
+	uint8_t *buf = malloc(LEN);
+	int fd;
+
+	if (argc != 5)
+		return 2;
+	fd = atoi(argv[4]);
+	fake_module_install(0x78);
+	if (adxl_engine_create(&e) || adxl_initialize(e, "127.0.0.1", NULL, 0))
+		return 1;
+	md = (struct adxl_mem_desc){ (uintptr_t)buf, LEN };
+	if (adxl_register_mem(e, &md, ADXL_MEM_HOST, &h) ||
+	    adxl_connect(e, argv[2], 10000))
+		return 1;
+	d = (struct adxl_transfer_desc){ (uintptr_t)buf,
+					 strtoull(argv[3], NULL, 0), LEN };
+	if (adxl_transfer_sync(e, argv[2], ADXL_READ, &d, 1, 10000) ||
+	    write(fd, "r", 1) != 1)
+		return 1;
+	for (;;)
+		adxl_transfer_sync(e, argv[2], ADXL_READ, &d, 1, 10000);
 }
 
 static pid_t start_peer(const char *name, uint64_t *addr, int *keep)
@@ -446,6 +482,46 @@ static void test_lost_peer(void **state)
 	fake_module_remove();
 }
 
+/* A client killed while we serve its reads: we go on serving. */
+static void test_client_killed(void **state)
+{
+	struct two *t = two_engines(0x43, NULL, NULL);
+	char addr[32], fdarg[16];
+	struct pollfd pfd;
+	int fds[2], status, i;
+	char c;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+	snprintf(addr, sizeof(addr), "0x%lx", (unsigned long)(uintptr_t)t->rb);
+	for (i = 0; i < 3; i++) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			snprintf(fdarg, sizeof(fdarg), "%d", fds[1]);
+			fcntl(fds[1], F_SETFD, 0);
+			execl("/proc/self/exe", "test_adxl", "ucx-client", B,
+			      addr, fdarg, (char *)NULL);
+			_exit(127);
+		}
+		pfd = (struct pollfd){ .fd = fds[0], .events = POLLIN };
+		assert_int_equal(poll(&pfd, 1, 30000), 1);
+		assert_int_equal(read(fds[0], &c, 1), 1);
+		usleep(20000 * (i + 1));	/* in the middle of a read */
+		kill(pid, SIGKILL);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+	}
+	/* Still serving: our own engine A connects and reads. */
+	usleep(200000);
+	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_SUCCESS);
+	check_read_write(t);
+	close(fds[0]);
+	close(fds[1]);
+	two_free(t);
+}
+
 int test_ucx_group(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +532,7 @@ int test_ucx_group(void)
 		cmocka_unit_test(test_forced_ucx_on_one_kernel),
 		cmocka_unit_test(test_kernel_transport_refuses_ucx),
 		cmocka_unit_test(test_lost_peer),
+		cmocka_unit_test(test_client_killed),
 	};
 
 	return cmocka_run_group_tests_name("adxl over UCX (loopback)", tests,

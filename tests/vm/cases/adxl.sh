@@ -18,10 +18,16 @@ fi
 
 # ring N KIND SIZE BATCHES PORT: N engines (KIND host, dev or mixed), engine
 # i connected to engine i+1 (mod N), each checking what it reads and writes
-# and what its predecessor wrote into it.
+# and what its predecessor wrote into it.  $transport: Transport= option.
+transport=
 ring() {
 	n=$1 kind=$2 size=$3 batches=$4 port=$5
 	what="$n processes, $kind memory, batches $batches"
+	topt=
+	if [ -n "$transport" ]; then
+		topt="-T $transport"
+		what="$what, Transport=$transport${UCX_TLS:+ UCX_TLS=$UCX_TLS}"
+	fi
 	rm -f $tmp/go $tmp/peer.*
 	pids=
 	i=0
@@ -30,7 +36,8 @@ ring() {
 		k=$kind
 		# mixed: host memory in even engines, device memory in odd ones.
 		[ "$kind" = mixed ] && { [ $((i % 2)) = 0 ] && k=host || k=dev; }
-		adxl_peer -l 127.0.0.1:$((port + i)) -k "$k" -s "$size" \
+		# shellcheck disable=SC2086 # $topt: none or two words
+		adxl_peer -l 127.0.0.1:$((port + i)) -k "$k" -s "$size" $topt \
 			-S $((i + 11)) -g $tmp/go -w 1 -b "$batches" \
 			-c 127.0.0.1:$((port + j)) -a $tmp/peer.$j.out \
 			-P $((j + 11)) >$tmp/peer.$i.out 2>$tmp/peer.$i.err &
@@ -75,23 +82,36 @@ ring 8 host $((1 << 20)) 1,16,4096 28020
 ring 8 dev $((1 << 20)) 1,16,4096 28040
 ring 2 mixed $((1 << 20)) 1,5,4096 28060
 
+# The same exchanges through UCX on one kernel (what two hosts use): with
+# the transports UCX picks itself here, and over TCP alone.
+transport=ucx
+ring 2 host $host_ring 1,3,4096 28200
+ring 2 mixed $((1 << 20)) 1,5,4096 28210
+ring 4 dev $((1 << 20)) 1,16,4096 28220
+export UCX_TLS=tcp
+ring 2 mixed $((1 << 20)) 1,64,4096 28230
+unset UCX_TLS
+transport=
+
 # kill_side SIDE KIND: a client READs from a server in a loop; kill -9
 # SIDE (server or client) in the middle.  The survivor must report a
 # clear error (client) or go on serving (server); nothing stays pinned.
 kill_side() {
-	side=$1 kind=$2 port=$3
-	what="kill -9 of the $side mid-transfer ($kind)"
+	side=$1 kind=$2 port=$3 topt=${4:+-T $4}
+	what="kill -9 of the $side mid-transfer ($kind${4:+, Transport=$4})"
 	size=$((8 << 20))
 	[ "$kind" = host ] && size=$host_max
 	# A background job's redirection truncates its file only when the job
 	# runs: an old "ready" line must not be there for wait_for to find.
 	rm -f $tmp/srv.out $tmp/srv.err $tmp/cli.out $tmp/cli.err
-	adxl_peer -l 127.0.0.1:$port -k "$kind" -s $size -S 3 \
+	# shellcheck disable=SC2086 # $topt: none or two words
+	adxl_peer -l 127.0.0.1:$port -k "$kind" -s $size -S 3 $topt \
 		>$tmp/srv.out 2>$tmp/srv.err &
 	srv=$!
 	wait_for $tmp/srv.out '^ready' 300
-	adxl_peer -l 127.0.0.1:$((port + 1)) -k "$kind" -s $size -S 4 \
-		-c 127.0.0.1:$port -a $tmp/srv.out -P 3 -L \
+	# shellcheck disable=SC2086
+	adxl_peer -l 127.0.0.1:$((port + 1)) -k "$kind" -s $size -S 4 $topt \
+		-c 127.0.0.1:$port -a $tmp/srv.out -P 3 -L -t 10000 \
 		>$tmp/cli.out 2>$tmp/cli.err &
 	cli=$!
 	if ! wait_for $tmp/cli.out '^looping' 300; then
@@ -108,8 +128,10 @@ kill_side() {
 		wait $cli
 		rc=$?
 		msg=$(grep '^error' $tmp/cli.out)
+		# Through the module the grant is revoked at the exit; over UCX
+		# the link fails.  Either says what happened.
 		if [ $rc = 3 ] && contains "$msg" 'NOT_CONNECTED\|FAILED' &&
-		   contains "$msg" 'exited'; then
+		   contains "$msg" 'exited\|the peer or its host is gone'; then
 			ok "$what: the client says: ${msg#error }"
 		else
 			not_ok "$what: client exit $rc, '$msg'"
@@ -138,6 +160,8 @@ kill_side server host 28100
 kill_side client host 28110
 kill_side server dev 28120
 kill_side client dev 28130
+kill_side server dev 28140 ucx
+kill_side client host 28150 ucx
 
 rm -rf $tmp
 tap_done
