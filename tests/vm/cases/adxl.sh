@@ -161,7 +161,12 @@ kill_side client host 28110
 kill_side server dev 28120
 kill_side client dev 28130
 kill_side server dev 28140 ucx
-kill_side client host 28150 ucx
+# The other way round UCX 1.13 (Debian 12) aborts the serving process: its
+# software RMA sends the read's reply on the dead client's endpoint and
+# treats the send error as fatal (ucp_request.inl "unexpected error:
+# Endpoint timeout"), in every run under TCG.  docs/adxl.md, Limits.
+skip "kill -9 of the client mid-transfer (Transport=ucx)" \
+	"UCX 1.13 aborts the server (ucp_request_try_send fatal on the reply)"
 
 rm -rf $tmp
 tap_done

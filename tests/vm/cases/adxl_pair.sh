@@ -1,0 +1,124 @@
+#!/bin/sh
+# ADXL across two hosts: the guest side of tests/vm/adxl-pair, run in both
+# VMs of tests/vm/pair (a = 10.9.0.1, b = 10.9.0.2), each with its own
+# kernel and memreg.ko, so engines reach each other over UCX (TCP).
+#
+#   adxl_pair.sh exchange       both VMs: host and device memory, both ways
+#   adxl_pair.sh victim         a: serve, power off while b reads
+#   adxl_pair.sh survivor       b: read until a vanishes, then Connect again
+#   adxl_pair.sh back           a, booted again: exchange with b
+. "$(dirname "$0")/tap.sh"
+me=$MEMREG_VM_NET_ADDR
+peer=$MEMREG_VM_PEER_ADDR
+size=$((4 << 20))
+tmp=/tmp/adxl_pair
+mkdir -p $tmp
+
+# peer_run NAME ARGS...: adxl_peer in the background, output in $tmp/NAME.*
+peer_run() {
+	name=$1
+	shift
+	adxl_peer "$@" >$tmp/$name.out 2>$tmp/$name.err &
+	echo $! >$tmp/$name.pid
+}
+
+# judge NAME WHAT: one TAP line from adxl_peer NAME's exit and its checks.
+judge() {
+	wait "$(cat $tmp/$1.pid)"
+	rc=$?
+	passes=$(grep -c '^pass' $tmp/$1.out)
+	if [ $rc = 0 ] && ! grep -q '^fail' $tmp/$1.out; then
+		ok "$2: $passes checks passed"
+	else
+		not_ok "$2: exit $rc"
+		grep -h '^fail' $tmp/$1.out | head -10 | sed 's/^/#   /'
+		tail -n 10 $tmp/$1.err | sed 's/^/#   /'
+	fi
+}
+
+# Engines on port 29000 hold host memory in a and device memory in b, on
+# 29001 the other way round; each reads and writes its peer's buffer in
+# batches of 1 to 4096 descriptors and checks every byte, and checks what
+# its peer wrote into it.  Seeds: a 11/12, b 21/22.
+exchange() {
+	if [ "$MEMREG_VM_PAIR" = a ]; then
+		k0=host k1=dev s0=11 s1=12 p0=22 p1=21
+	else
+		k0=dev k1=host s0=21 s1=22 p0=12 p1=11
+	fi
+	peer_run e0 -l "$me:29000" -k $k0 -s $size -S $s0 -c "$peer:29001" \
+		-a notify -P $p0 -w 1 -C 120000 -b 1,16,4096
+	peer_run e1 -l "$me:29001" -k $k1 -s $size -S $s1 -c "$peer:29000" \
+		-a notify -P $p1 -w 1 -C 120000 -b 1,16,4096
+	judge e0 "VM $MEMREG_VM_PAIR: $k0 memory with the other VM's $k1 memory over UCX"
+	judge e1 "VM $MEMREG_VM_PAIR: $k1 memory with the other VM's $k0 memory over UCX"
+	left=$(memreg -j stats | jq '.regions')
+	expect "VM $MEMREG_VM_PAIR: no registration left" 0 "$left"
+}
+
+# a's first boot: exchange addresses, serve b's reads, and when b says it
+# is looping, cut the power (sysrq o: no sync, no TCP reset to b).
+victim() {
+	peer_run v -l "$me:29100" -k dev -s $size -S 31 -c "$peer:29100" \
+		-a notify -n -C 120000
+	if wait_for $tmp/v.out '^peer looping' 3000; then
+		sleep 1
+		echo "adxl_pair: powering off while b reads"
+		echo o >/proc/sysrq-trigger
+		reboot -f
+		sleep 30
+	fi
+	not_ok "VM a: b never said it was reading"
+	cat $tmp/v.out $tmp/v.err | tail -n 10 | sed 's/^/#   /'
+}
+
+# b: read a's device memory in a loop with a 5 s timeout until a's host
+# vanishes, then Connect again until a is back and run the exchange.
+survivor() {
+	peer_run s -l "$me:29100" -k host -s $size -S 32 -c "$peer:29100" \
+		-a notify -P 31 -L -R 600 -t 5000 -w 1 -C 120000 -b 1,4096
+	wait "$(cat $tmp/s.pid)"
+	rc=$?
+	err=$(grep '^error' $tmp/s.out)
+	took=$(sed -n 's/.*the failing call took \([0-9]*\) ms.*/\1/p' $tmp/s.out)
+	if contains "$err" '^error \(TIMEOUT\|FAILED\)'; then
+		ok "VM b: a's host lost power mid-transfer: ${err#error }"
+	else
+		not_ok "VM b: a's host lost power mid-transfer: '$err'"
+	fi
+	# The timeout, and no more than a little over it: never a hang.
+	if [ -n "$took" ] && [ "$took" -le 8000 ]; then
+		ok "VM b: the failing transfer returned after $took ms (timeout 5000 ms)"
+	else
+		not_ok "VM b: the failing transfer took '$took' ms (timeout 5000 ms)"
+	fi
+	if grep -q '^pass connected to .* again' $tmp/s.out; then
+		ok "VM b: Connect works again once a is back"
+	else
+		not_ok "VM b: no Connect after a came back"
+	fi
+	passes=$(grep -c '^pass' $tmp/s.out)
+	if [ $rc = 0 ] && ! grep -q '^fail' $tmp/s.out; then
+		ok "VM b: transfers with the new a: $passes checks passed"
+	else
+		not_ok "VM b: exit $rc"
+		grep -h '^fail' $tmp/s.out | head -10 | sed 's/^/#   /'
+		tail -n 10 $tmp/s.err | sed 's/^/#   /'
+	fi
+	left=$(memreg -j stats | jq '.regions')
+	expect "VM b: no registration left" 0 "$left"
+}
+
+# a's second boot: the exchange with b, which connected to us again.
+back() {
+	peer_run n -l "$me:29100" -k dev -s $size -S 31 -c "$peer:29100" \
+		-a notify -P 32 -w 1 -C 120000 -b 1,4096
+	judge n "VM a (booted again): device memory with b's host memory"
+}
+
+case "$1" in
+exchange|victim|survivor|back) "$1" ;;
+*) echo "adxl_pair.sh: unknown step $1" >&2; exit 2 ;;
+esac
+rm -rf $tmp
+tap_done
