@@ -87,13 +87,14 @@ static void hold(unsigned long n, int wfd)
 	}
 	err = memreg_open(&ctx);
 	if (err) {
-		snprintf(msg, sizeof(msg), "memreg_open: %s", memreg_strerror(err));
+		snprintf(msg, sizeof(msg), "memreg_open: %s",
+			 memreg_strerror(err));
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		buf[i * PAGE] = 1;
-		err = memreg_register(ctx, buf + i * PAGE, PAGE, MEMREG_MEM_HOST,
-				      0, &handle);
+		err = memreg_register(ctx, buf + i * PAGE, PAGE,
+				      MEMREG_MEM_HOST, 0, &handle);
 		if (err) {
 			snprintf(msg, sizeof(msg), "registration %lu: %s", i,
 				 memreg_strerror(err));

@@ -315,7 +315,8 @@ static void measure_size(const struct area *a, unsigned long len,
 				continue;
 			reg = unreg = 0;
 			for (i = 0; i < fig[m].cycles; i++)
-				cycle(m, range_of(a, m, len), len, &reg, &unreg);
+				cycle(m, range_of(a, m, len), len, &reg,
+				      &unreg);
 			fig[m].reg[r] = reg / fig[m].cycles;
 			fig[m].unreg[r] = unreg / fig[m].cycles;
 		}
