@@ -32,7 +32,7 @@ judge() {
 	else
 		not_ok "$2: exit $rc"
 		grep -h '^fail' $tmp/$1.out | head -10 | sed 's/^/#   /'
-		tail -n 10 $tmp/$1.err | sed 's/^/#   /'
+		tail -n 40 $tmp/$1.err | sed 's/^/#   /'
 	fi
 }
 
@@ -111,6 +111,7 @@ survivor() {
 
 # a's second boot: the exchange with b, which connected to us again.
 back() {
+	export UCX_LOG_LEVEL=debug UCX_LOG_PRINT_ENABLE=n
 	peer_run n -l "$me:29100" -k dev -s $size -S 31 -c "$peer:29100" \
 		-a notify -P 32 -w 1 -C 120000 -b 1,4096
 	judge n "VM a (booted again): device memory with b's host memory"
