@@ -567,53 +567,42 @@ class Report:
             md.p()
             md.table(["backing", "size", "memreg", "io_uring", "mlock"], rows)
 
+    def series_plot(self, name, points, settings, extra=""):
+        """A log-log plot with one line per (kernel, backing) of POINTS,
+        tuples (kernel, backing, x, y), as gnuplot index blocks of
+        NAME.dat.  Returns the PNG's name, or None without gnuplot."""
+        series, rows = [], []
+        for k in self.kernels:
+            for b in BACKINGS:
+                pts = [[x, y] for (kk, bb, x, y) in points
+                       if kk == k and bb == b and y is not None]
+                if pts:
+                    rows += pts + [None]
+                    series.append(f"{k} {b}")
+        self.plots.data(f"{name}.dat", rows)
+        plots = ", ".join(
+            f"'{name}.dat' index {i} u 1:2 w linespoints t '{t}'"
+            for i, t in enumerate(series))
+        return self.plots.plot(name, "set logscale xy\n" + SIZE_XTICS +
+                               settings + f"plot {plots}{extra}\n")
+
     def reg_ratio_plots(self, ratio_plot, pergib_plot):
         md = self.md
         if not ratio_plot:
             return
-        series = []
-        rows = []
-        for k in self.kernels:
-            for b in BACKINGS:
-                pts = [(s, q) for (kk, bb, s, q) in ratio_plot
-                       if kk == k and bb == b and q is not None]
-                if not pts:
-                    continue
-                rows += [[s, q] for s, q in pts] + [None]
-                series.append(f"{k} {b}")
-        self.plots.data("reg-ratio.dat", rows)
-        plots = ", ".join(
-            f"'reg-ratio.dat' index {i} u 1:2 w linespoints t '{t}'"
-            for i, t in enumerate(series))
-        png = self.plots.plot("reg-ratio", (
-            "set logscale xy\n" + SIZE_XTICS +
+        png = self.series_plot("reg-ratio", ratio_plot, (
             "set xlabel 'bytes registered'\n"
             "set ylabel 'memreg / io\\_uring (register call)'\n"
             "set title 'memreg against io\\_uring, same memory, same boot "
-            "(below 1: memreg faster)'\n"
-            f"plot {plots}, 1.1 w l dt 2 lc 'black' t 'target 1.1x'\n"))
+            "(below 1: memreg faster)'\n"),
+            ", 1.1 w l dt 2 lc 'black' t 'target 1.1x'")
         if png:
             md.p(f"![memreg / io_uring]({png})")
             md.p()
-        series, rows = [], []
-        for k in self.kernels:
-            for b in BACKINGS:
-                pts = [(s, v) for (kk, bb, s, v) in pergib_plot
-                       if kk == k and bb == b]
-                if not pts:
-                    continue
-                rows += [[s, v] for s, v in pts] + [None]
-                series.append(f"{k} {b}")
-        self.plots.data("reg-pergib.dat", rows)
-        plots = ", ".join(
-            f"'reg-pergib.dat' index {i} u 1:2 w linespoints t '{t}'"
-            for i, t in enumerate(series))
-        png = self.plots.plot("reg-pergib", (
-            "set logscale xy\n" + SIZE_XTICS +
+        png = self.series_plot("reg-pergib", pergib_plot, (
             "set xlabel 'bytes registered'\n"
             "set ylabel 'ms per GiB (register + deregister)'\n"
-            "set title 'memreg: cost per GiB by page size'\n"
-            f"plot {plots}\n"))
+            "set title 'memreg: cost per GiB by page size'\n"))
         if png:
             md.p(f"![memreg per GiB]({png})")
             md.p()

@@ -343,6 +343,16 @@ adxl_status_t adxl__ucx_transfer(struct adxl_engine *e, struct adxl_peer *p,
 				 size_t n, int64_t deadline);
 
 /* transfer.c */
+/*
+ * Under reg_lock (read): our registration holding descriptor @d's local
+ * range (*last is tried first, and set) and the peer's registration
+ * holding its remote address.  PARAM_INVALID, logged, if either is
+ * missing.  The remote end is not checked: the module does that.
+ */
+adxl_status_t adxl__desc_regs(struct adxl_engine *e, struct adxl_peer *p,
+			      const struct adxl_transfer_desc *d, size_t index,
+			      const struct adxl_reg **last,
+			      const struct adxl_rreg **remote);
 /* The peer's registration holding @addr, or NULL. */
 const struct adxl_rreg *adxl__rreg_find(const struct adxl_peer *p,
 					uint64_t addr);

@@ -58,43 +58,51 @@ const struct adxl_rreg *adxl__rreg_find(const struct adxl_peer *p,
 	return NULL;
 }
 
+adxl_status_t adxl__desc_regs(struct adxl_engine *e, struct adxl_peer *p,
+			      const struct adxl_transfer_desc *d, size_t index,
+			      const struct adxl_reg **last,
+			      const struct adxl_rreg **remote)
+{
+	const struct adxl_reg *l = *last;
+
+	/* Batches usually walk one buffer: try the last hit first. */
+	if (!l || d->local_addr - l->addr >= l->len ||
+	    d->len > l->len - (d->local_addr - l->addr))
+		l = adxl__reg_find(e, d->local_addr, d->len);
+	if (!l) {
+		adxl__err("transfer to %s: descriptor %zu: local [0x%lx, +%zu) is not inside memory registered with this engine",
+			  p->name, index, (unsigned long)d->local_addr, d->len);
+		return ADXL_PARAM_INVALID;
+	}
+	*last = l;
+	*remote = adxl__rreg_find(p, d->remote_addr);
+	if (!*remote) {
+		adxl__err("transfer to %s: descriptor %zu: remote 0x%lx is not in memory %s registered before Connect",
+			  p->name, index, (unsigned long)d->remote_addr,
+			  p->name);
+		return ADXL_PARAM_INVALID;
+	}
+	return ADXL_SUCCESS;
+}
+
 /* Fill @out from @descs; ADXL_SUCCESS or PARAM_INVALID (logged). */
 static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			     enum adxl_transfer_op op,
 			     const struct adxl_transfer_desc *descs, size_t n,
 			     size_t first, struct memreg_xfer_desc *out)
 {
-	const struct adxl_reg *last = NULL;
+	const struct adxl_reg *l = NULL;
+	const struct adxl_rreg *r;
+	adxl_status_t st = ADXL_SUCCESS;
 	size_t i;
 
 	pthread_rwlock_rdlock(&e->reg_lock);
 	for (i = 0; i < n; i++) {
 		const struct adxl_transfer_desc *d = &descs[i];
-		const struct adxl_reg *l;
-		const struct adxl_rreg *r;
 
-		/* Batches usually walk one buffer: try the last hit first. */
-		if (last && d->local_addr - last->addr < last->len &&
-		    d->len <= last->len - (d->local_addr - last->addr))
-			l = last;
-		else
-			l = adxl__reg_find(e, d->local_addr, d->len);
-		if (!l) {
-			pthread_rwlock_unlock(&e->reg_lock);
-			adxl__err("transfer to %s: descriptor %zu: local [0x%lx, +%zu) is not inside memory registered with this engine",
-				  p->name, first + i,
-				  (unsigned long)d->local_addr, d->len);
-			return ADXL_PARAM_INVALID;
-		}
-		last = l;
-		r = adxl__rreg_find(p, d->remote_addr);
-		if (!r) {
-			pthread_rwlock_unlock(&e->reg_lock);
-			adxl__err("transfer to %s: descriptor %zu: remote 0x%lx is not in memory %s registered before Connect",
-				  p->name, first + i,
-				  (unsigned long)d->remote_addr, p->name);
-			return ADXL_PARAM_INVALID;
-		}
+		st = adxl__desc_regs(e, p, d, first + i, &l, &r);
+		if (st)
+			break;
 		out[i] = (struct memreg_xfer_desc){
 			.op = op == ADXL_READ ? MEMREG_XFER_READ :
 						MEMREG_XFER_WRITE,
@@ -106,7 +114,7 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 		};
 	}
 	pthread_rwlock_unlock(&e->reg_lock);
-	return ADXL_SUCCESS;
+	return st;
 }
 
 static adxl_status_t kernel_failed(struct adxl_peer *p, int err, int errnum,

@@ -27,41 +27,24 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			     const struct adxl_transfer_desc *descs, size_t n,
 			     size_t first, struct adxl_ucx_op *out)
 {
-	const struct adxl_reg *last = NULL;
+	const struct adxl_reg *l = NULL;
+	const struct adxl_rreg *r;
+	adxl_status_t st = ADXL_SUCCESS;
 	size_t i;
 
 	pthread_rwlock_rdlock(&e->reg_lock);
 	for (i = 0; i < n; i++) {
 		const struct adxl_transfer_desc *d = &descs[i];
-		const struct adxl_reg *l;
-		const struct adxl_rreg *r;
 
-		if (last && d->local_addr - last->addr < last->len &&
-		    d->len <= last->len - (d->local_addr - last->addr))
-			l = last;
-		else
-			l = adxl__reg_find(e, d->local_addr, d->len);
-		if (!l) {
-			pthread_rwlock_unlock(&e->reg_lock);
-			adxl__err("transfer to %s: descriptor %zu: local [0x%lx, +%zu) is not inside memory registered with this engine",
-				  p->name, first + i,
-				  (unsigned long)d->local_addr, d->len);
-			return ADXL_PARAM_INVALID;
-		}
-		last = l;
-		r = adxl__rreg_find(p, d->remote_addr);
-		if (!r) {
-			pthread_rwlock_unlock(&e->reg_lock);
-			adxl__err("transfer to %s: descriptor %zu: remote 0x%lx is not in memory %s registered before Connect",
-				  p->name, first + i,
-				  (unsigned long)d->remote_addr, p->name);
-			return ADXL_PARAM_INVALID;
-		}
+		st = adxl__desc_regs(e, p, d, first + i, &l, &r);
+		if (st)
+			break;
+		/* No module checks the remote end on this path: we do. */
 		if (d->len > r->len - (d->remote_addr - r->addr)) {
-			pthread_rwlock_unlock(&e->reg_lock);
 			adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
 				  p->name, first + i);
-			return ADXL_PARAM_INVALID;
+			st = ADXL_PARAM_INVALID;
+			break;
 		}
 		/*
 		 * The mapping lives as long as the registration; a Deregister
@@ -77,7 +60,7 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 		};
 	}
 	pthread_rwlock_unlock(&e->reg_lock);
-	return ADXL_SUCCESS;
+	return st;
 }
 
 /* The link broke: say why, and make the next Connect replace the peer. */

@@ -293,10 +293,9 @@ static void ep_err(void *arg, ucp_ep_h ep, ucs_status_t status)
 }
 
 static bool wait_locked(struct adxl_ucx *u, struct batch *b, int64_t deadline);
-static void track(struct batch *b, ucs_status_ptr_t r);
 static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
 			  struct batch *b);
-static void req_done(void *req, ucs_status_t status, void *arg);
+static void flush_start(struct adxl_ucx_ep *e, struct batch *b);
 
 static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		   int64_t deadline, struct adxl_ucx_ep **out, char *err)
@@ -318,12 +317,6 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		return -ENOMEM;
 	}
 	struct batch *b = calloc(1, sizeof(*b));
-	ucp_request_param_t prm = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
-				UCP_OP_ATTR_FIELD_USER_DATA,
-		.cb.send = req_done,
-		.user_data = b,
-	};
 	int ret = 0;
 
 	if (!b) {
@@ -345,7 +338,7 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 	 * wire-up message in flight when the other closes (UCX 1.13 aborts a
 	 * process whose wire-up reply fails to send).
 	 */
-	track(b, ucp_ep_flush_nbx(e->ep, &prm));
+	flush_start(e, b);
 	if (!wait_locked(u, b, deadline)) {
 		say(err, "the peer's worker did not answer the wire-up in time");
 		ret = -ETIMEDOUT;
@@ -413,6 +406,19 @@ static void track(struct batch *b, ucs_status_ptr_t r)
 	}
 }
 
+/* Under u->lock: flush @e, the flush counted in @b like an operation. */
+static void flush_start(struct adxl_ucx_ep *e, struct batch *b)
+{
+	ucp_request_param_t prm = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+				UCP_OP_ATTR_FIELD_USER_DATA,
+		.cb.send = req_done,
+		.user_data = b,
+	};
+
+	track(b, ucp_ep_flush_nbx(e->ep, &prm));
+}
+
 /*
  * Under u->lock: close @e by force, which completes its outstanding
  * requests (ours in @b among them) with an error.  False if they did not
@@ -446,18 +452,12 @@ static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
 static void ep_close(struct adxl_ucx *u, struct adxl_ucx_ep *e, int timeout_ms)
 {
 	struct batch *b = calloc(1, sizeof(*b));
-	ucp_request_param_t prm = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
-				UCP_OP_ATTR_FIELD_USER_DATA,
-		.cb.send = req_done,
-		.user_data = b,
-	};
 	bool flushed = false;
 
 	pthread_mutex_lock(&u->lock);
 	if (e->ep && !e->failed && b) {
 		/* Writes we returned from are complete already: be brief. */
-		track(b, ucp_ep_flush_nbx(e->ep, &prm));
+		flush_start(e, b);
 		flushed = wait_locked(u, b, now_ms() + timeout_ms) &&
 			  b->status == UCS_OK;
 	}
@@ -556,9 +556,7 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 			/* A put is complete locally; a flush makes it remote. */
 			if (!write || flushed)
 				break;
-			prm.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
-					   UCP_OP_ATTR_FIELD_USER_DATA;
-			track(b, ucp_ep_flush_nbx(e->ep, &prm));
+			flush_start(e, b);
 			flushed = true;
 			continue;
 		}
