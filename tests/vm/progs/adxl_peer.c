@@ -362,7 +362,7 @@ static void loop_until_failure(void)
 		}
 	}
 	printf("error %s: %s\n", atl_status(st), adxl_last_error());
-	printf("failed after %lu transfers; the failing call took %.0f ms (timeout %d ms)\n",
+	printf("stopped after %lu transfers; the failing call took %.0f ms (timeout %d ms)\n",
 	       n, (now_s() - t0) * 1000, xfer_timeout);
 	free(d);
 }
