@@ -143,13 +143,11 @@ int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
 int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 		     uint32_t *status);
 
-/* The answer to a UCX hello: the server's worker and remote keys. */
+/* The answer to a UCX hello: the server's worker and registrations. */
 struct adxl_ucx_wreg {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t type;
-	const uint8_t *rkey;		/* decode: points into the payload */
-	uint32_t rkey_len;
 };
 
 struct adxl_ucx_reply {
@@ -161,9 +159,9 @@ struct adxl_ucx_reply {
 	size_t n_regs;
 };
 
-#define ADXL_UCX_VERSION	1
+#define ADXL_UCX_VERSION	2	/* 2: no remote keys */
 #define ADXL_UCX_REFUSED	1
-#define ADXL_UCX_BLOB_MAX	(64U << 10)	/* an address or a key */
+#define ADXL_UCX_BLOB_MAX	(64U << 10)	/* a worker address */
 
 int adxl__ucx_hello_encode(struct adxl_buf *b);
 int adxl__ucx_hello_decode(const uint8_t *p, size_t len);
@@ -189,7 +187,7 @@ struct adxl_reg {
 	uint64_t handle;		/* memreg registration */
 	uint8_t token[MEMREG_TOKEN_LEN];
 	unsigned int refs;		/* RegisterMem calls for this range */
-	struct adxl_ucx_mem *umem;	/* mapped for UCX, once UCX started */
+	struct adxl_ucx_mem *umem;	/* exposed to UCX, once UCX started */
 };
 
 /* A peer's registration, imported. */
@@ -198,7 +196,6 @@ struct adxl_rreg {
 	uint64_t len;
 	uint32_t type;
 	uint64_t handle;		/* remote handle on our memreg context */
-	struct adxl_ucx_rkey *rkey;	/* or the key, over UCX */
 };
 
 struct adxl_peer {

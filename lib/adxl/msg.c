@@ -200,13 +200,12 @@ int adxl__ucx_reply_encode(const struct adxl_ucx_reply *u, struct adxl_buf *b)
 		adxl__buf_u64(b, u->regs[i].addr);
 		adxl__buf_u64(b, u->regs[i].len);
 		adxl__buf_u32(b, u->regs[i].type);
-		put_blob(b, u->regs[i].rkey, u->regs[i].rkey_len);
 	}
 	return b->err ? -ENOMEM : 0;
 }
 
-/* addr, len, type and a key of at least one byte */
-#define UCX_WREG_MIN	(8 + 8 + 4 + 4 + 1)
+/* addr, len, type */
+#define UCX_WREG_MIN	(8 + 8 + 4)
 
 int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 			   struct adxl_ucx_reply *u)
@@ -235,7 +234,6 @@ int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 		w->addr = adxl__rd_u64(&r);
 		w->len = adxl__rd_u64(&r);
 		w->type = adxl__rd_u32(&r);
-		w->rkey = get_blob(&r, &w->rkey_len);
 	}
 	u->n_regs = n;
 	if (r.err || r.off != len) {

@@ -6,9 +6,9 @@
  * Nothing of UCX is loaded until an engine first talks to a peer over it
  * (a peer on another kernel, or Transport=ucx), so programs that use
  * libmemreg on one host never load libucs (see ucx_plugin.h).  Once
- * started, every registration of the engine is also mapped with
- * ucp_mem_map and has a packed remote key, which the UCX hello hands to
- * peers.  The module still pins, limits and lists the registrations.
+ * started, every registration of the engine is also exposed to the
+ * plugin, which serves peers' reads and writes of exposed ranges only.
+ * The module still pins, limits and lists the registrations.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -89,10 +89,10 @@ int adxl__ucx_map(struct adxl_engine *e, struct adxl_reg *r)
 
 	if (!e->ucx || r->umem)
 		return 0;
-	ret = e->ucx_ops->mem_map(e->ucx, (void *)r->addr, r->len, &r->umem,
-				  err);
+	ret = e->ucx_ops->mem_expose(e->ucx, (void *)r->addr, r->len,
+				     &r->umem, err);
 	if (ret)
-		adxl__err("UCX cannot map [0x%lx, +%zu): %s",
+		adxl__err("UCX cannot expose [0x%lx, +%zu): %s",
 			  (unsigned long)r->addr, r->len, err);
 	return ret;
 }
@@ -101,7 +101,7 @@ void adxl__ucx_unmap(struct adxl_engine *e, struct adxl_reg *r)
 {
 	if (!r->umem)
 		return;
-	e->ucx_ops->mem_unmap(e->ucx, r->umem);
+	e->ucx_ops->mem_hide(e->ucx, r->umem);
 	r->umem = NULL;
 }
 

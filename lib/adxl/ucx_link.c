@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The UCX hello: after the ordinary hello, a client that will reach the
- * peer over UCX asks for the peer's UCP worker address and the packed
- * remote key of each registration (UCX_HELLO / UCX_REPLY on the control
- * connection).  It opens an endpoint to that worker and unpacks the keys
- * on it.  As with tokens on one host, the table is the one at that
- * moment: later registrations need a new Connect.
+ * peer over UCX asks for the peer's UCP worker address and its table of
+ * registrations (UCX_HELLO / UCX_REPLY on the control connection), and
+ * opens an endpoint to that worker.  As with tokens on one host, the
+ * table is the one at that moment: later registrations need a new
+ * Connect.  No key travels: the peer's plugin serves requests for the
+ * ranges it exposes and refuses the rest.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,7 +46,7 @@ int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
 			 "engine %s cannot start UCX: %s", e->name,
 			 adxl_last_error());
 	}
-	/* Under reg_lock until sent: the keys belong to the mappings. */
+	/* Under reg_lock until encoded: a consistent table. */
 	pthread_rwlock_rdlock(&e->reg_lock);
 	if (!out.status) {
 		const void *addr;
@@ -62,13 +63,9 @@ int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
 		out.n_regs = e->n_regs;
 		for (i = 0; i < e->n_regs; i++) {
 			const struct adxl_reg *r = &e->regs[i];
-			const void *key;
-			size_t klen;
 
-			e->ucx_ops->mem_rkey(r->umem, &key, &klen);
 			out.regs[i] = (struct adxl_ucx_wreg){
 				.addr = r->addr, .len = r->len, .type = r->type,
-				.rkey = key, .rkey_len = (uint32_t)klen,
 			};
 		}
 	}
@@ -82,11 +79,10 @@ int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
 	return ret;
 }
 
-/* Client side: the keys of @in, unpacked on p->ep, into p->rregs. */
-static adxl_status_t unpack_all(struct adxl_engine *e, struct adxl_peer *p,
-				const struct adxl_ucx_reply *in)
+/* Client side: the table of @in into p->rregs, sorted. */
+static adxl_status_t copy_regs(struct adxl_peer *p,
+			       const struct adxl_ucx_reply *in)
 {
-	char err[ADXL_UCX_ERR_LEN] = "";
 	size_t i;
 
 	p->rregs = in->n_regs ? calloc(in->n_regs, sizeof(*p->rregs)) : NULL;
@@ -95,15 +91,6 @@ static adxl_status_t unpack_all(struct adxl_engine *e, struct adxl_peer *p,
 	for (i = 0; i < in->n_regs; i++) {
 		struct adxl_rreg *r = &p->rregs[i];
 
-		if (e->ucx_ops->rkey_unpack(e->ucx, p->ep, in->regs[i].rkey,
-					    in->regs[i].rkey_len, &r->rkey,
-					    err)) {
-			adxl__err("Connect %s: remote key of [0x%llx, +%llu): %s",
-				  p->name,
-				  (unsigned long long)in->regs[i].addr,
-				  (unsigned long long)in->regs[i].len, err);
-			return ADXL_FAILED;
-		}
 		r->addr = in->regs[i].addr;
 		r->len = in->regs[i].len;
 		r->type = in->regs[i].type;
@@ -163,21 +150,16 @@ adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
 		st = ret == -ETIMEDOUT ? ADXL_TIMEOUT : ADXL_FAILED;
 		goto out;
 	}
-	st = unpack_all(e, p, &in);
+	st = copy_regs(p, &in);
 out:
 	free(in.regs);
 	free(msg);
 	return st;
 }
 
-/* The last reference to a UCX peer: keys, then the endpoint. */
+/* The last reference to a UCX peer: its endpoint. */
 void adxl__ucx_peer_release(struct adxl_engine *e, struct adxl_peer *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->n_rregs; i++)
-		if (p->rregs[i].rkey)
-			e->ucx_ops->rkey_destroy(e->ucx, p->rregs[i].rkey);
 	e->ucx_ops->ep_close(e->ucx, p->ep, 1000);
 	p->ep = NULL;
 }

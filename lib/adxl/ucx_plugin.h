@@ -9,19 +9,28 @@
  * for the allocator or mstx would pay that and have its crash handling
  * changed; only engines that cross hosts should.
  *
- * The plugin knows nothing of ADXL: it maps memory, hands out packed
- * remote keys and worker addresses, opens endpoints and runs batches of
- * one-sided reads and writes with a deadline.  Every call is thread-safe
- * (one lock per context) and a progress thread answers peers' requests
- * (UCX over TCP emulates RMA with messages the target must process).
+ * The plugin knows nothing of ADXL: it exposes ranges of memory to peers,
+ * hands out its worker's address, opens endpoints and runs batches of
+ * reads and writes with a deadline.  Every call is thread-safe (one lock
+ * per context) and a progress thread serves peers' requests.
+ *
+ * Reads and writes are a small protocol of our own on UCP active messages
+ * (a read asks the peer for bytes it sends back, a write carries its
+ * bytes and is acknowledged), not UCP's one-sided get and put: over TCP,
+ * UCX 1.13 emulates those with messages whose send failures abort the
+ * serving process (a client killed mid-read took its server down), while
+ * an active message that cannot be sent completes with an error.  It also
+ * lets the serving side check every request against the ranges it
+ * exposed, instead of trusting whoever holds a remote key.
  *
  * Errors are negative errno values, with a message in @err:
  *   -ETIMEDOUT   the deadline passed first
  *   -ECONNRESET  the peer is unreachable or the endpoint failed
+ *   -EFAULT      the peer refused a range: it exposes no such memory
  *   -ENOMEM, -EINVAL, -EIO  anything else
  * After -ETIMEDOUT or -ECONNRESET the endpoint is closed (outstanding
  * operations cancelled, so no buffer is touched afterwards); only
- * ep_close and rkey_destroy may be called on it.
+ * ep_close may be called on it.
  */
 #ifndef ADXL_UCX_PLUGIN_H
 #define ADXL_UCX_PLUGIN_H
@@ -30,23 +39,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ADXL_UCX_PLUGIN_ABI	1
+#define ADXL_UCX_PLUGIN_ABI	2
 #define ADXL_UCX_PLUGIN_FILE	"adxl-ucx.so"
 #define ADXL_UCX_PLUGIN_SYM	"adxl_ucx_plugin"
 #define ADXL_UCX_ERR_LEN	256
 
 struct adxl_ucx;		/* UCP context, worker, progress thread */
-struct adxl_ucx_mem;		/* a mapped range and its packed key */
+struct adxl_ucx_mem;		/* a range exposed to peers */
 struct adxl_ucx_ep;		/* an endpoint to a peer's worker */
-struct adxl_ucx_rkey;		/* a peer's key, unpacked on an endpoint */
 
 /* One read or write of a batch. */
 struct adxl_ucx_op {
 	uint64_t local;
 	uint64_t remote;
 	uint64_t len;
-	struct adxl_ucx_mem *lmem;	/* the local range's mapping */
-	struct adxl_ucx_rkey *rkey;	/* the remote range's key */
 };
 
 struct adxl_ucx_ops {
@@ -59,12 +65,14 @@ struct adxl_ucx_ops {
 	/* The worker's address, valid until close. */
 	void (*address)(struct adxl_ucx *u, const void **addr, size_t *len);
 
-	int (*mem_map)(struct adxl_ucx *u, void *addr, size_t len,
-		       struct adxl_ucx_mem **out, char *err);
-	/* The packed remote key, valid until mem_unmap. */
-	void (*mem_rkey)(struct adxl_ucx_mem *m, const void **buf,
-			 size_t *len);
-	void (*mem_unmap)(struct adxl_ucx *u, struct adxl_ucx_mem *m);
+	/*
+	 * Peers may read and write [@addr, +@len) from now on, until
+	 * mem_hide; a request for anything else is refused.
+	 */
+	int (*mem_expose)(struct adxl_ucx *u, void *addr, size_t len,
+			  struct adxl_ucx_mem **out, char *err);
+	/* Returns once no peer's request touches the range any more. */
+	void (*mem_hide)(struct adxl_ucx *u, struct adxl_ucx_mem *m);
 
 	/*
 	 * Returns once the endpoint is wired up (both workers agreed on the
@@ -78,11 +86,6 @@ struct adxl_ucx_ops {
 			 int timeout_ms);
 	/* Whether the endpoint failed or was closed by a timeout. */
 	bool (*ep_failed)(struct adxl_ucx_ep *ep);
-
-	int (*rkey_unpack)(struct adxl_ucx *u, struct adxl_ucx_ep *ep,
-			   const void *buf, size_t len,
-			   struct adxl_ucx_rkey **out, char *err);
-	void (*rkey_destroy)(struct adxl_ucx *u, struct adxl_ucx_rkey *k);
 
 	/*
 	 * Read (@write false: remote into local) or write @n ranges and wait

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Transfers to a peer reached over UCX.  Each ADXL descriptor becomes one
- * UCP get or put: the local range must lie in one of our registrations
- * (mapped for UCX), the remote one wholly inside a registration the peer
- * announced at Connect.  Unlike on one host, no module checks the remote
- * range for us, so it is checked here before anything is sent.
+ * read or write of the plugin (chunked active messages): the local range
+ * must lie in one of our registrations, the remote one wholly inside a
+ * registration the peer announced at Connect.  No module checks the
+ * remote range on this path: we check it here before anything is sent,
+ * and the peer's plugin checks it again against what it still exposes
+ * (a range deregistered since Connect is refused: FAILED, link kept).
  *
  * A batch that runs out of time, or whose endpoint fails (the peer died,
  * its host went away), is cancelled by closing the endpoint: the call
@@ -55,8 +57,6 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			.local = d->local_addr,
 			.remote = d->remote_addr,
 			.len = d->len,
-			.lmem = l->umem,
-			.rkey = r->rkey,
 		};
 	}
 	pthread_rwlock_unlock(&e->reg_lock);

@@ -5,11 +5,22 @@
  *
  * One UCP context and worker per engine, in serialized thread mode behind
  * one mutex.  The mutex covers every UCX call and the batch bookkeeping
- * that completion callbacks update, so callbacks (which run inside
+ * that callbacks update, so callbacks (which run inside
  * ucp_worker_progress) need no lock of their own.  A progress thread
- * sleeps on the worker's event fd: UCX over TCP carries a peer's reads and
- * writes as messages that our worker must process, whatever our
+ * sleeps on the worker's event fd and serves peers' requests whatever our
  * application is doing at the time.
+ *
+ * Reads and writes are active messages (why: ucx_plugin.h), cut into
+ * chunks of at most CHUNK bytes, always eager:
+ *   READ   id, remote address, length          -> DATA   id, status, bytes
+ *   WRITE  id, remote address, length, bytes   -> DONE   id, status
+ * The serving side answers on the reply endpoint UCX hands it, after
+ * checking the range against what it exposed; it copies the bytes of an
+ * answer into the message itself, so nothing refers to exposed memory
+ * once the handler returns (that is what makes mem_hide immediate).  An
+ * id names a batch and one of its WINDOW slots, with a generation so that
+ * a stale answer finds nothing.  Both ends are the same build on the
+ * same architecture (UCX assumes that too): the headers are native-endian.
  *
  * Endpoints use UCP_ERR_HANDLING_MODE_PEER: a peer that dies fails its
  * endpoint instead of hanging it, and a forced close completes every
@@ -32,8 +43,33 @@
 
 #include "../adxl/ucx_plugin.h"
 
-/* Operations in flight per batch: enough to fill a link, bounded memory. */
+/* Chunks in flight per batch: enough to fill a link, bounded memory. */
 #define WINDOW		256
+/* The largest chunk, and the most bytes a batch has in flight. */
+#define CHUNK		(256U << 10)
+#define INFLIGHT_MAX	(16U << 20)
+
+/* Active message ids. */
+enum {
+	AM_READ = 1,		/* client: send me these bytes */
+	AM_DATA,		/* server: here they are (or why not) */
+	AM_WRITE,		/* client: put these bytes there */
+	AM_DONE,		/* server: written (or why not) */
+};
+
+/* The header of READ and WRITE. */
+struct wire_req {
+	uint64_t id;
+	uint64_t addr;		/* in the server's memory */
+	uint64_t len;
+};
+
+/* The header of DATA and DONE; status 0 or a negative errno. */
+struct wire_ans {
+	uint64_t id;
+	int32_t status;
+	uint32_t pad;
+};
 /* How long a forced close may take to hand back our requests. */
 #define CANCEL_MS	5000
 
@@ -46,12 +82,16 @@ struct adxl_ucx {
 	int efd;			/* the worker's event fd */
 	int wake_fd;			/* eventfd: stop the progress thread */
 	pthread_t progress;
+	struct adxl_ucx_mem *mems;	/* exposed ranges */
+	struct adxl_ucx_mem *last_hit;
+	struct batch *batches;		/* xfer calls waiting for answers */
+	uint32_t next_seq;
 };
 
 struct adxl_ucx_mem {
-	ucp_mem_h memh;
-	void *rkey_buf;
-	size_t rkey_len;
+	struct adxl_ucx_mem *next;
+	uintptr_t addr;
+	size_t len;
 };
 
 struct adxl_ucx_ep {
@@ -60,14 +100,31 @@ struct adxl_ucx_ep {
 	ucs_status_t why;
 };
 
-struct adxl_ucx_rkey {
-	ucp_rkey_h rkey;
+/* A chunk waiting for its answer. */
+struct slot {
+	struct wire_req req;	/* as sent: UCX reads it until the send ends */
+	uint64_t local;
+	uint16_t gen;
+	bool busy;
 };
 
-/* One batch's outstanding requests; see xfer() for why on the heap. */
+/*
+ * One xfer call's (or one flush's) outstanding requests and chunks; see
+ * xfer() for why on the heap.
+ */
 struct batch {
-	size_t inflight;
-	ucs_status_t status;
+	struct batch *next;
+	uint32_t seq;
+	bool write;
+	size_t inflight;	/* UCX requests (sends, flushes) not done */
+	size_t busy;		/* chunks without an answer */
+	size_t bytes;		/* their bytes */
+	ucs_status_t status;	/* the first UCX error */
+	int refused;		/* the first error the peer answered */
+	uint64_t refused_addr, refused_len;
+	unsigned int nfree;
+	uint16_t free[WINDOW];
+	struct slot slot[WINDOW];
 };
 
 static void say(char *err, const char *fmt, ...)
@@ -109,6 +166,201 @@ static int errno_of(ucs_status_t st)
 	default:
 		return -EIO;
 	}
+}
+
+/* ---- serving a peer's requests (inside ucp_worker_progress) ---- */
+
+/* The exposed range that holds [@addr, +@len), or NULL. */
+static struct adxl_ucx_mem *exposed(struct adxl_ucx *u, uint64_t addr,
+				    uint64_t len)
+{
+	struct adxl_ucx_mem *m = u->last_hit;
+
+	if (m && addr >= m->addr && len <= m->len &&
+	    addr - m->addr <= m->len - len)
+		return m;
+	for (m = u->mems; m; m = m->next) {
+		if (addr >= m->addr && len <= m->len &&
+		    addr - m->addr <= m->len - len) {
+			u->last_hit = m;
+			return m;
+		}
+	}
+	return NULL;
+}
+
+static void answer_sent(void *req, ucs_status_t status, void *arg)
+{
+	(void)status;	/* a peer that went away: nothing to tell it */
+	free(arg);
+	ucp_request_free(req);
+}
+
+/*
+ * Answer request @id on @ep: @status, and for DATA the @len bytes at @src,
+ * copied into the message (header and bytes in one allocation, which
+ * lives until UCX has sent it).
+ */
+static void answer(ucp_ep_h ep, unsigned int am, uint64_t id, int status,
+		   const void *src, size_t len)
+{
+	struct wire_ans *h = malloc(sizeof(*h) + len);
+	ucp_request_param_t prm = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+				UCP_OP_ATTR_FIELD_USER_DATA |
+				UCP_OP_ATTR_FIELD_FLAGS,
+		.cb.send = answer_sent,
+		.flags = UCP_AM_SEND_FLAG_EAGER,
+	};
+	ucs_status_ptr_t r;
+
+	if (!h) {
+		if (!len)
+			return;	/* the peer's deadline will tell it */
+		answer(ep, am, id, -ENOMEM, NULL, 0);
+		return;
+	}
+	h->id = id;
+	h->status = status;
+	h->pad = 0;
+	if (len)
+		memcpy(h + 1, src, len);
+	prm.user_data = h;
+	r = ucp_am_send_nbx(ep, am, h, sizeof(*h), len ? h + 1 : NULL, len,
+			    &prm);
+	if (!UCS_PTR_IS_PTR(r))
+		free(h);	/* sent at once, or failed: no callback */
+}
+
+/* READ and WRITE from a peer. */
+static ucs_status_t on_request(void *arg, const void *header, size_t hlen,
+			       void *data, size_t len,
+			       const ucp_am_recv_param_t *prm, bool write)
+{
+	struct adxl_ucx *u = arg;
+	const struct wire_req *q = header;
+	struct adxl_ucx_mem *m;
+	int status = 0;
+
+	if (prm->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+		/* Our peers send eager only; do not take what we did not ask. */
+		ucp_am_data_release(u->worker, data);
+		return UCS_OK;
+	}
+	if (hlen != sizeof(*q) || !(prm->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP))
+		return UCS_OK;	/* not ours, and no one to answer */
+	m = exposed(u, q->addr, q->len);
+	if (!m || q->len > CHUNK)
+		status = -EFAULT;
+	else if (write && len != q->len)
+		status = -EPROTO;
+	if (!write) {
+		answer(prm->reply_ep, AM_DATA, q->id, status,
+		       (const void *)(uintptr_t)q->addr, status ? 0 : q->len);
+		return UCS_OK;
+	}
+	if (!status)
+		memcpy((void *)(uintptr_t)q->addr, data, len);
+	answer(prm->reply_ep, AM_DONE, q->id, status, NULL, 0);
+	return UCS_OK;
+}
+
+static ucs_status_t on_read(void *arg, const void *header, size_t hlen,
+			    void *data, size_t len,
+			    const ucp_am_recv_param_t *prm)
+{
+	return on_request(arg, header, hlen, data, len, prm, false);
+}
+
+static ucs_status_t on_write(void *arg, const void *header, size_t hlen,
+			     void *data, size_t len,
+			     const ucp_am_recv_param_t *prm)
+{
+	return on_request(arg, header, hlen, data, len, prm, true);
+}
+
+/* ---- answers to our own requests (inside ucp_worker_progress) ---- */
+
+static uint64_t slot_id(const struct batch *b, unsigned int i)
+{
+	return (uint64_t)b->seq << 32 | (uint64_t)b->slot[i].gen << 16 | i;
+}
+
+/* The slot that waits for answer @id, and its batch; NULL if none does. */
+static struct slot *slot_of(struct adxl_ucx *u, uint64_t id, struct batch **bp)
+{
+	unsigned int i = id & 0xffff;
+	struct batch *b;
+
+	for (b = u->batches; b; b = b->next) {
+		if (b->seq != id >> 32)
+			continue;
+		if (i >= WINDOW || !b->slot[i].busy ||
+		    b->slot[i].gen != ((id >> 16) & 0xffff))
+			return NULL;
+		*bp = b;
+		return &b->slot[i];
+	}
+	return NULL;	/* a batch that gave up: its answers are late */
+}
+
+static void slot_release(struct batch *b, struct slot *s)
+{
+	s->busy = false;
+	s->gen++;
+	b->busy--;
+	b->bytes -= s->req.len;
+	b->free[b->nfree++] = (uint16_t)(s - b->slot);
+}
+
+/* DATA and DONE from the peer we asked. */
+static ucs_status_t on_answer(void *arg, const void *header, size_t hlen,
+			      void *data, size_t len,
+			      const ucp_am_recv_param_t *prm)
+{
+	struct adxl_ucx *u = arg;
+	const struct wire_ans *a = header;
+	struct batch *b;
+	struct slot *s;
+
+	if (prm->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+		ucp_am_data_release(u->worker, data);
+		return UCS_OK;
+	}
+	if (hlen != sizeof(*a))
+		return UCS_OK;
+	s = slot_of(u, a->id, &b);
+	if (!s)
+		return UCS_OK;
+	if (a->status && !b->refused) {
+		b->refused = a->status;
+		b->refused_addr = s->req.addr;
+		b->refused_len = s->req.len;
+	} else if (!a->status && !b->write) {
+		if (len == s->req.len)
+			memcpy((void *)(uintptr_t)s->local, data, len);
+		else if (!b->refused)
+			b->refused = -EPROTO;
+	}
+	slot_release(b, s);
+	return UCS_OK;
+}
+
+static ucs_status_t set_handler(ucp_worker_h w, unsigned int id,
+				ucp_am_recv_callback_t cb, void *arg)
+{
+	ucp_am_handler_param_t hp = {
+		.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+			      UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
+			      UCP_AM_HANDLER_PARAM_FIELD_CB |
+			      UCP_AM_HANDLER_PARAM_FIELD_ARG,
+		.id = id,
+		.flags = UCP_AM_FLAG_WHOLE_MSG,
+		.cb = cb,
+		.arg = arg,
+	};
+
+	return ucp_worker_set_am_recv_handler(w, &hp);
 }
 
 static void *progress_main(void *arg)
@@ -165,7 +417,7 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 {
 	ucp_params_t params = {
 		.field_mask = UCP_PARAM_FIELD_FEATURES,
-		.features = UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP,
+		.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
 	};
 	ucp_worker_params_t wparams = {
 		.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
@@ -201,8 +453,16 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 	st = ucp_worker_get_address(u->worker, &u->addr, &u->addr_len);
 	if (st == UCS_OK)
 		st = ucp_worker_get_efd(u->worker, &u->efd);
+	if (st == UCS_OK)
+		st = set_handler(u->worker, AM_READ, on_read, u);
+	if (st == UCS_OK)
+		st = set_handler(u->worker, AM_WRITE, on_write, u);
+	if (st == UCS_OK)
+		st = set_handler(u->worker, AM_DATA, on_answer, u);
+	if (st == UCS_OK)
+		st = set_handler(u->worker, AM_DONE, on_answer, u);
 	if (st != UCS_OK) {
-		say(err, "worker address or event fd: %s",
+		say(err, "worker address, event fd or handlers: %s",
 		    ucs_status_string(st));
 		goto fail;
 	}
@@ -232,52 +492,42 @@ static void address(struct adxl_ucx *u, const void **addr, size_t *len)
 	*len = u->addr_len;
 }
 
-static int mem_map(struct adxl_ucx *u, void *addr, size_t len,
-		   struct adxl_ucx_mem **out, char *err)
+static int mem_expose(struct adxl_ucx *u, void *addr, size_t len,
+		      struct adxl_ucx_mem **out, char *err)
 {
-	ucp_mem_map_params_t mp = {
-		.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
-			      UCP_MEM_MAP_PARAM_FIELD_LENGTH,
-		.address = addr,
-		.length = len,
-	};
 	struct adxl_ucx_mem *m = calloc(1, sizeof(*m));
-	ucs_status_t st;
 
 	if (!m) {
 		say(err, "out of memory");
 		return -ENOMEM;
 	}
+	m->addr = (uintptr_t)addr;
+	m->len = len;
 	pthread_mutex_lock(&u->lock);
-	st = ucp_mem_map(u->ctx, &mp, &m->memh);
-	if (st == UCS_OK) {
-		st = ucp_rkey_pack(u->ctx, m->memh, &m->rkey_buf,
-				   &m->rkey_len);
-		if (st != UCS_OK)
-			ucp_mem_unmap(u->ctx, m->memh);
-	}
+	m->next = u->mems;
+	u->mems = m;
 	pthread_mutex_unlock(&u->lock);
-	if (st != UCS_OK) {
-		say(err, "ucp_mem_map [%p, +%zu): %s", addr, len,
-		    ucs_status_string(st));
-		free(m);
-		return errno_of(st);
-	}
 	*out = m;
 	return 0;
 }
 
-static void mem_rkey(struct adxl_ucx_mem *m, const void **buf, size_t *len)
+/*
+ * Immediate: handlers run under u->lock and copy what they answer, so
+ * once the range is off the list no request can reach it.
+ */
+static void mem_hide(struct adxl_ucx *u, struct adxl_ucx_mem *m)
 {
-	*buf = m->rkey_buf;
-	*len = m->rkey_len;
-}
+	struct adxl_ucx_mem **pp;
 
-static void mem_unmap(struct adxl_ucx *u, struct adxl_ucx_mem *m)
-{
 	pthread_mutex_lock(&u->lock);
-	ucp_rkey_buffer_release(m->rkey_buf);
-	ucp_mem_unmap(u->ctx, m->memh);
+	for (pp = &u->mems; *pp; pp = &(*pp)->next) {
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	}
+	if (u->last_hit == m)
+		u->last_hit = NULL;
 	pthread_mutex_unlock(&u->lock);
 	free(m);
 }
@@ -476,54 +726,68 @@ static bool ep_failed(struct adxl_ucx_ep *e)
 	return __atomic_load_n(&e->failed, __ATOMIC_RELAXED);
 }
 
-static int rkey_unpack(struct adxl_ucx *u, struct adxl_ucx_ep *e,
-		       const void *buf, size_t len, struct adxl_ucx_rkey **out,
-		       char *err)
+/* Under u->lock: send the next chunk of @op, from @off, in a free slot. */
+static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
+		       const struct adxl_ucx_op *op, uint64_t off)
 {
-	struct adxl_ucx_rkey *k = calloc(1, sizeof(*k));
-	ucs_status_t st = UCS_ERR_NOT_CONNECTED;
+	ucp_request_param_t prm = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+				UCP_OP_ATTR_FIELD_USER_DATA |
+				UCP_OP_ATTR_FIELD_FLAGS,
+		.cb.send = req_done,
+		.user_data = b,
+		/* Eager: rendezvous would read our memory after the send. */
+		.flags = UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER,
+	};
+	unsigned int i = b->free[--b->nfree];
+	struct slot *s = &b->slot[i];
+	uint64_t len = op->len - off < CHUNK ? op->len - off : CHUNK;
 
-	(void)len;
-	if (!k) {
-		say(err, "out of memory");
-		return -ENOMEM;
-	}
-	pthread_mutex_lock(&u->lock);
-	if (e->ep)
-		st = ucp_ep_rkey_unpack(e->ep, buf, &k->rkey);
-	pthread_mutex_unlock(&u->lock);
-	if (st != UCS_OK) {
-		say(err, "ucp_ep_rkey_unpack: %s", ucs_status_string(st));
-		free(k);
-		return errno_of(st);
-	}
-	*out = k;
-	return 0;
+	s->busy = true;
+	s->local = op->local + off;
+	s->req = (struct wire_req){
+		.id = slot_id(b, i), .addr = op->remote + off, .len = len,
+	};
+	b->busy++;
+	b->bytes += len;
+	if (b->write)
+		track(b, ucp_am_send_nbx(e->ep, AM_WRITE, &s->req,
+					 sizeof(s->req),
+					 (void *)(uintptr_t)s->local, len,
+					 &prm));
+	else
+		track(b, ucp_am_send_nbx(e->ep, AM_READ, &s->req,
+					 sizeof(s->req), NULL, 0, &prm));
 }
 
-static void rkey_destroy(struct adxl_ucx *u, struct adxl_ucx_rkey *k)
+static struct batch *batch_new(struct adxl_ucx *u, bool write)
 {
-	pthread_mutex_lock(&u->lock);
-	ucp_rkey_destroy(k->rkey);
-	pthread_mutex_unlock(&u->lock);
-	free(k);
+	struct batch *b = calloc(1, sizeof(*b));
+	unsigned int i;
+
+	if (!b)
+		return NULL;
+	b->write = write;
+	b->seq = ++u->next_seq;
+	for (i = 0; i < WINDOW; i++)
+		b->free[i] = (uint16_t)(WINDOW - 1 - i);
+	b->nfree = WINDOW;
+	b->next = u->batches;
+	u->batches = b;
+	return b;
 }
 
-static ucs_status_ptr_t post(struct adxl_ucx_ep *e, bool write,
-			     const struct adxl_ucx_op *op,
-			     ucp_request_param_t *prm)
+/* Under u->lock: no answer can find @b any more. */
+static void batch_unlink(struct adxl_ucx *u, struct batch *b)
 {
-	prm->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
-			    UCP_OP_ATTR_FIELD_USER_DATA;
-	if (op->lmem) {
-		prm->op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
-		prm->memh = op->lmem->memh;
+	struct batch **pp;
+
+	for (pp = &u->batches; *pp; pp = &(*pp)->next) {
+		if (*pp == b) {
+			*pp = b->next;
+			return;
+		}
 	}
-	if (write)
-		return ucp_put_nbx(e->ep, (void *)(uintptr_t)op->local,
-				   op->len, op->remote, op->rkey->rkey, prm);
-	return ucp_get_nbx(e->ep, (void *)(uintptr_t)op->local, op->len,
-			   op->remote, op->rkey->rkey, prm);
 }
 
 static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
@@ -534,32 +798,37 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 	 * On the heap: if a forced close does not hand our requests back,
 	 * their callbacks may still run later and must find it.
 	 */
-	struct batch *b = calloc(1, sizeof(*b));
-	ucp_request_param_t prm = { .cb.send = req_done, .user_data = b };
-	bool timed_out = false, flushed = false;
+	struct batch *b;
+	bool timed_out = false;
+	uint64_t off = 0;
 	size_t i = 0;
 	int ret = 0;
 
+	pthread_mutex_lock(&u->lock);
+	b = batch_new(u, write);
 	if (!b) {
+		pthread_mutex_unlock(&u->lock);
 		say(err, "out of memory");
 		return -ENOMEM;
 	}
-	pthread_mutex_lock(&u->lock);
 	for (;;) {
 		if (!e->ep || e->failed || b->status != UCS_OK)
 			break;
-		while (i < n && b->inflight < WINDOW && b->status == UCS_OK)
-			track(b, post(e, write, &ops[i++], &prm));
+		/* After a refusal, only collect what is in flight. */
+		while (i < n && !b->refused && b->nfree &&
+		       b->bytes < INFLIGHT_MAX && b->status == UCS_OK) {
+			if (off < ops[i].len)
+				send_chunk(e, b, &ops[i], off);
+			off += CHUNK;
+			if (off >= ops[i].len) {
+				i++;
+				off = 0;
+			}
+		}
 		if (b->status != UCS_OK)
 			break;
-		if (i == n && !b->inflight) {
-			/* A put is complete locally; a flush makes it remote. */
-			if (!write || flushed)
-				break;
-			flush_start(e, b);
-			flushed = true;
-			continue;
-		}
+		if ((i == n || b->refused) && !b->busy && !b->inflight)
+			break;
 		if (deadline >= 0 && now_ms() >= deadline) {
 			timed_out = true;
 			break;
@@ -572,8 +841,8 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 	}
 
 	if (timed_out) {
-		say(err, "%zu of %zu operations not complete by the deadline",
-		    b->inflight + (n - i), n);
+		say(err, "%zu chunks unanswered, %zu of %zu ranges not yet sent at the deadline",
+		    b->busy, n - i, n);
 		ret = -ETIMEDOUT;
 	} else if (!e->ep || e->failed || b->status != UCS_OK) {
 		ucs_status_t why = e->failed && e->why != UCS_OK ? e->why :
@@ -584,12 +853,20 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 		    "the endpoint was closed after an earlier failure" :
 		    ucs_status_string(why));
 		ret = errno_of(why);
-		if (ret == -EIO || ret == -ENOMEM || ret == -EINVAL) {
-			/* Not the link: it stays; wait for what is in flight. */
-			if (!wait_locked(u, b, now_ms() + CANCEL_MS))
-				ret = -ECONNRESET;
-		}
+		if (ret == -EIO || ret == -ENOMEM || ret == -EINVAL)
+			ret = -ECONNRESET;	/* answers may be lost: give up the link */
+	} else if (b->refused == -EFAULT) {
+		say(err, "the peer refused [0x%llx, +%llu): it exposes no such memory (deregistered since Connect?)",
+		    (unsigned long long)b->refused_addr,
+		    (unsigned long long)b->refused_len);
+		ret = -EFAULT;
+	} else if (b->refused) {
+		say(err, "the peer answered [0x%llx, +%llu) with: %s",
+		    (unsigned long long)b->refused_addr,
+		    (unsigned long long)b->refused_len, strerror(-b->refused));
+		ret = -EIO;
 	}
+	batch_unlink(u, b);
 	if (ret == -ETIMEDOUT || ret == -ECONNRESET) {
 		if (!cancel_locked(u, e, b)) {
 			/* Leak @b rather than let a late callback use freed memory. */
@@ -608,14 +885,11 @@ static const struct adxl_ucx_ops ops = {
 	.open = open_ctx,
 	.close = close_ctx,
 	.address = address,
-	.mem_map = mem_map,
-	.mem_rkey = mem_rkey,
-	.mem_unmap = mem_unmap,
+	.mem_expose = mem_expose,
+	.mem_hide = mem_hide,
 	.ep_open = ep_open,
 	.ep_close = ep_close,
 	.ep_failed = ep_failed,
-	.rkey_unpack = rkey_unpack,
-	.rkey_destroy = rkey_destroy,
 	.xfer = xfer,
 };
 
