@@ -90,7 +90,12 @@ adxl_status_t adxl__ucx_transfer(struct adxl_engine *e, struct adxl_peer *p,
 	int ret;
 
 	if (e->ucx_ops->ep_failed(p->ep)) {
-		__atomic_store_n(&p->link_down, true, __ATOMIC_RELAXED);
+		/* Found failed between calls: the first caller hears why. */
+		if (!__atomic_exchange_n(&p->link_down, true, __ATOMIC_RELAXED)) {
+			adxl__err("transfer to %s: the UCX link failed: the peer or its host is gone; Connect again",
+				  p->name);
+			return ADXL_FAILED;
+		}
 		adxl__err("transfer to %s: not connected: the UCX link failed earlier; Connect again",
 			  p->name);
 		return ADXL_NOT_CONNECTED;

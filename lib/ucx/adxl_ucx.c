@@ -47,6 +47,7 @@
 #define WINDOW		256
 /* The largest chunk, and the most bytes a batch has in flight. */
 #define CHUNK		(256U << 10)
+#define CHUNK_MAX	(1U << 20)	/* the most a peer may ask for at once */
 #define INFLIGHT_MAX	(16U << 20)
 
 /* Active message ids. */
@@ -70,11 +71,14 @@ struct wire_ans {
 	int32_t status;
 	uint32_t pad;
 };
+/* Idle polls of a waiting caller before it sleeps until the next event. */
+#define SPIN		32
 /* How long a forced close may take to hand back our requests. */
 #define CANCEL_MS	5000
 
 struct adxl_ucx {
 	pthread_mutex_t lock;
+	pthread_cond_t progressed;	/* the progress thread did something */
 	ucp_context_h ctx;
 	ucp_worker_h worker;
 	ucp_address_t *addr;
@@ -85,6 +89,7 @@ struct adxl_ucx {
 	struct adxl_ucx_mem *mems;	/* exposed ranges */
 	struct adxl_ucx_mem *last_hit;
 	struct batch *batches;		/* xfer calls waiting for answers */
+	uint64_t chunk;
 	uint32_t next_seq;
 };
 
@@ -250,7 +255,7 @@ static ucs_status_t on_request(void *arg, const void *header, size_t hlen,
 	if (hlen != sizeof(*q) || !(prm->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP))
 		return UCS_OK;	/* not ours, and no one to answer */
 	m = exposed(u, q->addr, q->len);
-	if (!m || q->len > CHUNK)
+	if (!m || q->len > CHUNK_MAX)
 		status = -EFAULT;
 	else if (write && len != q->len)
 		status = -EPROTO;
@@ -373,9 +378,13 @@ static void *progress_main(void *arg)
 	ucs_status_t st;
 
 	for (;;) {
+		unsigned int n = 0;
+
 		pthread_mutex_lock(&u->lock);
 		while (ucp_worker_progress(u->worker))
-			;
+			n++;
+		if (n)
+			pthread_cond_broadcast(&u->progressed);
 		st = ucp_worker_arm(u->worker);
 		pthread_mutex_unlock(&u->lock);
 		if (st == UCS_ERR_BUSY)
@@ -409,6 +418,7 @@ static void close_ctx(struct adxl_ucx *u)
 		ucp_worker_destroy(u->worker);
 	if (u->ctx)
 		ucp_cleanup(u->ctx);
+	pthread_cond_destroy(&u->progressed);
 	pthread_mutex_destroy(&u->lock);
 	free(u);
 }
@@ -433,8 +443,18 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 		say(err, "out of memory");
 		return -ENOMEM;
 	}
+	pthread_condattr_t ca;
+
 	pthread_mutex_init(&u->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&u->progressed, &ca);
+	pthread_condattr_destroy(&ca);
 	u->wake_fd = -1;
+	u->chunk = getenv("MEMREG_ADXL_UCX_CHUNK") ?
+		   strtoull(getenv("MEMREG_ADXL_UCX_CHUNK"), NULL, 0) : CHUNK;
+	if (!u->chunk || u->chunk > CHUNK_MAX)
+		u->chunk = CHUNK;
 	/* NULL, NULL: UCX_TLS, UCX_NET_DEVICES & co. from the environment. */
 	st = ucp_config_read(NULL, NULL, &cfg);
 	if (st == UCS_OK) {
@@ -621,6 +641,33 @@ static void req_done(void *req, ucs_status_t status, void *arg)
 }
 
 /*
+ * Under u->lock, after a progress call that found nothing: yield a few
+ * times, then sleep until the progress thread has handled an event (or
+ * 100 ms, or @deadline).  A caller that spun instead would take its CPU
+ * from the network stack and from the peer it waits for, when they share
+ * one (a VM, a small host).
+ */
+static void idle_wait(struct adxl_ucx *u, unsigned int *idle,
+		      int64_t deadline)
+{
+	int64_t until = now_ms() + 100;
+	struct timespec ts;
+
+	if (++*idle < SPIN) {
+		pthread_mutex_unlock(&u->lock);
+		sched_yield();
+		pthread_mutex_lock(&u->lock);
+		return;
+	}
+	if (deadline >= 0 && deadline < until)
+		until = deadline;
+	ts.tv_sec = until / 1000;
+	ts.tv_nsec = (until % 1000) * 1000000;
+	pthread_cond_timedwait(&u->progressed, &u->lock, &ts);
+	*idle = 0;
+}
+
+/*
  * Under u->lock: wait for the request @r (of ucp_*_nbx with req_done on
  * @b) or until @deadline; true if it (and everything else of @b) is done.
  */
@@ -635,12 +682,7 @@ static bool wait_locked(struct adxl_ucx *u, struct batch *b, int64_t deadline)
 			idle = 0;
 			continue;
 		}
-		/* Let the progress thread and other callers in now and then. */
-		if (++idle % 64 == 0) {
-			pthread_mutex_unlock(&u->lock);
-			sched_yield();
-			pthread_mutex_lock(&u->lock);
-		}
+		idle_wait(u, &idle, deadline);
 	}
 	return true;
 }
@@ -728,7 +770,8 @@ static bool ep_failed(struct adxl_ucx_ep *e)
 
 /* Under u->lock: send the next chunk of @op, from @off, in a free slot. */
 static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
-		       const struct adxl_ucx_op *op, uint64_t off)
+		       const struct adxl_ucx_op *op, uint64_t off,
+		       uint64_t chunk)
 {
 	ucp_request_param_t prm = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
@@ -741,7 +784,7 @@ static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
 	};
 	unsigned int i = b->free[--b->nfree];
 	struct slot *s = &b->slot[i];
-	uint64_t len = op->len - off < CHUNK ? op->len - off : CHUNK;
+	uint64_t len = op->len - off < chunk ? op->len - off : chunk;
 
 	s->busy = true;
 	s->local = op->local + off;
@@ -800,6 +843,7 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 	 */
 	struct batch *b;
 	bool timed_out = false;
+	unsigned int idle = 0;
 	uint64_t off = 0;
 	size_t i = 0;
 	int ret = 0;
@@ -818,8 +862,8 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 		while (i < n && !b->refused && b->nfree &&
 		       b->bytes < INFLIGHT_MAX && b->status == UCS_OK) {
 			if (off < ops[i].len)
-				send_chunk(e, b, &ops[i], off);
-			off += CHUNK;
+				send_chunk(e, b, &ops[i], off, u->chunk);
+			off += u->chunk;
 			if (off >= ops[i].len) {
 				i++;
 				off = 0;
@@ -833,11 +877,10 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 			timed_out = true;
 			break;
 		}
-		if (!ucp_worker_progress(u->worker)) {
-			pthread_mutex_unlock(&u->lock);
-			sched_yield();
-			pthread_mutex_lock(&u->lock);
-		}
+		if (ucp_worker_progress(u->worker))
+			idle = 0;
+		else
+			idle_wait(u, &idle, deadline);
 	}
 
 	if (timed_out) {
