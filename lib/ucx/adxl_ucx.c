@@ -46,8 +46,8 @@
 /* Chunks in flight per batch: enough to fill a link, bounded memory. */
 #define WINDOW		256
 /* The largest chunk, and the most bytes a batch has in flight. */
-#define CHUNK		(256U << 10)
-#define CHUNK_MAX	(1U << 20)	/* the most a peer may ask for at once */
+#define CHUNK		(1U << 20)
+#define CHUNK_MAX	(4U << 20)	/* the most a peer may ask for at once */
 #define INFLIGHT_MAX	(16U << 20)
 
 /* Active message ids. */
