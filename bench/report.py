@@ -10,6 +10,8 @@ reads what scripts/bench left in OUTDIR:
     native.log        native micro-benchmarks' output
     vm-<kernel>.log   the console of one VM boot (bench/vm-bench.sh)
     vm-<kernel>.status, load-<kernel>.txt, elapsed
+    pair-<kernel>.log the two VMs of bench/run-pair (ADXL over UCX against
+                      TCP), with pair-<kernel>.status, load-pair-<kernel>.txt
 
 Every figure comes from the "BENCH {...}" lines of the benchmarks
 (bench/bench_json.h): raw samples, one per run.  Here they become medians
@@ -35,6 +37,7 @@ BACKING_TEXT = {
     "hugetlb": "hugetlbfs (2 MiB)",
 }
 METHODS = ("memreg", "io_uring", "mlock")
+PAIR_PATHS = ("ucx read", "tcp read", "ucx write", "tcp write")
 
 
 # ----------------------------------------------------------------- figures
@@ -114,8 +117,9 @@ def group(recs):
     return g
 
 
-def read_load(path):
-    """Other VMs and load seen while a VM ran (scripts/bench's watcher)."""
+def read_load(path, own=1):
+    """Other VMs and load seen while a VM ran (scripts/bench's watcher);
+    OWN of the qemu processes counted are the run's own VMs."""
     qemus, loads = [], []
     try:
         with open(path) as f:
@@ -131,14 +135,27 @@ def read_load(path):
         return None
     if not qemus:
         return None
-    # our own VM is one of the qemu processes
+    # our own VMs are among the qemu processes
     return {
-        "other_vms_max": max(0, max(qemus) - 1),
-        "busy_fraction": sum(1 for q in qemus if q > 1) / len(qemus),
+        "other_vms_max": max(0, max(qemus) - own),
+        "busy_fraction": sum(1 for q in qemus if q > own) / len(qemus),
         "load1_mean": sum(loads) / len(loads),
         "load1_max": max(loads),
         "samples": len(qemus),
     }
+
+
+def read_release(path):
+    """The kernel release a tests/vm/run console names ("vm: kernel K: R")."""
+    try:
+        with open(path, errors="replace") as f:
+            for line in f:
+                at = line.find("vm: kernel ")
+                if at >= 0 and ": " in line[at + 11:]:
+                    return line[at + 11:].split(": ", 1)[1].strip()
+    except OSError:
+        pass
+    return None
 
 
 def read_text(path, default=None):
@@ -315,6 +332,23 @@ class Report:
                 "load": read_load(os.path.join(outdir, f"load-{k}.txt")),
                 "info": info,
             }
+        # bench/run-pair: two VMs per kernel (never the debug kernel)
+        self.pair_kernels = [k for k in kernels if k != "debug"]
+        self.pair = {}
+        self.pair_meta = {}
+        for k in self.pair_kernels:
+            log = os.path.join(outdir, f"pair-{k}.log")
+            if not os.path.exists(log):
+                continue
+            recs, self.torn[f"the {k} two-VM run"] = read_bench_lines(log)
+            self.pair[k] = group(recs).get("pair", [])
+            self.pair_meta[k] = {
+                "status": read_text(os.path.join(outdir,
+                                                 f"pair-{k}.status")),
+                "load": read_load(os.path.join(outdir,
+                                               f"load-pair-{k}.txt"), own=2),
+                "release": read_release(log),
+            }
         self.quick = bool(self.host.get("quick"))
 
     def target(self, area, kernel, what, measured, ok, note=""):
@@ -365,6 +399,22 @@ class Report:
                     f"{ld['load1_max']:.1f}): its figures are distorted.")
             elif ld:
                 notes.append(f"No other VM ran during the {k} VM run "
+                             f"(load average {ld['load1_mean']:.1f}).")
+        for k, m in self.pair_meta.items():
+            if m["status"] not in (None, "0"):
+                notes.append(f"The {k} two-VM run ended with status "
+                             f"{m['status']}: some figures may be missing "
+                             f"(consoles: `pair-{k}.log`).")
+            ld = m["load"]
+            if ld and ld["other_vms_max"] > 0:
+                notes.append(
+                    f"While the {k} two-VM run ran, up to "
+                    f"{ld['other_vms_max']} other VM(s) ran on this machine "
+                    f"({ld['busy_fraction']:.0%} of the time; load average "
+                    f"{ld['load1_mean']:.1f}, at most {ld['load1_max']:.1f}):"
+                    " its figures are distorted.")
+            elif ld:
+                notes.append(f"No other VM ran during the {k} two-VM run "
                              f"(load average {ld['load1_mean']:.1f}).")
         for src, n in self.torn.items():
             if n:
@@ -756,6 +806,127 @@ class Report:
                 md.p(f"![ADXL bandwidth, {k}]({png})")
                 md.p()
 
+    # ---------------------------------------------------- two VMs over UCX
+    def pair_section(self):
+        md = self.md
+        md.p("## ADXL across two VMs over UCX")
+        md.p()
+        md.p("MB/s (10^6 bytes/s) between two VMs of the same kernel joined "
+             "by a virtio-net link (`bench/run-pair`, `bench/pair_bench.c`): "
+             "VM b reads or writes S bytes of a registered buffer of VM a "
+             "with ADXL TransferSync over UCX (`ucx read`, `ucx write`), "
+             "taking turns with the baseline, a TCP connection between the "
+             "same two VMs that moves the same bytes (`tcp read`: a request, "
+             "S bytes back; `tcp write`: S bytes, a one-byte answer): one "
+             "request and its answer per transfer, like an ADXL call. Each "
+             "run moves at least 8 MiB per path and size; the first "
+             "transfer of each size is checked byte for byte. Both VMs run "
+             "under TCG and share this machine's CPUs, so the MB/s are far "
+             "below a real network's and vary with the load: the ratios "
+             "ucx / tcp matter, not the MB/s.")
+        md.p()
+        for k in self.pair_kernels:
+            what = "UCX path at least 80% of the TCP stream from 1 MiB up"
+            if k not in self.pair:
+                md.p(f"### {k}: did not run (no `pair-{k}.log`)")
+                md.p()
+                self.target("two VMs", k, what, "did not run", None)
+                continue
+            meta = self.pair_meta[k]
+            idx = {(int(r["bytes"]), r["path"]): r for r in self.pair[k]
+                   if r.get("mbs")}
+            if not idx:
+                md.p(f"### {k}: no figures (see `pair-{k}.log`, status "
+                     f"{meta['status'] or '?'})")
+                md.p()
+                self.target("two VMs", k, what, "no figures", None,
+                            f"run ended with status {meta['status'] or '?'}")
+                continue
+            md.p(f"### Kernel {k}")
+            md.p()
+            reps = max(r["mbs"]["n"] for r in idx.values())
+            md.p(f"Both VMs run {meta['release'] or k}; each figure is the "
+                 f"median of {reps} runs with `[min–max]`, in MB/s.")
+            if meta["status"] not in (None, "0"):
+                md.p(f"The run ended with status {meta['status']}: the "
+                     f"sizes missing here did not complete "
+                     f"(see `pair-{k}.log`).")
+            md.p()
+            rows, dat, points = [], [], []
+            for s in sorted({s for (s, p) in idx}):
+                f = {p: (idx[(s, p)]["mbs"] if (s, p) in idx else None)
+                     for p in PAIR_PATHS}
+                qr = ratio(f["ucx read"], f["tcp read"])
+                qw = ratio(f["ucx write"], f["tcp write"])
+                rows.append([fmt_size(s),
+                             fmt_plain(f["ucx read"]),
+                             fmt_plain(f["tcp read"]), fmt_ratio(qr),
+                             fmt_plain(f["ucx write"]),
+                             fmt_plain(f["tcp write"]), fmt_ratio(qw)])
+                row = [s]
+                for p in PAIR_PATHS:
+                    st = f[p]
+                    row += ([st["median"], st["min"], st["max"]] if st
+                            else [None, None, None])
+                dat.append(row + [qr, qw])
+                if s >= MIB:
+                    points += [(qr, s, "read"), (qw, s, "write")]
+            md.table(["size", "ucx read", "tcp read", "ucx / tcp read",
+                      "ucx write", "tcp write", "ucx / tcp write"], rows)
+            self.pair_target(k, what, points, meta["status"])
+            self.pair_plot(k, [r[0] for r in dat], dat)
+
+    def pair_target(self, k, what, points, status):
+        """UCX at least 0.8x TCP (medians) at every size from 1 MiB, read
+        and write; POINTS are (ratio, size, direction)."""
+        known = [pt for pt in points if pt[0] is not None]
+        notes = []
+        if len(known) < len(points):
+            notes.append(f"{len(points) - len(known)} figure(s) missing")
+        if status not in (None, "0"):
+            notes.append(f"run ended with status {status}")
+        if not known:
+            self.target("two VMs", k, what, "no size from 1 MiB", None,
+                        "; ".join(notes))
+            return
+        worst = min(known)
+        met = sum(1 for pt in known if pt[0] >= 0.8)
+        ok = met == len(known)
+        if ok and notes:
+            ok = None   # what is missing might not have met it
+        if self.quick:
+            notes.append("quick run: up to "
+                         f"{fmt_size(max(pt[1] for pt in known))}")
+        self.target("two VMs", k, what,
+                    f"smallest {fmt_ratio(worst[0])} ({worst[2]} at "
+                    f"{fmt_size(worst[1])}); ≥ 0.8x at {met} of "
+                    f"{len(known)} (size, direction)", ok, "; ".join(notes))
+
+    def pair_plot(self, k, sizes, dat):
+        self.plots.data(f"pair-{k}.dat", dat)
+        png = self.plots.plot(f"pair-{k}", (
+            "set logscale x\n" + SIZE_XTICS +
+            f"set xrange [{sizes[0] / 1.5:.0f}:{sizes[-1] * 1.5:.0f}]\n"
+            "set xlabel 'bytes per transfer'\nset key inside left top\n"
+            "set multiplot layout 1,2 title "
+            f"'ADXL over UCX against TCP between two VMs, kernel {k} "
+            "(TCG): median, bars min-max'\n"
+            "set ylabel 'MB/s'\nset yrange [0:*]\nset title 'bandwidth'\n"
+            f"plot 'pair-{k}.dat' u 1:2:3:4 w yerrorlines lc 1 "
+            "t 'ucx read', "
+            "'' u 1:5:6:7 w yerrorlines lc 1 dt 2 t 'tcp read', "
+            "'' u 1:8:9:10 w yerrorlines lc 2 t 'ucx write', "
+            "'' u 1:11:12:13 w yerrorlines lc 2 dt 2 t 'tcp write'\n"
+            "set ylabel 'ucx / tcp (medians)'\nset key inside right bottom\n"
+            "set title 'UCX / TCP'\n"
+            f"plot 'pair-{k}.dat' u 1:14 w linespoints lc 1 t 'read', "
+            "'' u 1:15 w linespoints lc 2 t 'write', "
+            "0.8 w l dt 2 lc 'black' t 'target 0.8x (from 1 MiB)'\n"
+            "unset multiplot\n"), size="1100,480")
+        if png:
+            self.md.p(f"![ADXL over UCX against TCP, {k}]({png})")
+            self.md.p()
+
     # ---------------------------------------------------------------- acl
     def acl(self):
         md = self.md
@@ -858,7 +1029,8 @@ class Report:
         md.p("## Files")
         md.p()
         md.p("`report.json`: every sample and its statistics; "
-             "`vm-<kernel>.log`: each VM's console; `native.log`; "
+             "`vm-<kernel>.log`: each VM's console; `pair-<kernel>.log`: "
+             "both consoles of the two-VM run; `native.log`; "
              "`*.dat`, `*.gp`: the plots' data and gnuplot scripts.")
         if self.plots.failed:
             md.p()
@@ -871,6 +1043,7 @@ class Report:
         self.registration()
         self.netlink()
         self.adxl()
+        self.pair_section()
         self.acl()
         self.mstx()
         self.footer()
@@ -884,6 +1057,8 @@ class Report:
             "native": self.native,
             "kernels": {k: dict(self.vm[k], meta=self.vm_meta[k])
                         for k in self.kernels},
+            "pair": {k: {"pair": self.pair[k], "meta": self.pair_meta[k]}
+                     for k in self.pair},
             "targets": self.targets,
             "plots": self.plots.made,
         }
