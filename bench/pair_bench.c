@@ -16,7 +16,8 @@
  *   ucx write   TransferSync WRITE of S bytes into the server's buffer
  *   tcp write   send S bytes, wait for the server's one-byte ack
  * Each TCP transfer is one request and its answer, like an ADXL call.
- * The first transfer of every size is checked byte for byte.  One
+ * The first transfer of every size is checked byte for byte (a write by
+ * reading it back over the other path).  One
  * repetition moves at least 8 MiB (one transfer from 8 MiB up); MB/s per
  * repetition are printed, and with -J as BENCH lines (bench_json.h).
  */
@@ -70,16 +71,16 @@ static uint8_t pattern(size_t i, unsigned int seed)
 	return (uint8_t)(i * 131 + (i >> 12) * 7 + seed);
 }
 
+static void fill(uint8_t *p, size_t len, unsigned int seed);
+
 static uint8_t *buffer(unsigned int seed)
 {
 	uint8_t *p = mmap(NULL, BUF, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	size_t i;
 
 	if (p == MAP_FAILED)
 		die("mmap");
-	for (i = 0; i < BUF; i++)
-		p[i] = pattern(i, seed);
+	fill(p, BUF, seed);
 	return p;
 }
 
@@ -219,24 +220,52 @@ static void one(struct client *c, enum path p, size_t len)
 	}
 }
 
-/* The first transfer of a size, checked: reads see the server's pattern. */
-static void checked(struct client *c, enum path p, size_t len)
+static void fill(uint8_t *p, size_t len, unsigned int seed)
 {
 	size_t i;
 
-	if (p == UCX_WRITE || p == TCP_WRITE) {
-		one(c, p, len);
-		return;
-	}
-	memset(c->buf, 0, len);
-	one(c, p, len);
+	for (i = 0; i < len; i++)
+		p[i] = pattern(i, seed);
+}
+
+static void expect(const struct client *c, enum path p, size_t len,
+		   unsigned int seed)
+{
+	size_t i;
+
 	for (i = 0; i < len; i++) {
-		if (c->buf[i] != pattern(i, 1)) {
+		if (c->buf[i] != pattern(i, seed)) {
 			fprintf(stderr, "pair_bench: %s of %zu bytes: byte %zu is %u, not %u\n",
-				path_name[p], len, i, c->buf[i], pattern(i, 1));
+				path_name[p], len, i, c->buf[i],
+				pattern(i, seed));
 			exit(1);
 		}
 	}
+}
+
+/*
+ * The first transfer of a size, checked: a read must bring the server's
+ * pattern (seed 1); a write of another pattern is read back by the other
+ * path, then the server's pattern is put back the same way.
+ */
+static void checked(struct client *c, enum path p, size_t len)
+{
+	enum path back = p == UCX_WRITE ? TCP_READ : UCX_READ;
+	enum path restore = p == UCX_WRITE ? TCP_WRITE : UCX_WRITE;
+
+	if (p == UCX_READ || p == TCP_READ) {
+		memset(c->buf, 0, len);
+		one(c, p, len);
+		expect(c, p, len, 1);
+		return;
+	}
+	fill(c->buf, len, 3 + p);
+	one(c, p, len);
+	memset(c->buf, 0, len);
+	one(c, back, len);
+	expect(c, p, len, 3 + p);
+	fill(c->buf, len, 1);
+	one(c, restore, len);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -140,7 +140,7 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 		return ADXL_FAILED;
 	}
 
-	/* Once UCX runs, peers across hosts get a key for every range. */
+	/* Once UCX runs, peers across hosts may reach every range. */
 	if (adxl__ucx_map(e, &reg)) {
 		memreg_unregister(e->ctx, reg.handle);
 		pthread_rwlock_unlock(&e->reg_lock);

@@ -148,7 +148,7 @@ out:
 	return st;
 }
 
-/* Finalize: after the peers (endpoints, keys) and registrations are gone. */
+/* Finalize: after the peers (endpoints) and registrations are gone. */
 void adxl__ucx_stop(struct adxl_engine *e)
 {
 	pthread_mutex_lock(&e->ucx_lock);

@@ -19,8 +19,11 @@
  * answer into the message itself, so nothing refers to exposed memory
  * once the handler returns (that is what makes mem_hide immediate).  An
  * id names a batch and one of its WINDOW slots, with a generation so that
- * a stale answer finds nothing.  Both ends are the same build on the
- * same architecture (UCX assumes that too): the headers are native-endian.
+ * a stale answer finds nothing; the batch's random nonce travels with it,
+ * so another peer cannot answer in its place.  Headers are copied out of
+ * the message before use (UCX puts them after the payload, unaligned).
+ * Both ends are the same build on the same architecture (UCX assumes that
+ * too): the headers are native-endian.
  *
  * Endpoints use UCP_ERR_HANDLING_MODE_PEER: a peer that dies fails its
  * endpoint instead of hanging it, and a forced close completes every
@@ -38,38 +41,34 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 
 #include <ucp/api/ucp.h>
 
 #include "../adxl/ucx_plugin.h"
+#include "adxl_ucx_wire.h"
 
 /* Chunks in flight per batch: enough to fill a link, bounded memory. */
 #define WINDOW		256
-/* The largest chunk, and the most bytes a batch has in flight. */
+/*
+ * The largest chunk, and the bytes a batch keeps in flight (a new chunk
+ * goes out while fewer are, so at most INFLIGHT_MAX + CHUNK).
+ */
 #define CHUNK		(1U << 20)
-#define CHUNK_MAX	(4U << 20)	/* the most a peer may ask for at once */
+#define CHUNK_MAX	ADXL_UCX_CHUNK_MAX
 #define INFLIGHT_MAX	(16U << 20)
+/*
+ * The most bytes of answers the serving side holds until UCX has sent
+ * them, over all its peers: our clients keep 16 MiB in flight per call,
+ * one that ignores that (or its peer's slow link) gets -EBUSY.
+ */
+#define ANSWERS_MAX	(256U << 20)
 
-/* Active message ids. */
-enum {
-	AM_READ = 1,		/* client: send me these bytes */
-	AM_DATA,		/* server: here they are (or why not) */
-	AM_WRITE,		/* client: put these bytes there */
-	AM_DONE,		/* server: written (or why not) */
-};
-
-/* The header of READ and WRITE. */
-struct wire_req {
-	uint64_t id;
-	uint64_t addr;		/* in the server's memory */
-	uint64_t len;
-};
-
-/* The header of DATA and DONE; status 0 or a negative errno. */
-struct wire_ans {
-	uint64_t id;
-	int32_t status;
-	uint32_t pad;
+/* An answer on its way: the header and bytes UCX sends from. */
+struct answer {
+	struct adxl_ucx *u;
+	size_t len;
+	struct adxl_ucx_wire_ans h;	/* followed by len bytes */
 };
 /* Idle polls of a waiting caller before it sleeps until the next event. */
 #define SPIN		32
@@ -90,6 +89,7 @@ struct adxl_ucx {
 	struct adxl_ucx_mem *last_hit;
 	struct batch *batches;		/* xfer calls waiting for answers */
 	uint64_t chunk;
+	size_t answer_bytes;		/* of answers UCX has not sent yet */
 	uint32_t next_seq;
 };
 
@@ -100,6 +100,7 @@ struct adxl_ucx_mem {
 };
 
 struct adxl_ucx_ep {
+	struct adxl_ucx *u;
 	ucp_ep_h ep;			/* NULL once closed */
 	bool failed;
 	ucs_status_t why;
@@ -107,7 +108,7 @@ struct adxl_ucx_ep {
 
 /* A chunk waiting for its answer. */
 struct slot {
-	struct wire_req req;	/* as sent: UCX reads it until the send ends */
+	struct adxl_ucx_wire_req req;	/* as sent: UCX reads it until the send ends */
 	uint64_t local;
 	uint16_t gen;
 	bool busy;
@@ -119,7 +120,9 @@ struct slot {
  */
 struct batch {
 	struct batch *next;
+	struct adxl_ucx *u;
 	uint32_t seq;
+	uint64_t nonce;
 	bool write;
 	size_t inflight;	/* UCX requests (sends, flushes) not done */
 	size_t busy;		/* chunks without an answer */
@@ -194,22 +197,29 @@ static struct adxl_ucx_mem *exposed(struct adxl_ucx *u, uint64_t addr,
 	return NULL;
 }
 
+static void answer_free(struct answer *x)
+{
+	x->u->answer_bytes -= x->len;
+	free(x);
+}
+
 static void answer_sent(void *req, ucs_status_t status, void *arg)
 {
 	(void)status;	/* a peer that went away: nothing to tell it */
-	free(arg);
+	answer_free(arg);
 	ucp_request_free(req);
 }
 
 /*
- * Answer request @id on @ep: @status, and for DATA the @len bytes at @src,
- * copied into the message (header and bytes in one allocation, which
- * lives until UCX has sent it).
+ * Answer request @q on @ep: @status, and for DATA the @len bytes at @src,
+ * copied into the message (one allocation, which lives until UCX has sent
+ * it).
  */
-static void answer(ucp_ep_h ep, unsigned int am, uint64_t id, int status,
-		   const void *src, size_t len)
+static void answer(struct adxl_ucx *u, ucp_ep_h ep, unsigned int am,
+		   const struct adxl_ucx_wire_req *q, int status, const void *src,
+		   size_t len)
 {
-	struct wire_ans *h = malloc(sizeof(*h) + len);
+	struct answer *x = NULL;
 	ucp_request_param_t prm = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
 				UCP_OP_ATTR_FIELD_USER_DATA |
@@ -219,22 +229,31 @@ static void answer(ucp_ep_h ep, unsigned int am, uint64_t id, int status,
 	};
 	ucs_status_ptr_t r;
 
-	if (!h) {
-		if (!len)
-			return;	/* the peer's deadline will tell it */
-		answer(ep, am, id, -ENOMEM, NULL, 0);
-		return;
+	if (len && u->answer_bytes + len > ANSWERS_MAX) {
+		status = -EBUSY;
+		len = 0;
 	}
-	h->id = id;
-	h->status = status;
-	h->pad = 0;
+	x = malloc(sizeof(*x) + len);
+	if (!x && len) {
+		status = -ENOMEM;
+		len = 0;
+		x = malloc(sizeof(*x));
+	}
+	if (!x)
+		return;	/* the peer's deadline will tell it */
+	x->u = u;
+	x->len = len;
+	x->h = (struct adxl_ucx_wire_ans){
+		.id = q->id, .nonce = q->nonce, .status = status,
+	};
 	if (len)
-		memcpy(h + 1, src, len);
-	prm.user_data = h;
-	r = ucp_am_send_nbx(ep, am, h, sizeof(*h), len ? h + 1 : NULL, len,
-			    &prm);
+		memcpy(&x->h + 1, src, len);
+	u->answer_bytes += len;
+	prm.user_data = x;
+	r = ucp_am_send_nbx(ep, am, &x->h, sizeof(x->h),
+			    len ? (void *)(&x->h + 1) : NULL, len, &prm);
 	if (!UCS_PTR_IS_PTR(r))
-		free(h);	/* sent at once, or failed: no callback */
+		answer_free(x);	/* sent at once, or failed: no callback */
 }
 
 /* READ and WRITE from a peer. */
@@ -243,30 +262,32 @@ static ucs_status_t on_request(void *arg, const void *header, size_t hlen,
 			       const ucp_am_recv_param_t *prm, bool write)
 {
 	struct adxl_ucx *u = arg;
-	const struct wire_req *q = header;
 	struct adxl_ucx_mem *m;
+	struct adxl_ucx_wire_req q;
 	int status = 0;
 
-	if (prm->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
-		/* Our peers send eager only; do not take what we did not ask. */
-		ucp_am_data_release(u->worker, data);
+	/*
+	 * Our peers send eager only.  Returning UCS_OK without receiving
+	 * drops a rendezvous message (UCX releases it itself).
+	 */
+	if (prm->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
 		return UCS_OK;
-	}
-	if (hlen != sizeof(*q) || !(prm->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP))
+	if (hlen != sizeof(q) || !(prm->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP))
 		return UCS_OK;	/* not ours, and no one to answer */
-	m = exposed(u, q->addr, q->len);
-	if (!m || q->len > CHUNK_MAX)
+	memcpy(&q, header, sizeof(q));
+	m = exposed(u, q.addr, q.len);
+	if (!m || q.len > CHUNK_MAX)
 		status = -EFAULT;
-	else if (write && len != q->len)
+	else if (write && len != q.len)
 		status = -EPROTO;
 	if (!write) {
-		answer(prm->reply_ep, AM_DATA, q->id, status,
-		       (const void *)(uintptr_t)q->addr, status ? 0 : q->len);
+		answer(u, prm->reply_ep, ADXL_UCX_AM_DATA, &q, status,
+		       (const void *)(uintptr_t)q.addr, status ? 0 : q.len);
 		return UCS_OK;
 	}
 	if (!status)
-		memcpy((void *)(uintptr_t)q->addr, data, len);
-	answer(prm->reply_ep, AM_DONE, q->id, status, NULL, 0);
+		memcpy((void *)(uintptr_t)q.addr, data, len);
+	answer(u, prm->reply_ep, ADXL_UCX_AM_DONE, &q, status, NULL, 0);
 	return UCS_OK;
 }
 
@@ -291,15 +312,19 @@ static uint64_t slot_id(const struct batch *b, unsigned int i)
 	return (uint64_t)b->seq << 32 | (uint64_t)b->slot[i].gen << 16 | i;
 }
 
-/* The slot that waits for answer @id, and its batch; NULL if none does. */
-static struct slot *slot_of(struct adxl_ucx *u, uint64_t id, struct batch **bp)
+/* The slot that waits for answer @a, and its batch; NULL if none does. */
+static struct slot *slot_of(struct adxl_ucx *u, const struct adxl_ucx_wire_ans *a,
+			    struct batch **bp)
 {
+	uint64_t id = a->id;
 	unsigned int i = id & 0xffff;
 	struct batch *b;
 
 	for (b = u->batches; b; b = b->next) {
 		if (b->seq != id >> 32)
 			continue;
+		if (b->nonce != a->nonce)
+			return NULL;	/* not from the peer we asked */
 		if (i >= WINDOW || !b->slot[i].busy ||
 		    b->slot[i].gen != ((id >> 16) & 0xffff))
 			return NULL;
@@ -311,6 +336,7 @@ static struct slot *slot_of(struct adxl_ucx *u, uint64_t id, struct batch **bp)
 
 static void slot_release(struct batch *b, struct slot *s)
 {
+	pthread_cond_broadcast(&b->u->progressed);
 	s->busy = false;
 	s->gen++;
 	b->busy--;
@@ -324,24 +350,23 @@ static ucs_status_t on_answer(void *arg, const void *header, size_t hlen,
 			      const ucp_am_recv_param_t *prm)
 {
 	struct adxl_ucx *u = arg;
-	const struct wire_ans *a = header;
+	struct adxl_ucx_wire_ans a;
 	struct batch *b;
 	struct slot *s;
 
-	if (prm->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
-		ucp_am_data_release(u->worker, data);
+	if (prm->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
+		return UCS_OK;	/* dropped, as in on_request */
+	if (hlen != sizeof(a))
 		return UCS_OK;
-	}
-	if (hlen != sizeof(*a))
-		return UCS_OK;
-	s = slot_of(u, a->id, &b);
+	memcpy(&a, header, sizeof(a));
+	s = slot_of(u, &a, &b);
 	if (!s)
 		return UCS_OK;
-	if (a->status && !b->refused) {
-		b->refused = a->status;
+	if (a.status && !b->refused) {
+		b->refused = a.status;
 		b->refused_addr = s->req.addr;
 		b->refused_len = s->req.len;
-	} else if (!a->status && !b->write) {
+	} else if (!a.status && !b->write) {
 		if (len == s->req.len)
 			memcpy((void *)(uintptr_t)s->local, data, len);
 		else if (!b->refused)
@@ -381,11 +406,12 @@ static void *progress_main(void *arg)
 		unsigned int n = 0;
 
 		pthread_mutex_lock(&u->lock);
-		while (ucp_worker_progress(u->worker))
+		/* Bounded: callers and mem_hide get the lock between rounds. */
+		while (n < 64 && ucp_worker_progress(u->worker))
 			n++;
 		if (n)
 			pthread_cond_broadcast(&u->progressed);
-		st = ucp_worker_arm(u->worker);
+		st = n == 64 ? UCS_ERR_BUSY : ucp_worker_arm(u->worker);
 		pthread_mutex_unlock(&u->lock);
 		if (st == UCS_ERR_BUSY)
 			continue;
@@ -474,13 +500,13 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 	if (st == UCS_OK)
 		st = ucp_worker_get_efd(u->worker, &u->efd);
 	if (st == UCS_OK)
-		st = set_handler(u->worker, AM_READ, on_read, u);
+		st = set_handler(u->worker, ADXL_UCX_AM_READ, on_read, u);
 	if (st == UCS_OK)
-		st = set_handler(u->worker, AM_WRITE, on_write, u);
+		st = set_handler(u->worker, ADXL_UCX_AM_WRITE, on_write, u);
 	if (st == UCS_OK)
-		st = set_handler(u->worker, AM_DATA, on_answer, u);
+		st = set_handler(u->worker, ADXL_UCX_AM_DATA, on_answer, u);
 	if (st == UCS_OK)
-		st = set_handler(u->worker, AM_DONE, on_answer, u);
+		st = set_handler(u->worker, ADXL_UCX_AM_DONE, on_answer, u);
 	if (st != UCS_OK) {
 		say(err, "worker address, event fd or handlers: %s",
 		    ucs_status_string(st));
@@ -560,6 +586,7 @@ static void ep_err(void *arg, ucp_ep_h ep, ucs_status_t status)
 	(void)ep;
 	e->failed = true;
 	e->why = status;
+	pthread_cond_broadcast(&e->u->progressed);
 }
 
 static bool wait_locked(struct adxl_ucx *u, struct batch *b, int64_t deadline);
@@ -586,6 +613,7 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		say(err, "out of memory");
 		return -ENOMEM;
 	}
+	e->u = u;
 	struct batch *b = calloc(1, sizeof(*b));
 	int ret = 0;
 
@@ -594,6 +622,7 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		say(err, "out of memory");
 		return -ENOMEM;
 	}
+	b->u = u;
 	pthread_mutex_lock(&u->lock);
 	st = ucp_ep_create(u->worker, &ep, &e->ep);
 	if (st != UCS_OK) {
@@ -638,6 +667,8 @@ static void req_done(void *req, ucs_status_t status, void *arg)
 		b->status = status;
 	b->inflight--;
 	ucp_request_free(req);
+	/* A caller other than the one whose progress ran this may wait. */
+	pthread_cond_broadcast(&b->u->progressed);
 }
 
 /*
@@ -668,8 +699,8 @@ static void idle_wait(struct adxl_ucx *u, unsigned int *idle,
 }
 
 /*
- * Under u->lock: wait for the request @r (of ucp_*_nbx with req_done on
- * @b) or until @deadline; true if it (and everything else of @b) is done.
+ * Under u->lock: wait until the requests of @b (ucp_*_nbx with req_done
+ * on @b) are done, or until @deadline; true if they are.
  */
 static bool wait_locked(struct adxl_ucx *u, struct batch *b, int64_t deadline)
 {
@@ -746,6 +777,8 @@ static void ep_close(struct adxl_ucx *u, struct adxl_ucx_ep *e, int timeout_ms)
 	struct batch *b = calloc(1, sizeof(*b));
 	bool flushed = false;
 
+	if (b)
+		b->u = u;
 	pthread_mutex_lock(&u->lock);
 	if (e->ep && !e->failed && b) {
 		/* Writes we returned from are complete already: be brief. */
@@ -779,7 +812,7 @@ static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
 				UCP_OP_ATTR_FIELD_FLAGS,
 		.cb.send = req_done,
 		.user_data = b,
-		/* Eager: rendezvous would read our memory after the send. */
+		/* Eager: the serving side drops rendezvous messages. */
 		.flags = UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER,
 	};
 	unsigned int i = b->free[--b->nfree];
@@ -788,19 +821,37 @@ static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
 
 	s->busy = true;
 	s->local = op->local + off;
-	s->req = (struct wire_req){
-		.id = slot_id(b, i), .addr = op->remote + off, .len = len,
+	s->req = (struct adxl_ucx_wire_req){
+		.id = slot_id(b, i), .nonce = b->nonce,
+		.addr = op->remote + off, .len = len,
 	};
 	b->busy++;
 	b->bytes += len;
 	if (b->write)
-		track(b, ucp_am_send_nbx(e->ep, AM_WRITE, &s->req,
+		track(b, ucp_am_send_nbx(e->ep, ADXL_UCX_AM_WRITE, &s->req,
 					 sizeof(s->req),
 					 (void *)(uintptr_t)s->local, len,
 					 &prm));
 	else
-		track(b, ucp_am_send_nbx(e->ep, AM_READ, &s->req,
+		track(b, ucp_am_send_nbx(e->ep, ADXL_UCX_AM_READ, &s->req,
 					 sizeof(s->req), NULL, 0, &prm));
+}
+
+/*
+ * A batch's nonce: only the peer we asked learns it.  Never blocks (a
+ * young VM's entropy pool may not be ready); without getrandom, the
+ * clock and our address are enough to tell batches of one run apart.
+ */
+static uint64_t nonce(void)
+{
+	struct timespec ts;
+	uint64_t n;
+
+	if (getrandom(&n, sizeof(n), GRND_NONBLOCK) == sizeof(n))
+		return n;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_nsec << 32 ^ (uint64_t)ts.tv_sec ^
+		(uint64_t)(uintptr_t)&ts) * 0x9e3779b97f4a7c15ULL;
 }
 
 static struct batch *batch_new(struct adxl_ucx *u, bool write)
@@ -810,8 +861,10 @@ static struct batch *batch_new(struct adxl_ucx *u, bool write)
 
 	if (!b)
 		return NULL;
+	b->u = u;
 	b->write = write;
 	b->seq = ++u->next_seq;
+	b->nonce = nonce();
 	for (i = 0; i < WINDOW; i++)
 		b->free[i] = (uint16_t)(WINDOW - 1 - i);
 	b->nfree = WINDOW;
