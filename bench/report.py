@@ -232,6 +232,26 @@ def verdict(ok):
     return "met" if ok else "**NOT met**"
 
 
+def run_notes(what, meta, console):
+    """The header's notes on one VM run: how it ended, what ran beside."""
+    notes = []
+    if meta["status"] not in (None, "0"):
+        notes.append(f"{what[0].upper()}{what[1:]} ended with status "
+                     f"{meta['status']}: some figures may be missing "
+                     f"({console}).")
+    ld = meta["load"]
+    if ld and ld["other_vms_max"] > 0:
+        notes.append(
+            f"While {what} went on, up to {ld['other_vms_max']} other "
+            f"VM(s) ran on this machine ({ld['busy_fraction']:.0%} of the "
+            f"time; load average {ld['load1_mean']:.1f}, at most "
+            f"{ld['load1_max']:.1f}): its figures are distorted.")
+    elif ld:
+        notes.append(f"No other VM ran during {what} "
+                     f"(load average {ld['load1_mean']:.1f}).")
+    return notes
+
+
 class Md:
     def __init__(self):
         self.lines = []
@@ -385,37 +405,11 @@ class Report:
         ])
         notes = []
         for k in self.kernels:
-            m = self.vm_meta[k]
-            if m["status"] not in (None, "0"):
-                notes.append(f"The {k} VM run ended with status "
-                             f"{m['status']}: some figures may be missing "
-                             f"(console: `vm-{k}.log`).")
-            ld = m["load"]
-            if ld and ld["other_vms_max"] > 0:
-                notes.append(
-                    f"While the {k} VM ran, up to {ld['other_vms_max']} other "
-                    f"VM(s) ran on this machine ({ld['busy_fraction']:.0%} of "
-                    f"the time; load average {ld['load1_mean']:.1f}, at most "
-                    f"{ld['load1_max']:.1f}): its figures are distorted.")
-            elif ld:
-                notes.append(f"No other VM ran during the {k} VM run "
-                             f"(load average {ld['load1_mean']:.1f}).")
+            notes += run_notes(f"the {k} VM run", self.vm_meta[k],
+                               f"console: `vm-{k}.log`")
         for k, m in self.pair_meta.items():
-            if m["status"] not in (None, "0"):
-                notes.append(f"The {k} two-VM run ended with status "
-                             f"{m['status']}: some figures may be missing "
-                             f"(consoles: `pair-{k}.log`).")
-            ld = m["load"]
-            if ld and ld["other_vms_max"] > 0:
-                notes.append(
-                    f"While the {k} two-VM run ran, up to "
-                    f"{ld['other_vms_max']} other VM(s) ran on this machine "
-                    f"({ld['busy_fraction']:.0%} of the time; load average "
-                    f"{ld['load1_mean']:.1f}, at most {ld['load1_max']:.1f}):"
-                    " its figures are distorted.")
-            elif ld:
-                notes.append(f"No other VM ran during the {k} two-VM run "
-                             f"(load average {ld['load1_mean']:.1f}).")
+            notes += run_notes(f"the {k} two-VM run", m,
+                               f"consoles: `pair-{k}.log`")
         for src, n in self.torn.items():
             if n:
                 notes.append(f"{n} BENCH line(s) of {src} were torn on the "
