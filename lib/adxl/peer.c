@@ -8,7 +8,7 @@
  * instance each token is imported into our memreg context: transfers then
  * name the peer's memory by remote handle.  A peer on another kernel (or
  * any peer, with Transport=ucx) is reached over UCX instead: a second
- * exchange hands us its worker address and remote keys (ucx_link.c).
+ * exchange hands us its worker address and registrations (ucx_link.c).
  * With Transport=kernel a peer on another kernel is connected for
  * notifies only.
  *
