@@ -256,6 +256,12 @@ class Md:
     def __init__(self):
         self.lines = []
 
+    def image(self, png, alt):
+        """A plot and the blank line after it; nothing if it was not made."""
+        if png:
+            self.p(f"![{alt}]({png})")
+            self.p()
+
     def p(self, text=""):
         self.lines.append(text)
 
@@ -538,9 +544,7 @@ class Report:
             f"'Registration, kernel {k} (TCG): median, bars min-max'\n"
             + "".join(panels) + "unset multiplot\n")
         png = self.plots.plot(f"reg-{k}", script, size=f"{460 * len(panels)},480")
-        if png:
-            self.md.p(f"![registration time, {k}]({png})")
-            self.md.p()
+        self.md.image(png, f"registration time, {k}")
 
     def reg_targets(self, k, idx):
         md = self.md
@@ -640,16 +644,12 @@ class Report:
             "set title 'memreg against io\\_uring, same memory, same boot "
             "(below 1: memreg faster)'\n"),
             ", 1.1 w l dt 2 lc 'black' t 'target 1.1x'")
-        if png:
-            md.p(f"![memreg / io_uring]({png})")
-            md.p()
+        md.image(png, "memreg / io_uring")
         png = self.series_plot("reg-pergib", pergib_plot, (
             "set xlabel 'bytes registered'\n"
             "set ylabel 'ms per GiB (register + deregister)'\n"
             "set title 'memreg: cost per GiB by page size'\n"))
-        if png:
-            md.p(f"![memreg per GiB]({png})")
-            md.p()
+        md.image(png, "memreg per GiB")
 
     # ----------------------------------------------------------- netlink
     def netlink(self):
@@ -735,9 +735,7 @@ class Report:
                 "set logscale y\nset ylabel 'ms (median)'\n"
                 "set title 'memreg region: wall time of one listing'\n"
                 f"plot {cols}\n"), size="760,440")
-            if png:
-                md.p(f"![netlink listing]({png})")
-                md.p()
+            md.image(png, "netlink listing")
 
     # ---------------------------------------------------------- transfers
     def adxl(self):
@@ -796,9 +794,7 @@ class Report:
                 "'' u 1:3 w linespoints t 'process\\_vm\\_readv', "
                 "'' u 1:4 w linespoints t 'shm double copy', "
                 "'' u 1:5 w linespoints t 'memcpy'\n"))
-            if png:
-                md.p(f"![ADXL bandwidth, {k}]({png})")
-                md.p()
+            md.image(png, f"ADXL bandwidth, {k}")
 
     # ---------------------------------------------------- two VMs over UCX
     def pair_section(self):
@@ -917,9 +913,7 @@ class Report:
             "'' u 1:15 w linespoints lc 2 t 'write', "
             "0.8 w l dt 2 lc 'black' t 'target 0.8x (from 1 MiB)'\n"
             "unset multiplot\n"), size="1100,480")
-        if png:
-            self.md.p(f"![ADXL over UCX against TCP, {k}]({png})")
-            self.md.p()
+        self.md.image(png, f"ADXL over UCX against TCP, {k}")
 
     # ---------------------------------------------------------------- acl
     def acl(self):

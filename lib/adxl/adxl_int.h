@@ -246,8 +246,8 @@ struct adxl_engine {
 
 	/*
 	 * ucx.c: started on first use, under ucx_lock; published under
-	 * reg_lock (write) once every registration is mapped, so a reader
-	 * under reg_lock sees either no UCX or every range mapped.
+	 * reg_lock (write) once every registration is exposed, so a reader
+	 * under reg_lock sees either no UCX or every range exposed.
 	 */
 	pthread_mutex_t ucx_lock;
 	const struct adxl_ucx_ops *ucx_ops;
@@ -322,9 +322,9 @@ void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 /* ucx.c */
 adxl_status_t adxl__ucx_start(struct adxl_engine *e);
 void adxl__ucx_stop(struct adxl_engine *e);
-/* Under reg_lock (write): map @r if UCX runs; 0 or -errno (logged). */
-int adxl__ucx_map(struct adxl_engine *e, struct adxl_reg *r);
-void adxl__ucx_unmap(struct adxl_engine *e, struct adxl_reg *r);
+/* Under reg_lock (write): expose @r if UCX runs; 0 or -errno (logged). */
+int adxl__ucx_expose(struct adxl_engine *e, struct adxl_reg *r);
+void adxl__ucx_hide(struct adxl_engine *e, struct adxl_reg *r);
 
 /* ucx_link.c: the UCX hello, both sides */
 adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,

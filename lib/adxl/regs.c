@@ -141,7 +141,7 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 	}
 
 	/* Once UCX runs, peers across hosts may reach every range. */
-	if (adxl__ucx_map(e, &reg)) {
+	if (adxl__ucx_expose(e, &reg)) {
 		memreg_unregister(e->ctx, reg.handle);
 		pthread_rwlock_unlock(&e->reg_lock);
 		return ADXL_FAILED;
@@ -151,7 +151,7 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 		struct adxl_reg *p = realloc(e->regs, cap * sizeof(*p));
 
 		if (!p) {
-			adxl__ucx_unmap(e, &reg);
+			adxl__ucx_hide(e, &reg);
 			memreg_unregister(e->ctx, reg.handle);
 			pthread_rwlock_unlock(&e->reg_lock);
 			adxl__err("RegisterMem: out of memory");
@@ -198,7 +198,7 @@ adxl_status_t adxl_deregister_mem(adxl_engine_t *e, adxl_mem_handle_t handle)
 		 * fail with EKEYREVOKED from now on, and copies in flight
 		 * finish on pages the module keeps until then.
 		 */
-		adxl__ucx_unmap(e, &e->regs[i]);
+		adxl__ucx_hide(e, &e->regs[i]);
 		memreg_unregister(e->ctx, e->regs[i].handle);
 		memmove(&e->regs[i], &e->regs[i + 1],
 			(e->n_regs - i - 1) * sizeof(*e->regs));
@@ -236,7 +236,7 @@ void adxl__regs_drop_all(struct adxl_engine *e)
 
 	pthread_rwlock_wrlock(&e->reg_lock);
 	for (i = 0; i < e->n_regs; i++) {
-		adxl__ucx_unmap(e, &e->regs[i]);
+		adxl__ucx_hide(e, &e->regs[i]);
 		memreg_unregister(e->ctx, e->regs[i].handle);
 	}
 	free(e->regs);

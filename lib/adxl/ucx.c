@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The engine's UCX state: loading the plugin, starting the UCP context on
- * first use, and mapping registrations for it.
+ * first use, and exposing registrations to it.
  *
  * Nothing of UCX is loaded until an engine first talks to a peer over it
  * (a peer on another kernel, or Transport=ucx), so programs that use
@@ -82,7 +82,7 @@ static void load_plugin(void)
 	plugin = get();
 }
 
-int adxl__ucx_map(struct adxl_engine *e, struct adxl_reg *r)
+int adxl__ucx_expose(struct adxl_engine *e, struct adxl_reg *r)
 {
 	char err[ADXL_UCX_ERR_LEN] = "";
 	int ret;
@@ -97,7 +97,7 @@ int adxl__ucx_map(struct adxl_engine *e, struct adxl_reg *r)
 	return ret;
 }
 
-void adxl__ucx_unmap(struct adxl_engine *e, struct adxl_reg *r)
+void adxl__ucx_hide(struct adxl_engine *e, struct adxl_reg *r)
 {
 	if (!r->umem)
 		return;
@@ -132,9 +132,9 @@ adxl_status_t adxl__ucx_start(struct adxl_engine *e)
 	pthread_rwlock_wrlock(&e->reg_lock);
 	e->ucx = u;
 	for (i = 0; i < e->n_regs; i++) {
-		if (adxl__ucx_map(e, &e->regs[i])) {
+		if (adxl__ucx_expose(e, &e->regs[i])) {
 			while (i-- > 0)
-				adxl__ucx_unmap(e, &e->regs[i]);
+				adxl__ucx_hide(e, &e->regs[i]);
 			e->ucx = NULL;
 			st = ADXL_FAILED;
 			break;

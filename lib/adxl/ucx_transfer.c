@@ -49,9 +49,8 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			break;
 		}
 		/*
-		 * The mapping lives as long as the registration; a Deregister
-		 * racing with our own transfer on it is the caller's bug, as
-		 * on one host.
+		 * Our own Deregister racing with a transfer on the local
+		 * range is the caller's bug, as on one host.
 		 */
 		out[i] = (struct adxl_ucx_op){
 			.local = d->local_addr,

@@ -589,6 +589,16 @@ static void ep_err(void *arg, ucp_ep_h ep, ucs_status_t status)
 	pthread_cond_broadcast(&e->u->progressed);
 }
 
+/* A batch of @u's, not linked: a flush's, or xfer's via batch_new(). */
+static struct batch *batch_alloc(struct adxl_ucx *u)
+{
+	struct batch *b = calloc(1, sizeof(*b));
+
+	if (b)
+		b->u = u;
+	return b;
+}
+
 static bool wait_locked(struct adxl_ucx *u, struct batch *b, int64_t deadline);
 static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
 			  struct batch *b);
@@ -598,6 +608,7 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		   int64_t deadline, struct adxl_ucx_ep **out, char *err)
 {
 	struct adxl_ucx_ep *e = calloc(1, sizeof(*e));
+	struct batch *b = batch_alloc(u);
 	ucp_ep_params_t ep = {
 		.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
 			      UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -607,22 +618,16 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		.err_handler = { .cb = ep_err, .arg = e },
 	};
 	ucs_status_t st;
+	int ret = 0;
 
 	(void)len;	/* a UCP address carries its own length */
-	if (!e) {
+	if (!e || !b) {
+		free(e);
+		free(b);
 		say(err, "out of memory");
 		return -ENOMEM;
 	}
 	e->u = u;
-	struct batch *b = calloc(1, sizeof(*b));
-	int ret = 0;
-
-	if (!b) {
-		free(e);
-		say(err, "out of memory");
-		return -ENOMEM;
-	}
-	b->u = u;
 	pthread_mutex_lock(&u->lock);
 	st = ucp_ep_create(u->worker, &ep, &e->ep);
 	if (st != UCS_OK) {
@@ -774,11 +779,9 @@ static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
 
 static void ep_close(struct adxl_ucx *u, struct adxl_ucx_ep *e, int timeout_ms)
 {
-	struct batch *b = calloc(1, sizeof(*b));
+	struct batch *b = batch_alloc(u);
 	bool flushed = false;
 
-	if (b)
-		b->u = u;
 	pthread_mutex_lock(&u->lock);
 	if (e->ep && !e->failed && b) {
 		/* Writes we returned from are complete already: be brief. */
@@ -803,8 +806,7 @@ static bool ep_failed(struct adxl_ucx_ep *e)
 
 /* Under u->lock: send the next chunk of @op, from @off, in a free slot. */
 static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
-		       const struct adxl_ucx_op *op, uint64_t off,
-		       uint64_t chunk)
+		       const struct adxl_ucx_op *op, uint64_t off)
 {
 	ucp_request_param_t prm = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
@@ -817,6 +819,7 @@ static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
 	};
 	unsigned int i = b->free[--b->nfree];
 	struct slot *s = &b->slot[i];
+	uint64_t chunk = b->u->chunk;
 	uint64_t len = op->len - off < chunk ? op->len - off : chunk;
 
 	s->busy = true;
@@ -827,14 +830,11 @@ static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
 	};
 	b->busy++;
 	b->bytes += len;
-	if (b->write)
-		track(b, ucp_am_send_nbx(e->ep, ADXL_UCX_AM_WRITE, &s->req,
-					 sizeof(s->req),
-					 (void *)(uintptr_t)s->local, len,
-					 &prm));
-	else
-		track(b, ucp_am_send_nbx(e->ep, ADXL_UCX_AM_READ, &s->req,
-					 sizeof(s->req), NULL, 0, &prm));
+	/* A write carries its bytes; a read only asks. */
+	track(b, ucp_am_send_nbx(e->ep, b->write ? ADXL_UCX_AM_WRITE :
+				 ADXL_UCX_AM_READ, &s->req, sizeof(s->req),
+				 b->write ? (void *)(uintptr_t)s->local : NULL,
+				 b->write ? len : 0, &prm));
 }
 
 /*
@@ -856,12 +856,11 @@ static uint64_t nonce(void)
 
 static struct batch *batch_new(struct adxl_ucx *u, bool write)
 {
-	struct batch *b = calloc(1, sizeof(*b));
+	struct batch *b = batch_alloc(u);
 	unsigned int i;
 
 	if (!b)
 		return NULL;
-	b->u = u;
 	b->write = write;
 	b->seq = ++u->next_seq;
 	b->nonce = nonce();
@@ -915,7 +914,7 @@ static int xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
 		while (i < n && !b->refused && b->nfree &&
 		       b->bytes < INFLIGHT_MAX && b->status == UCS_OK) {
 			if (off < ops[i].len)
-				send_chunk(e, b, &ops[i], off, u->chunk);
+				send_chunk(e, b, &ops[i], off);
 			off += u->chunk;
 			if (off >= ops[i].len) {
 				i++;
