@@ -32,6 +32,7 @@
 #include <linux/xarray.h>
 #include <linux/ktime.h>
 #include <linux/kref.h>
+#include <linux/mmu_notifier.h>
 #include <linux/memreg.h>
 
 /*
@@ -79,6 +80,14 @@ struct memreg_ctx {
 	u32 id;				/* key in memreg_ctxs */
 	struct pid *tgid;		/* the process */
 	struct mm_struct *mm;		/* mmgrab()ed: pinned_vm is charged here */
+	/*
+	 * Told when the mm is torn down (exit, exec): every file of the
+	 * process then drops what it holds, so no pin outlives the address
+	 * space it was charged to (see memreg_ctx.c).
+	 */
+	struct mmu_notifier mn;
+	struct mutex files_lock;	/* protects files */
+	struct list_head files;		/* open files, memreg_file.ctx_node */
 	kuid_t uid;
 	char comm[TASK_COMM_LEN];
 
@@ -104,6 +113,7 @@ struct memreg_heaps;
 
 struct memreg_file {
 	struct memreg_ctx *ctx;
+	struct list_head ctx_node;	/* in ctx->files, under its files_lock */
 	struct mutex lock;		/* protects regions and dallocs */
 	struct list_head regions;
 	struct xarray dallocs;		/* id -> device allocation of this file */
@@ -176,6 +186,7 @@ struct memreg_dalloc {
 };
 
 /* memreg_main.c: module-wide state */
+void memreg_file_drop_all(struct memreg_file *mf);
 extern u8 memreg_instance_id[16];
 extern struct xarray memreg_regions;
 extern struct xarray memreg_ctxs;
@@ -217,6 +228,8 @@ unsigned long memreg_walk(struct xarray *xa, unsigned long *cursor,
 /* memreg_ctx.c */
 struct memreg_ctx *memreg_ctx_get_current(void);
 void memreg_ctx_put(struct memreg_ctx *ctx);
+void memreg_ctx_add_file(struct memreg_ctx *ctx, struct memreg_file *mf);
+void memreg_ctx_del_file(struct memreg_ctx *ctx, struct memreg_file *mf);
 struct memreg_ctx *memreg_ctx_find_pid(pid_t pid);
 void memreg_ctx_limits(struct memreg_ctx *ctx, struct memreg_limits *out);
 int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len);
@@ -284,6 +297,8 @@ int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req);
 /* memreg_dev.c: emulated device memory */
 extern struct memreg_devmem memreg_devs[MEMREG_MAX_DEVICES];
 void memreg_dev_init(void);
+u64 memreg_dev_ram_reserve_bytes(void);
+u64 memreg_dev_ram_available(void);
 struct memreg_devmem *memreg_dev_get(u32 id);
 int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req);
 int memreg_dev_free(struct memreg_file *mf, u64 handle);

@@ -7,6 +7,15 @@
  * thread group *and* its address space: after exec() the same tgid gets a
  * new mm and therefore a new context, so charges never move between mms
  * (the VFIO locked_vm underflow through exec()).
+ *
+ * The context also watches its mm with an MMU notifier.  When the address
+ * space is torn down (the last thread exited, or exec() replaced it) every
+ * file of the context drops its registrations, grants, imports, device
+ * allocations and mstx heaps at once, even if the file itself lives on in
+ * another process (inherited across exec(), passed over a socket).  Those
+ * files can do nothing more anyway (every call checks current->mm), and
+ * without this a process could exec() 40 times keeping one fd, pinning its
+ * whole RLIMIT_MEMLOCK each time, charged to mms nobody sees any more.
  */
 #include <linux/cred.h>
 #include <linux/errno.h>
@@ -44,6 +53,49 @@ static struct memreg_ctx *memreg_ctx_find_locked(struct pid *tgid,
 	return found;
 }
 
+/*
+ * The mm is going away (exit_mmap(); no thread of it can make a call any
+ * more): drop everything its files hold.  Files closing at the same time
+ * wait on files_lock, then find nothing left to drop.
+ */
+static void memreg_ctx_mm_release(struct mmu_notifier *mn,
+				  struct mm_struct *mm)
+{
+	struct memreg_ctx *ctx = container_of(mn, struct memreg_ctx, mn);
+	struct memreg_file *mf;
+
+	mutex_lock(&ctx->files_lock);
+	list_for_each_entry(mf, &ctx->files, ctx_node)
+		memreg_file_drop_all(mf);
+	mutex_unlock(&ctx->files_lock);
+}
+
+static void memreg_ctx_free_rcu(struct rcu_head *rcu)
+{
+	struct memreg_ctx *ctx = container_of(rcu, struct memreg_ctx, rcu);
+
+	put_pid(ctx->tgid);
+	kfree(ctx);
+}
+
+/*
+ * After mmu_notifier_put(), once no release callback can still run: the
+ * netlink dumps may be reading the context under RCU, so one more grace
+ * period before it goes.
+ */
+static void memreg_ctx_free_notifier(struct mmu_notifier *mn)
+{
+	struct memreg_ctx *ctx = container_of(mn, struct memreg_ctx, mn);
+
+	mmdrop(ctx->mm);
+	call_rcu(&ctx->rcu, memreg_ctx_free_rcu);
+}
+
+static const struct mmu_notifier_ops memreg_ctx_mn_ops = {
+	.release	= memreg_ctx_mm_release,
+	.free_notifier	= memreg_ctx_free_notifier,
+};
+
 /* The calling process's context, created on its first open. */
 struct memreg_ctx *memreg_ctx_get_current(void)
 {
@@ -66,10 +118,21 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	}
 	refcount_set(&ctx->ref, 1);
 	spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->files_lock);
+	INIT_LIST_HEAD(&ctx->files);
 	xa_init(&ctx->regions);
 	ctx->tgid = get_pid(tgid);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
+	ctx->mn.ops = &memreg_ctx_mn_ops;
+	err = mmu_notifier_register(&ctx->mn, ctx->mm);
+	if (err) {
+		mmdrop(ctx->mm);
+		put_pid(ctx->tgid);
+		kfree(ctx);
+		ctx = ERR_PTR(err);
+		goto out;
+	}
 	/* effective uid: a setuid program's addresses are not its caller's */
 	ctx->uid = current_euid();
 	get_task_comm(ctx->comm, current->group_leader);
@@ -80,9 +143,8 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	if (err > 0)
 		err = 0;
 	if (err) {
-		mmdrop(ctx->mm);
-		put_pid(ctx->tgid);
-		kfree(ctx);
+		/* frees it, through memreg_ctx_free_notifier() */
+		mmu_notifier_put(&ctx->mn);
 		ctx = ERR_PTR(err);
 		goto out;
 	}
@@ -90,14 +152,6 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 out:
 	mutex_unlock(&memreg_ctx_mutex);
 	return ctx;
-}
-
-static void memreg_ctx_free_rcu(struct rcu_head *rcu)
-{
-	struct memreg_ctx *ctx = container_of(rcu, struct memreg_ctx, rcu);
-
-	put_pid(ctx->tgid);
-	kfree(ctx);
 }
 
 void memreg_ctx_put(struct memreg_ctx *ctx)
@@ -110,10 +164,26 @@ void memreg_ctx_put(struct memreg_ctx *ctx)
 	memreg_event_proc_gone(ctx);
 
 	WARN_ON_ONCE(!xa_empty(&ctx->regions));
+	WARN_ON_ONCE(!list_empty(&ctx->files));
 	xa_destroy(&ctx->regions);
-	mmdrop(ctx->mm);	/* the dumps never look at the mm */
-	/* netlink dumps may still be reading it, and its pid, under RCU */
-	call_rcu(&ctx->rcu, memreg_ctx_free_rcu);
+	/* frees it after SRCU and RCU grace periods: free_notifier above */
+	mmu_notifier_put(&ctx->mn);
+}
+
+/* @mf is open on @ctx: drop its contents when the mm goes. */
+void memreg_ctx_add_file(struct memreg_ctx *ctx, struct memreg_file *mf)
+{
+	mutex_lock(&ctx->files_lock);
+	list_add_tail(&mf->ctx_node, &ctx->files);
+	mutex_unlock(&ctx->files_lock);
+}
+
+/* @mf is closing: after this, the mm's release no longer looks at it. */
+void memreg_ctx_del_file(struct memreg_ctx *ctx, struct memreg_file *mf)
+{
+	mutex_lock(&ctx->files_lock);
+	list_del(&mf->ctx_node);
+	mutex_unlock(&ctx->files_lock);
 }
 
 /*

@@ -16,7 +16,15 @@
  * While a registration refers to it, DEV_FREE is refused (EBUSY), and once
  * freed it can be neither mapped nor registered again.
  *
- * HUGE chunks are one order-9 allocation each, split into order-0 pages so
+ * Device pages are unswappable and in no process's RSS: had they taken the
+ * last of the RAM, the OOM killer would kill a process that did nothing
+ * wrong.  So an allocation fails with ENOMEM before the kernel's estimate
+ * of available memory (MemAvailable) would drop below a reserve, checked
+ * before and while the pages are taken (others allocate too), and every
+ * page is charged to the caller's memory cgroup (__GFP_ACCOUNT), whose
+ * limit then fails the allocation in the same way.
+ *
+HUGE chunks are one order-9 allocation each, split into order-0 pages so
  * that every page can be mapped and released on its own; they are taken
  * without direct reclaim or compaction, the way a device's huge-page pool
  * is either there or not.
@@ -26,9 +34,11 @@
 #include <linux/gfp.h>
 #include <linux/kref.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include "memreg.h"
 #include "memreg_compat.h"
@@ -50,6 +60,35 @@
 #define MEMREG_DEV_MAX_LEN	(1ULL << MEMREG_DEV_MMAP_SHIFT)
 
 struct memreg_devmem memreg_devs[MEMREG_MAX_DEVICES];
+
+static unsigned long long dev_ram_reserve;
+module_param(dev_ram_reserve, ullong, 0644);
+MODULE_PARM_DESC(dev_ram_reserve,
+		 "RAM in bytes that device allocations leave to the system (0: an eighth of RAM, at least 64 MiB)");
+
+u64 memreg_dev_ram_reserve_bytes(void)
+{
+	u64 set = READ_ONCE(dev_ram_reserve);
+
+	if (set)
+		return set;
+	return max_t(u64, ((u64)totalram_pages() << PAGE_SHIFT) / 8, SZ_64M);
+}
+
+/* MemAvailable, in bytes. */
+u64 memreg_dev_ram_available(void)
+{
+	long avail = si_mem_available();
+
+	return avail > 0 ? (u64)avail << PAGE_SHIFT : 0;
+}
+
+/* Would @npages more pages leave less than the reserve available? */
+static bool memreg_dev_ram_short(unsigned long npages)
+{
+	return memreg_dev_ram_available() <
+	       memreg_dev_ram_reserve_bytes() + ((u64)npages << PAGE_SHIFT);
+}
 
 static const struct vm_operations_struct memreg_dev_vm_ops;
 
@@ -127,6 +166,8 @@ static int memreg_dev_fill_huge(struct memreg_dalloc *d)
 	for (i = 0; i < d->npages; i += MEMREG_HUGE_PAGES) {
 		if (fatal_signal_pending(current))
 			goto fail_intr;
+		if (memreg_dev_ram_short(d->npages - i))
+			goto fail;
 		page = alloc_pages(gfp, MEMREG_HUGE_ORDER);
 		if (!page)
 			goto fail;
@@ -157,6 +198,10 @@ static int memreg_dev_fill_normal(struct memreg_dalloc *d)
 			if (fatal_signal_pending(current)) {
 				memreg_dev_free_pages(d->pages, i);
 				return -EINTR;
+			}
+			if (memreg_dev_ram_short(d->npages - i)) {
+				memreg_dev_free_pages(d->pages, i);
+				return -ENOMEM;
 			}
 			cond_resched();
 		}
@@ -416,8 +461,13 @@ int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma)
 	struct memreg_dalloc *d;
 	int err = 0;
 
-	/* device memory is shared with the device, never copied on write */
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * Device memory is shared with the device, never copied on write:
+	 * MAP_SHARED.  VM_MAYSHARE, not VM_SHARED: mmap() clears VM_SHARED
+	 * for a file opened read-only, whose MAP_SHARED mapping can never be
+	 * written (no VM_MAYWRITE) and is as good as any.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if ((u64)vma->vm_pgoff >> (64 - PAGE_SHIFT - 1))
 		return -EINVAL;

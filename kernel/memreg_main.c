@@ -410,18 +410,29 @@ static int memreg_open(struct inode *inode, struct file *filp)
 	INIT_LIST_HEAD(&mf->regions);
 	xa_init_flags(&mf->dallocs, XA_FLAGS_ALLOC1);
 	xa_init_flags(&mf->imports, XA_FLAGS_ALLOC1);
+	memreg_ctx_add_file(ctx, mf);
 	filp->private_data = mf;
 	return nonseekable_open(inode, filp);
+}
+
+/*
+ * Drop everything @mf holds: on close, and when its process's mm goes
+ * (memreg_ctx.c), whichever comes first; the second call finds nothing.
+ */
+void memreg_file_drop_all(struct memreg_file *mf)
+{
+	memreg_heap_release_file(mf);
+	memreg_remote_release_file(mf);
+	memreg_region_release_file(mf);
+	memreg_dev_release_file(mf);
 }
 
 static int memreg_release(struct inode *inode, struct file *filp)
 {
 	struct memreg_file *mf = filp->private_data;
 
-	memreg_heap_release_file(mf);
-	memreg_remote_release_file(mf);
-	memreg_region_release_file(mf);
-	memreg_dev_release_file(mf);
+	memreg_ctx_del_file(mf->ctx, mf);
+	memreg_file_drop_all(mf);
 	memreg_ctx_put(mf->ctx);
 	mutex_destroy(&mf->lock);
 	kfree(mf);
@@ -481,7 +492,11 @@ static void __exit memreg_exit(void)
 {
 	misc_deregister(&memreg_misc);
 	memreg_nl_exit();
-	/* regions and contexts still in the RCU queue must not outlive us */
+	/*
+	 * Contexts wait for SRCU (their MMU notifiers), then RCU; regions
+	 * and contexts still in those queues must not outlive us.
+	 */
+	mmu_notifier_synchronize();
 	rcu_barrier();
 }
 

@@ -102,7 +102,11 @@ static int memreg_nl_dev_fill(struct sk_buff *skb,
 			      memreg_dev_capacity_bytes()) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_USED_BYTES, used) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_HUGE_BYTES, huge) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_NORMAL_BYTES, normal)) {
+	    memreg_nl_put_u64(skb, MEMREG_A_NORMAL_BYTES, normal) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_RAM_RESERVE,
+			      memreg_dev_ram_reserve_bytes()) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_RAM_AVAILABLE,
+			      memreg_dev_ram_available())) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

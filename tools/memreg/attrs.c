@@ -51,6 +51,8 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_USED_BYTES]		= { .type = NLA_U64 },
 	[MEMREG_A_HUGE_BYTES]		= { .type = NLA_U64 },
 	[MEMREG_A_NORMAL_BYTES]		= { .type = NLA_U64 },
+	[MEMREG_A_RAM_RESERVE]		= { .type = NLA_U64 },
+	[MEMREG_A_RAM_AVAILABLE]	= { .type = NLA_U64 },
 	[MEMREG_A_DEV_ALLOC_BYTES]	= { .type = NLA_U64 },
 	[MEMREG_A_DEV_USAGE]		= { .type = NLA_NESTED },
 	[MEMREG_A_HEAP]			= { .type = NLA_NESTED },

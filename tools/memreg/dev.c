@@ -2,7 +2,8 @@
 /*
  * memreg dev: one row per emulated device, from the MEMREG_CMD_DEV_GET
  * dump: capacity, what is allocated (and how: 2 MiB chunks or 4 KiB
- * pages), and which processes hold it.
+ * pages), the RAM allocations leave to the system (the module's reserve)
+ * and what is available now (MemAvailable), and which processes hold it.
  *
  * The per-process usage is one DEV_USAGE nest per process.  The table
  * puts them in the last column as "PID/COMM SIZE, ..."; JSON has a
@@ -29,6 +30,8 @@ static const struct out_column dev_columns[] = {
 	{ "USED", 9 },
 	{ "HUGE", 9 },
 	{ "NORMAL", 9 },
+	{ "RESERVE", 9 },
+	{ "AVAIL", 9 },
 	{ "USAGE", 0 },
 };
 
@@ -120,6 +123,8 @@ int dev_print_row(struct out *o, struct nlmsghdr *nlh)
 	out_attr_size(o, "used_bytes", tb[MEMREG_A_USED_BYTES]);
 	out_attr_size(o, "huge_bytes", tb[MEMREG_A_HUGE_BYTES]);
 	out_attr_size(o, "normal_bytes", tb[MEMREG_A_NORMAL_BYTES]);
+	out_attr_size(o, "ram_reserve", tb[MEMREG_A_RAM_RESERVE]);
+	out_attr_size(o, "ram_available", tb[MEMREG_A_RAM_AVAILABLE]);
 	dev_usage(o, nlh);
 	out_row_end(o);
 	return 0;

@@ -547,6 +547,8 @@ enum memreg_attr {
 	MEMREG_A_XFER_DESCS,		/* u64: descriptors transferred */
 	MEMREG_A_XFER_READ_BYTES,	/* u64: bytes read from peers */
 	MEMREG_A_XFER_WRITE_BYTES,	/* u64: bytes written to peers */
+	MEMREG_A_RAM_RESERVE,		/* u64: RAM device allocations leave */
+	MEMREG_A_RAM_AVAILABLE,		/* u64: the kernel's MemAvailable */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1

@@ -280,6 +280,8 @@ struct nl_msg *fake_dev(void)
 	PUT(nla_put_u64(msg, MEMREG_A_USED_BYTES, 70ULL << 20));
 	PUT(nla_put_u64(msg, MEMREG_A_HUGE_BYTES, 64ULL << 20));
 	PUT(nla_put_u64(msg, MEMREG_A_NORMAL_BYTES, 6ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_RAM_RESERVE, 128ULL << 20));
+	PUT(nla_put_u64(msg, MEMREG_A_RAM_AVAILABLE, 700ULL << 20));
 	put_dev_usage(msg, MEMREG_A_PID, 1234, 68ULL << 20);
 	put_dev_usage(msg, MEMREG_A_PID, 77, 2ULL << 20);
 	return msg;

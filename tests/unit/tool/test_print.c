@@ -504,9 +504,9 @@ static void test_dev_table(void **state)
 	assert_int_equal(feed(&p, dev_print_row, fake_dev_idle()), 0);
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
-"DEV  CAPACITY  USED      HUGE      NORMAL    USAGE\n"
-"0    1.0GiB    70.0MiB   64.0MiB   6.0MiB    1234/trainer 68.0MiB, 77/server 2.0MiB\n"
-"1    1.0GiB    0B        0B        0B        -\n");
+"DEV  CAPACITY  USED      HUGE      NORMAL    RESERVE   AVAIL     USAGE\n"
+"0    1.0GiB    70.0MiB   64.0MiB   6.0MiB    128.0MiB  700.0MiB  1234/trainer 68.0MiB, 77/server 2.0MiB\n"
+"1    1.0GiB    0B        0B        0B        -         -         -\n");
 	capture_close(&p.c);
 }
 
@@ -522,7 +522,8 @@ static void test_dev_json(void **state)
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
 		"[{\"device\":0,\"capacity\":1073741824,\"used_bytes\":73400320,"
-		"\"huge_bytes\":67108864,\"normal_bytes\":6291456,\"usage\":["
+		"\"huge_bytes\":67108864,\"normal_bytes\":6291456,"
+		"\"ram_reserve\":134217728,\"ram_available\":734003200,\"usage\":["
 		"{\"pid\":1234,\"comm\":\"trainer\",\"dev_alloc_bytes\":71303168},"
 		"{\"pid\":77,\"comm\":\"server\",\"dev_alloc_bytes\":2097152}]},"
 		"{\"device\":1,\"capacity\":1073741824,\"used_bytes\":0,"
