@@ -99,6 +99,10 @@ struct memreg_ctx {
 
 	u64 dev_alloc[MEMREG_MAX_DEVICES];	/* device bytes allocated */
 
+	/* mstx heaps and regions of all its files (memreg_heap.c) */
+	atomic64_t mstx_heaps;
+	atomic64_t mstx_regions;
+
 	/* transfers (memreg_xfer.c) */
 	atomic_t nr_imports;		/* remote handles the process holds */
 	atomic64_t xfer_descs;
@@ -237,6 +241,9 @@ void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
 			enum memreg_refusal why);
 void memreg_ctx_note_peak(struct memreg_ctx *ctx);
 void memreg_ctx_uncharge(struct memreg_ctx *ctx, u32 type, u64 len);
+int memreg_ctx_charge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len,
+				bool charge);
+void memreg_ctx_uncharge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len);
 void memreg_ctx_set_limits(struct memreg_ctx *ctx,
 			   const struct memreg_limits *lim, unsigned int which);
 pid_t memreg_ctx_pid(const struct memreg_ctx *ctx);

@@ -315,3 +315,39 @@ void memreg_ctx_set_limits(struct memreg_ctx *ctx,
 	ctx->overridden |= which;
 	spin_unlock(&ctx->lock);
 }
+
+/*
+ * Device memory the process allocates counts against its max_dev_bytes
+ * (all devices together; DEVICE registrations of it are counted apart):
+ * without this, device memory had no owner limit at all.  With @charge
+ * false only see whether @len more would fit.
+ */
+int memreg_ctx_charge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len,
+				bool charge)
+{
+	struct memreg_limits lim;
+	u64 total = 0;
+	int i, err = 0;
+
+	spin_lock(&ctx->lock);
+	memreg_ctx_limits_locked(ctx, &lim);
+	for (i = 0; i < MEMREG_MAX_DEVICES; i++)
+		total += ctx->dev_alloc[i];
+	if (len > lim.max_dev_bytes || total > lim.max_dev_bytes - len)
+		err = -ENOSPC;
+	else if (charge)
+		ctx->dev_alloc[dev] += len;
+	spin_unlock(&ctx->lock);
+
+	if (err)
+		memreg_ctx_refused(ctx, MEMREG_MEM_DEVICE, len,
+				   MEMREG_REFUSED_DEV_BYTES);
+	return err;
+}
+
+void memreg_ctx_uncharge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len)
+{
+	spin_lock(&ctx->lock);
+	ctx->dev_alloc[dev] -= len;
+	spin_unlock(&ctx->lock);
+}

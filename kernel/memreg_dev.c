@@ -256,9 +256,7 @@ static void memreg_dalloc_release(struct kref *ref)
 	memreg_dev_free_pages(d->pages, d->npages);
 	kvfree(d->pages);
 	memreg_dev_unreserve(d->dev, d->len, d->huge);
-	spin_lock(&ctx->lock);
-	ctx->dev_alloc[d->dev->id] -= d->len;
-	spin_unlock(&ctx->lock);
+	memreg_ctx_uncharge_dev_alloc(ctx, d->dev->id, d->len);
 	memreg_ctx_put(ctx);
 	kfree(d);
 }
@@ -285,6 +283,11 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	if (req->len > memreg_dev_capacity_bytes() ||
 	    req->len > MEMREG_DEV_MAX_LEN)
 		return -ENOSPC;
+
+	/* over the process's limit before a page is taken */
+	err = memreg_ctx_charge_dev_alloc(ctx, req->device, req->len, false);
+	if (err)
+		return err;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
@@ -314,6 +317,10 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	}
 	if (err)
 		goto free_d;
+	/* the authoritative check, with the size as rounded */
+	err = memreg_ctx_charge_dev_alloc(ctx, d->dev->id, d->len, true);
+	if (err)
+		goto free_pages;
 
 	mutex_lock(&mf->lock);
 	/* cyclic, reusing freed ids once the mmap-able ones ran out */
@@ -322,14 +329,12 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 			      &mf->next_dalloc, GFP_KERNEL);
 	if (err < 0) {
 		mutex_unlock(&mf->lock);
+		memreg_ctx_uncharge_dev_alloc(ctx, d->dev->id, d->len);
 		goto free_pages;
 	}
 	d->id = id;
 	d->handle = memreg_handle_make(id, get_random_u32());
 	refcount_inc(&ctx->ref);
-	spin_lock(&ctx->lock);
-	ctx->dev_alloc[d->dev->id] += d->len;
-	spin_unlock(&ctx->lock);
 	mutex_unlock(&mf->lock);
 
 	req->handle = d->handle;

@@ -11,9 +11,11 @@
  * the set's "none" heap), so that their unregister is not a second
  * violation.
  *
- * Memory is bounded per file by two module parameters; a batch stops at
- * the first operation over a limit with EMFILE/ENOSPC, and the refusal is
- * counted and announced.
+ * Memory is bounded per process, all its files together, by two module
+ * parameters (per file, one process opening 73 files held 742 MB of
+ * unreclaimable slab); every allocation is charged to the memory cgroup
+ * too.  A batch stops at the first operation over a limit with
+ * EMFILE/ENOSPC, and the refusal is counted and announced.
  */
 #include <linux/errno.h>
 #include <linux/hash.h>
@@ -28,12 +30,12 @@
 
 static unsigned int mstx_max_heaps = 1024;
 module_param(mstx_max_heaps, uint, 0644);
-MODULE_PARM_DESC(mstx_max_heaps, "mstx heaps per open file (1024)");
+MODULE_PARM_DESC(mstx_max_heaps, "mstx heaps per process (1024)");
 
 static unsigned int mstx_max_regions = 262144;
 module_param(mstx_max_regions, uint, 0644);
 MODULE_PARM_DESC(mstx_max_regions,
-		 "mstx regions per open file, all heaps together (262144)");
+		 "mstx regions per process, all heaps together (262144)");
 
 /* Operations copied from userspace at a time. */
 #define MEMREG_MSTX_CHUNK	(PAGE_SIZE / sizeof(struct memreg_mstx_op))
@@ -63,6 +65,20 @@ struct memreg_mstx_chunk {
 static DEFINE_MUTEX(memreg_heap_sets_mutex);
 static DEFINE_XARRAY_ALLOC1(memreg_heap_sets);
 static u32 memreg_heap_next_set;
+
+/*
+ * One more heap or region for the process, if its limit leaves room:
+ * taken first and given back if over, so files of one process racing for
+ * the last one cannot both have it.
+ */
+static bool memreg_mstx_take(atomic64_t *used, unsigned int max)
+{
+	if (atomic64_inc_return(used) > max) {
+		atomic64_dec(used);
+		return false;
+	}
+	return true;
+}
 
 static void memreg_heap_init(struct memreg_mstx_heap *heap, u32 id)
 {
@@ -267,15 +283,18 @@ static int memreg_heap_add(struct memreg_heaps *set,
 		return -EINVAL;
 	if (xa_load(&set->heaps, op->heap))
 		return -EEXIST;
-	if (set->nr_heaps >= READ_ONCE(mstx_max_heaps)) {
+	if (!memreg_mstx_take(&set->ctx->mstx_heaps,
+			      READ_ONCE(mstx_max_heaps))) {
 		memreg_heap_violation(set, &set->none, MEMREG_VIOL_REFUSED,
 				      op->len);
 		return -EMFILE;
 	}
 
 	heap = kzalloc(sizeof(*heap), GFP_KERNEL_ACCOUNT);
-	if (!heap)
-		return -ENOMEM;
+	if (!heap) {
+		err = -ENOMEM;
+		goto give_back;
+	}
 	memreg_heap_init(heap, op->heap);
 	heap->device = op->device;
 	heap->addr = op->addr;
@@ -284,8 +303,8 @@ static int memreg_heap_add(struct memreg_heaps *set,
 		n = strncpy_from_user(heap->domain, u64_to_user_ptr(op->domain),
 				      sizeof(heap->domain));
 		if (n < 0) {
-			kfree(heap);
-			return n;
+			err = n;
+			goto free_heap;
 		}
 		/* a longer name is cut; no NUL was copied then */
 		heap->domain[sizeof(heap->domain) - 1] = '\0';
@@ -294,13 +313,17 @@ static int memreg_heap_add(struct memreg_heaps *set,
 		strscpy(heap->domain, "default", sizeof(heap->domain));
 
 	err = xa_insert(&set->heaps, heap->id, heap, GFP_KERNEL_ACCOUNT);
-	if (err) {
-		kfree(heap);
-		return err;
-	}
+	if (err)
+		goto free_heap;
 	set->nr_heaps++;
 	memreg_heap_event(set->ctx, heap, MEMREG_HEAP_EV_ADDED, 0, 0);
 	return 0;
+
+free_heap:
+	kfree(heap);
+give_back:
+	atomic64_dec(&set->ctx->mstx_heaps);
+	return err;
 }
 
 static void memreg_heap_destroy(struct memreg_heaps *set,
@@ -309,6 +332,7 @@ static void memreg_heap_destroy(struct memreg_heaps *set,
 	if (!list_empty(&heap->ev_node))
 		memreg_heap_announce(set, heap);
 	set->nr_regions -= heap->c.regions;
+	atomic64_sub(heap->c.regions, &set->ctx->mstx_regions);
 	if (announce && heap->c.regions)
 		memreg_heap_event(set->ctx, heap, MEMREG_HEAP_EV_DROPPED,
 				  heap->c.regions, heap->c.bytes);
@@ -331,6 +355,7 @@ static int memreg_heap_del(struct memreg_heaps *set,
 	if (!heap)
 		return -ENOENT;
 	set->nr_heaps--;
+	atomic64_dec(&set->ctx->mstx_heaps);
 	/* the heap row goes; the none row keeps the count */
 	set->none.c.dropped += heap->c.regions;
 	memreg_heap_destroy(set, heap, true);
@@ -370,13 +395,15 @@ static int memreg_region_add(struct memreg_heaps *set,
 	struct memreg_mstx_heap *heap, *home;
 	struct memreg_mstx_region *r;
 	u64 end;
+	int err;
 
 	if (check_add_overflow(op->addr, op->len, &end))
 		return -EINVAL;
 	heap = memreg_heap_of(set, op->heap);
 	if (!heap)
 		return -ENOENT;
-	if (set->nr_regions >= READ_ONCE(mstx_max_regions)) {
+	if (!memreg_mstx_take(&set->ctx->mstx_regions,
+			      READ_ONCE(mstx_max_regions))) {
 		memreg_heap_violation(set, heap, MEMREG_VIOL_REFUSED, op->len);
 		return -ENOSPC;
 	}
@@ -389,13 +416,15 @@ static int memreg_region_add(struct memreg_heaps *set,
 	}
 	if (memreg_region_find(home, op->addr)) {
 		memreg_heap_violation(set, heap, MEMREG_VIOL_DUPLICATE, op->len);
-		return 0;
+		err = 0;
+		goto give_back;
 	}
+	err = -ENOMEM;
 	if (memreg_heap_hash_grow(home))
-		return -ENOMEM;
+		goto give_back;
 	r = memreg_node_get(set);
 	if (!r)
-		return -ENOMEM;
+		goto give_back;
 	r->addr = op->addr;
 	r->len = op->len;
 	hlist_add_head(&r->node, memreg_bucket(home, r->addr));
@@ -405,6 +434,10 @@ static int memreg_region_add(struct memreg_heaps *set,
 	home->c.peak_regions = max(home->c.peak_regions, home->c.regions);
 	home->c.peak_bytes = max(home->c.peak_bytes, home->c.bytes);
 	return 0;
+
+give_back:
+	atomic64_dec(&set->ctx->mstx_regions);
+	return err;
 }
 
 static int memreg_region_del(struct memreg_heaps *set,
@@ -429,6 +462,7 @@ static int memreg_region_del(struct memreg_heaps *set,
 	}
 	hlist_del(&r->node);
 	set->nr_regions--;
+	atomic64_dec(&set->ctx->mstx_regions);
 	home->c.regions--;
 	home->c.bytes -= r->len;
 	memreg_node_put(set, r);
@@ -458,7 +492,8 @@ static int memreg_region_add_del(struct memreg_heaps *set,
 	if (!heap)
 		return -ENOENT;
 	if (memreg_heap_contains(heap, op->addr, end) &&
-	    set->nr_regions < READ_ONCE(mstx_max_regions) &&
+	    atomic64_read(&set->ctx->mstx_regions) <
+	    READ_ONCE(mstx_max_regions) &&
 	    !memreg_region_find(heap, op->addr)) {
 		c = &heap->c;
 		c->peak_regions = max(c->peak_regions, c->regions + 1);
@@ -589,6 +624,9 @@ void memreg_heap_release_file(struct memreg_file *mf)
 	xa_for_each(&set->heaps, id, heap)
 		memreg_heap_destroy(set, heap, false);
 	xa_destroy(&set->heaps);
+	/* the heaps gave their regions back; the rest, and the heaps, now */
+	atomic64_sub(set->nr_regions, &set->ctx->mstx_regions);
+	atomic64_sub(set->nr_heaps, &set->ctx->mstx_heaps);
 	memreg_heap_free_regions(set, &set->none);
 	/* every node is in the pool now: the chunks go whole */
 	while (set->chunks) {

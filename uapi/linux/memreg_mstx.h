@@ -30,9 +30,10 @@
  *   ENOENT   HEAP_DEL or a region operation naming a heap id that is not
  *            live (never added, removed, or refused)
  *   EMFILE   HEAP_ADD past the heap limit (module parameter
- *            mstx_max_heaps, default 1024 per file)
+ *            mstx_max_heaps, default 1024 per process, all its files
+ *            together)
  *   ENOSPC   REGION_ADD past the region limit (mstx_max_regions, default
- *            262144 per file, regions outside every heap included)
+ *            262144 per process, regions outside every heap included)
  *   EFAULT   @ops or a domain name could not be read
  * Everything a file reported goes when the file is closed (process exit).
  */

@@ -76,7 +76,13 @@ if scenario dev dev-chain 10 16M /tmp/adv-dev.ready; then
 	expect "... and none once it exits" "$dev0" "$(memreg -j dev | jq '[.[] | .used_bytes] | add')"
 fi
 
-# 4. Read-only files map device memory read-only (and never privately).
+# 4. mstx heaps through 8 files of one process: the limit is per process.
+$as_user itest_adversary mstx-files 8 >/tmp/adv.out 2>&1
+rc=$?
+grep -E '^(not )?ok' /tmp/adv.out
+[ $rc = 0 ] || grep -q '^not ok' /tmp/adv.out || not_ok "mstx-files exited $rc"
+
+# 5. Read-only files map device memory read-only (and never privately).
 $as_user itest_adversary rdonly-mmap >/tmp/adv.out 2>&1
 rc=$?
 grep -E '^(not )?ok' /tmp/adv.out

@@ -26,14 +26,14 @@ expect "limits set with no limit: usage error" 2 "$?"
 
 # itest_limits sets its own limits through the tool and checks the errnos
 start_monitor /tmp/lim-mon.txt || not_ok "monitor: subscribed"
-check "per-process limits: EMFILE and EDQUOT" itest_limits
+check "per-process limits: EMFILE, EDQUOT and ENOSPC (device memory allocated)" itest_limits
 stop_monitor /tmp/lim-mon.txt '"PROC_GONE".*"comm":"itest_limits"'
-expect "LIMIT_REFUSED events with their reasons" "regions host_bytes" \
+expect "LIMIT_REFUSED events with their reasons" "regions host_bytes dev_bytes" \
 	"$(jq -r 'select(.event == "LIMIT_REFUSED" and .comm == "itest_limits") | .reason' /tmp/lim-mon.txt | tr '\n' ' ' | sed 's/ $//')"
 
 after=$(memreg -j stats)
-expect "refusals counted by reason (regions, host bytes)" "1 1" \
-	"$(( $(echo "$after" | jq .refused_regions) - $(echo "$before" | jq .refused_regions) )) $(( $(echo "$after" | jq .refused_host_bytes) - $(echo "$before" | jq .refused_host_bytes) ))"
+expect "refusals counted by reason (regions, host bytes, device bytes)" "1 1 1" \
+	"$(( $(echo "$after" | jq .refused_regions) - $(echo "$before" | jq .refused_regions) )) $(( $(echo "$after" | jq .refused_host_bytes) - $(echo "$before" | jq .refused_host_bytes) )) $(( $(echo "$after" | jq .refused_dev_bytes) - $(echo "$before" | jq .refused_dev_bytes) ))"
 
 check "defaults: set" memreg limits set regions 300 host 2G dev 3G
 expect "defaults: stats shows them" "300 2147483648 3221225472" \

@@ -13,6 +13,10 @@
  *                             the fd to us over a socket, then exit; we
  *                             hold the N fds, write "ready", wait
  *   rdonly-mmap               device memory through an O_RDONLY file
+ *   mstx-files N              mstx heaps through N files of one process:
+ *                             the module's limit is per process, so the
+ *                             files together get mstx_max_heaps, not N
+ *                             times it
  *   fill-dev CHUNK            allocate (and touch) device memory in CHUNK
  *                             pieces from every device until refused: the
  *                             refusal must be ENOSPC (device full) or
@@ -37,6 +41,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "memtest.h"
+#include <linux/memreg_mstx.h>
 
 static int failures;
 
@@ -347,6 +352,69 @@ static int fill_dev(char **argv)
 	return failures ? 1 : 0;
 }
 
+/* Add heaps 1.. to @fd until refused; how many were added, or -errno. */
+static long mstx_fill_heaps(int fd, unsigned int first, unsigned int most)
+{
+	static struct memreg_mstx_op ops[256];
+	unsigned int added = 0, i, n;
+
+	while (added < most) {
+		struct memreg_mstx m = {
+			.size = sizeof(m), .ops = (uintptr_t)ops,
+			.op_size = sizeof(ops[0]),
+		};
+
+		n = most - added < 256 ? most - added : 256;
+		memset(ops, 0, sizeof(ops));
+		for (i = 0; i < n; i++) {
+			ops[i].op = MEMREG_MSTX_HEAP_ADD;
+			ops[i].heap = first + added + i;
+			ops[i].addr = 0x100000000ULL + (uint64_t)(first + added + i) * 4096;
+			ops[i].len = 4096;
+		}
+		m.count = n;
+		if (ioctl(fd, MEMREG_IOC_MSTX, &m)) {
+			if (errno != EMFILE)
+				return -errno;
+			return added + m.done;
+		}
+		added += n;
+	}
+	return added;
+}
+
+static int mstx_files(char **argv)
+{
+	int n = atoi(argv[2]), i, fd;
+	long got, total = 0;
+	unsigned int max = 0;
+	FILE *f = fopen("/sys/module/memreg/parameters/mstx_max_heaps", "r");
+
+	if (!f || fscanf(f, "%u", &max) != 1 || !max) {
+		perror("mstx_max_heaps");
+		return 1;
+	}
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		fd = memtest_open();
+		if (fd < 0) {
+			perror("open");
+			return 1;
+		}
+		/* ids apart per file: ids are the caller's, per file */
+		got = mstx_fill_heaps(fd, 1, max);
+		if (got < 0) {
+			result(0, "MSTX on file %d: %s", i, strerror(-got));
+			return 1;
+		}
+		total += got;
+	}
+	result(total == max,
+	       "%d files of one process hold %ld mstx heaps in all (limit %u per process)",
+	       n, total, max);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -360,8 +428,10 @@ int main(int argc, char **argv)
 		return rdonly_mmap();
 	if (argc == 3 && !strcmp(argv[1], "fill-dev"))
 		return fill_dev(argv);
+	if (argc == 3 && !strcmp(argv[1], "mstx-files"))
+		return mstx_files(argv);
 	fprintf(stderr,
-		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | fill-dev CHUNK\n",
+		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | fill-dev CHUNK | mstx-files N\n",
 		argv[0]);
 	return 2;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "memtest.h"
 
@@ -31,6 +32,15 @@ static void set_limits(const char *args)
 	snprintf(cmd, sizeof(cmd), "memreg limits set pid %d %s", getpid(),
 		 args);
 	EXPECT(cmd, 0, system(cmd));
+}
+
+static int dev_alloc(int fd, unsigned long len)
+{
+	struct memreg_dev_alloc a = { .size = sizeof(a), .device = 0,
+				      .len = len,
+				      .policy = MEMREG_DEV_NORMAL_ONLY };
+
+	return ioctl(fd, MEMREG_IOC_DEV_ALLOC, &a) ? -errno : 0;
 }
 
 int main(void)
@@ -65,6 +75,12 @@ int main(void)
 	EXPECT("after freeing 4 KiB", 0,
 	       memtest_register(fd, p + 16384, 4096, MEMREG_MEM_HOST, &h[3]));
 	EXPECT("nothing pinned beyond the limit", 16, memtest_vmpin_kb());
+
+	/* device memory a process allocates counts against its dev limit */
+	set_limits("dev 4M");
+	EXPECT("allocate 2 MiB under a 4 MiB limit", 0, dev_alloc(fd, 2 << 20));
+	EXPECT("4 MiB more: over the limit", -ENOSPC, dev_alloc(fd, 4 << 20));
+	EXPECT("the last 2 MiB", 0, dev_alloc(fd, 2 << 20));
 	close(fd);
 	EXPECT("closing releases all", 0, memtest_vmpin_kb());
 	return 0;
