@@ -76,13 +76,39 @@ if scenario dev dev-chain 10 16M /tmp/adv-dev.ready; then
 	expect "... and none once it exits" "$dev0" "$(memreg -j dev | jq '[.[] | .used_bytes] | add')"
 fi
 
-# 4. mstx heaps through 8 files of one process: the limit is per process.
+# 4. Another process's registration (root's, when we run as root): its
+# handle, guessed handles and grant tokens, its address and handle in the
+# listing, the limits.
+start_hold /tmp/adv-hold.txt -n 1 -s 4096 || not_ok "memreg_hold"
+victim=$(awk '$1 == "reg" { print $3; exit }' /tmp/adv-hold.txt)
+$as_user itest_adversary steal "$victim" 20000 >/tmp/adv.out 2>&1
+rc=$?
+grep -E '^(not )?ok' /tmp/adv.out
+[ $rc = 0 ] || grep -q '^not ok' /tmp/adv.out || not_ok "steal exited $rc"
+if is_root; then
+	seen=$(runas 1000 1000 memreg -j region pid "$hold_pid")
+	expect "uid 1000 lists root's registration without handle or address" \
+		"1 false false" "$(echo "$seen" | jq -r '"\(length) \(.[0] | has("handle")) \(.[0] | has("addr"))"')"
+	out=$(runas 1000 1000 memreg limits set regions 100000 2>&1)
+	expect "uid 1000 cannot change the limits: exit 1" 1 "$?"
+	check "... and is told why" contains "$out" 'not permitted\|CAP_NET_ADMIN'
+	expect "... and the default stays" 256 "$(memreg -j stats | jq .max_regions)"
+fi
+stop_hold "$hold_pid"
+
+# 5. RLIMIT_MEMLOCK through many files, overlapping ranges and fork().
+(ulimit -l 8192 && exec $as_user itest_adversary memlock 8 8M) >/tmp/adv.out 2>&1
+rc=$?
+grep -E '^(not )?ok' /tmp/adv.out
+[ $rc = 0 ] || grep -q '^not ok' /tmp/adv.out || not_ok "memlock exited $rc"
+
+# 6. mstx heaps through 8 files of one process: the limit is per process.
 $as_user itest_adversary mstx-files 8 >/tmp/adv.out 2>&1
 rc=$?
 grep -E '^(not )?ok' /tmp/adv.out
 [ $rc = 0 ] || grep -q '^not ok' /tmp/adv.out || not_ok "mstx-files exited $rc"
 
-# 5. Read-only files map device memory read-only (and never privately).
+# 7. Read-only files map device memory read-only (and never privately).
 $as_user itest_adversary rdonly-mmap >/tmp/adv.out 2>&1
 rc=$?
 grep -E '^(not )?ok' /tmp/adv.out

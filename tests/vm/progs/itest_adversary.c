@@ -13,6 +13,13 @@
  *                             the fd to us over a socket, then exit; we
  *                             hold the N fds, write "ready", wait
  *   rdonly-mmap               device memory through an O_RDONLY file
+ *   steal HANDLE N            another process's registration: its exact
+ *                             handle, N handles with its id and other
+ *                             cookies, N random grant tokens: all ENOENT
+ *   memlock N BYTES           BYTES (the whole RLIMIT_MEMLOCK) on one of N
+ *                             files, then the same again on every other
+ *                             file, overlapping ranges and a fork()ed
+ *                             child: ENOMEM, ENOMEM, EPERM
  *   mstx-files N              mstx heaps through N files of one process:
  *                             the module's limit is per process, so the
  *                             files together get mstx_max_heaps, not N
@@ -415,6 +422,93 @@ static int mstx_files(char **argv)
 	return failures ? 1 : 0;
 }
 
+static uint64_t rand64(void)
+{
+	return ((uint64_t)random() << 62) ^ ((uint64_t)random() << 31) ^
+	       (uint64_t)random();
+}
+
+static int steal(char **argv)
+{
+	uint64_t victim = strtoull(argv[2], NULL, 0), h;
+	int n = atoi(argv[3]), i, hits = 0, fd = memtest_open();
+	struct memreg_import imp;
+
+	if (fd < 0) {
+		perror("open");
+		return 1;
+	}
+	srandom(getpid());
+	result(memtest_unregister(fd, victim) == -ENOENT,
+	       "another process's exact handle on our file: ENOENT");
+	for (i = 0; i < n; i++) {
+		h = (rand64() & ~0xffffffffULL) | (victim & 0xffffffffULL);
+		if (h != victim && memtest_unregister(fd, h) != -ENOENT)
+			hits++;
+	}
+	result(!hits, "%d handles with its id and guessed cookies: %d not ENOENT",
+	       n, hits);
+	hits = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t t[2] = { rand64(), rand64() };
+
+		memset(&imp, 0, sizeof(imp));
+		imp.size = sizeof(imp);
+		memcpy(imp.token, t, sizeof(imp.token));
+		if (!ioctl(fd, MEMREG_IOC_IMPORT, &imp) || errno != ENOENT)
+			hits++;
+	}
+	result(!hits, "%d guessed grant tokens: %d not ENOENT", n, hits);
+	close(fd);
+	return failures ? 1 : 0;
+}
+
+static int memlock(char **argv)
+{
+	int n = atoi(argv[2]), i, fds[64], refused = 0, status;
+	unsigned long bytes = parse_size(argv[3]);
+	char *p = memtest_map(MEMTEST_ANON, bytes);
+	char *q = memtest_map(MEMTEST_ANON, bytes);
+	uint64_t h;
+	pid_t pid;
+
+	if (!p || !q || n < 2 || n > 64) {
+		fprintf(stderr, "memlock: bad setup\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		fds[i] = memtest_open();
+	result(memtest_register(fds[0], p, bytes, MEMREG_MEM_HOST, &h) == 0,
+	       "the whole RLIMIT_MEMLOCK (%lu KiB) on one file", bytes >> 10);
+	for (i = 1; i < n; i++)
+		if (memtest_register(fds[i], q, bytes, MEMREG_MEM_HOST,
+				     NULL) == -ENOMEM)
+			refused++;
+	result(refused == n - 1, "%d more files of the same process: %d refused with ENOMEM",
+	       n - 1, refused);
+	result(memtest_register(fds[0], p, bytes, MEMREG_MEM_HOST, NULL) ==
+	       -ENOMEM, "the same range again (overlapping): ENOMEM");
+	result(memtest_register(fds[0], p, 4096, MEMREG_MEM_HOST, NULL) ==
+	       -ENOMEM, "even one page of it again: ENOMEM");
+	result(memtest_vmpin_kb() == (long long)(bytes >> 10),
+	       "VmPin is the limit: %lld kB", memtest_vmpin_kb());
+	pid = fork();
+	if (!pid) {
+		struct memreg_info info;
+
+		_exit(memtest_info(fds[0], &info) == -EPERM &&
+		      memtest_register(fds[0], p, 4096, MEMREG_MEM_HOST,
+				       NULL) == -EPERM ? 0 : 1);
+	}
+	result(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status),
+	       "a fork()ed child cannot use the parent's file: EPERM");
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	result(memtest_vmpin_kb() == 0, "all closed: VmPin 0 kB");
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -430,8 +524,12 @@ int main(int argc, char **argv)
 		return fill_dev(argv);
 	if (argc == 3 && !strcmp(argv[1], "mstx-files"))
 		return mstx_files(argv);
+	if (argc == 4 && !strcmp(argv[1], "steal"))
+		return steal(argv);
+	if (argc == 4 && !strcmp(argv[1], "memlock"))
+		return memlock(argv);
 	fprintf(stderr,
-		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | fill-dev CHUNK | mstx-files N\n",
+		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | fill-dev CHUNK | mstx-files N | steal HANDLE N | memlock N BYTES\n",
 		argv[0]);
 	return 2;
 }
