@@ -82,6 +82,15 @@ check() {
 	run_perf ib_write_bw -s 1048576 -n 50 -F
 	run_perf ib_read_bw -s 65536 -n 50 -F
 	run_perf ib_read_lat -s 4096 -n 200 -F
+	# UCX sees the device: its verbs transports.  (ucx_perftest's
+	# ucp_put_bw and ucp_get over rc_verbs on rxe did not finish in 600 s
+	# under TCG; UD wireup also aborts after its 30 s default timeout.)
+	tls=$(UCX_NET_DEVICES=$dev:1 ucx_info -d 2>/dev/null | sed -n 's/^# *Transport: *//p' | sort -u | tr '\n' ' ')
+	if echo "$tls" | grep -q 'rc_verbs\|ud_verbs'; then
+		ok "VM $MEMREG_VM_PAIR: UCX transports on $dev: $tls"
+	else
+		not_ok "VM $MEMREG_VM_PAIR: UCX has no verbs transport on $dev ('$tls')"
+	fi
 	rdma link delete $dev 2>/dev/null
 }
 
