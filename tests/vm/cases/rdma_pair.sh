@@ -80,7 +80,7 @@ check() {
 	rxe_up || return
 	# one size at a time, the server restarted for each; 1 MiB messages
 	run_perf ib_write_bw -s 1048576 -n 50 -F
-	run_perf ib_read_bw -s 65536 -n 50 -F
+	run_perf ib_read_bw -s "${RDMA_READ_SIZE:-65536}" -n 50 -F
 	run_perf ib_read_lat -s 4096 -n 200 -F
 	# UCX sees the device: its verbs transports.  (ucx_perftest's
 	# ucp_put_bw and ucp_get over rc_verbs on rxe did not finish in 600 s
