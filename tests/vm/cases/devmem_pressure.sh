@@ -39,6 +39,16 @@ fill() {
 		not_ok "$2: MemAvailable $((avail / mb)) MiB after exit"
 }
 
+# the same through the ACL runtime: aclrtMalloc's answer, as a CANN
+# program sees it
+acl_fill 16 >/tmp/acl-fill.out 2>&1
+rc=$?
+grep '^#' /tmp/acl-fill.out
+expect "ACL: aclrtMalloc until refused ends with ACL_ERROR_RT_MEMORY_ALLOCATION (207001), no kill" \
+	"0 207001" "$rc $(sed -n 's/^filled [0-9]* MiB \(-*[0-9]*\)$/\1/p' /tmp/acl-fill.out)"
+expect "ACL: no OOM kill" 0 "$(oom_kills)"
+expect "ACL: all device memory back after exit" 0 "$(dev_used)"
+
 if is_root; then
 	fill root "root"
 	fill user "uid 1000"
