@@ -24,7 +24,7 @@
  * page is charged to the caller's memory cgroup (__GFP_ACCOUNT), whose
  * limit then fails the allocation in the same way.
  *
-HUGE chunks are one order-9 allocation each, split into order-0 pages so
+ * HUGE chunks are one order-9 allocation each, split into order-0 pages so
  * that every page can be mapped and released on its own; they are taken
  * without direct reclaim or compaction, the way a device's huge-page pool
  * is either there or not.
