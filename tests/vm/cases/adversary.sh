@@ -13,16 +13,15 @@ else
 fi
 mb=$((1 << 20))
 
-# registrations (and host bytes) the module holds for processes of pid $1
+# registrations the module holds for processes of pid $1
 pid_regions() { memreg -j region pid "$1" | jq 'length'; }
-pid_host_bytes() { memreg -j region pid "$1" | jq '[.[] | .len] | add // 0'; }
 total() { memreg -j stats | jq ".$1"; }
 
 # scenario NAME ARGS...: run itest_adversary ARGS in the background as the
 # user, with an 8 MiB RLIMIT_MEMLOCK, until it says ready; pid in $adv_pid.
 scenario() {
 	adv_file=/tmp/adv-$1.ready
-	rm -f "$adv_file" "/tmp/adv-$1.out"
+	rm -f "$adv_file"
 	shift
 	(ulimit -l 8192 && exec $as_user itest_adversary "$@") >"/tmp/adv.out" 2>&1 &
 	adv_pid=$!
