@@ -96,6 +96,9 @@ int adxl__send_msg(int fd, uint32_t type, const void *payload, size_t len,
 		   int64_t deadline);
 int adxl__recv_msg(int fd, uint32_t *type, uint8_t **payload, size_t *len,
 		   int64_t deadline);
+/* Append the frame of a message (header and payload) to @b. */
+int adxl__frame_msg(struct adxl_buf *b, uint32_t type, const void *payload,
+		    size_t len);
 
 /* True if the peer closed the socket (EOF or error waiting), no waiting. */
 bool adxl__sock_dead(int fd);
@@ -126,6 +129,8 @@ struct adxl_hello {
 /* Why a server refuses a hello (adxl_hello.status). */
 #define ADXL_HELLO_OK		0
 #define ADXL_HELLO_WRONG_NAME	1
+#define ADXL_HELLO_OTHER_USER	2	/* this host, another uid (trust.c) */
+#define ADXL_HELLO_NOT_ALLOWED	3	/* another host, not on the allow-list */
 
 int adxl__hello_encode(const struct adxl_hello *h, struct adxl_buf *b);
 /* 0 or -EPROTO; h->regs must be freed by the caller. */
@@ -155,11 +160,12 @@ struct adxl_ucx_reply {
 	char msg[ADXL_UCX_ERR_LEN];	/* why it was refused */
 	const uint8_t *addr;		/* the server's UCP worker address */
 	uint32_t addr_len;
+	uint8_t key[ADXL_UCX_KEY_LEN];	/* and its access key */
 	struct adxl_ucx_wreg *regs;	/* decode: allocated */
 	size_t n_regs;
 };
 
-#define ADXL_UCX_VERSION	2	/* 2: no remote keys */
+#define ADXL_UCX_VERSION	3	/* 3: the worker's access key */
 #define ADXL_UCX_REFUSED	1
 #define ADXL_UCX_BLOB_MAX	(64U << 10)	/* a worker address */
 
@@ -214,13 +220,27 @@ struct adxl_peer {
 	unsigned int refs;		/* engine->lock */
 };
 
-/* A link a peer opened to our listening socket. */
+/*
+ * A link a peer opened to our listening socket.  The listener never
+ * blocks on one: what arrives is gathered in @hdr and @in until a message
+ * is whole, and an answer waits in @out until the socket takes it
+ * (server.c).
+ */
 struct adxl_link {
 	int fd;
 	uint64_t id;
 	bool hello_done;
+	bool close_when_sent;		/* a refusal: close once @out is sent */
 	char name[ADXL_NAME_MAX + 1];
 	unsigned int pending;		/* notify_lock: unconsumed notifies */
+	int64_t born_ms;		/* accepted at */
+	int64_t busy_ms;		/* a message began or an answer waits */
+	uint8_t hdr[ADXL_MSG_HDR_LEN];
+	size_t hdr_have;
+	uint8_t *in;			/* the payload, once the header is in */
+	size_t in_len, in_have;
+	struct adxl_buf out;
+	size_t out_off;
 };
 
 struct adxl_notify {
@@ -232,6 +252,22 @@ struct adxl_notify {
 
 struct adxl_req;
 
+/* trust.c: who may connect */
+struct adxl_allow_net;
+struct adxl_allow {
+	bool any;			/* "*": every host */
+	struct adxl_allow_net *nets;
+	size_t n_nets;
+};
+
+/* "10.0.0.2,10.1.0.0/16,fd00::/8" or "*": 0, -EINVAL or -ENOMEM. */
+int adxl__allow_parse(const char *spec, struct adxl_allow **out);
+void adxl__allow_free(struct adxl_allow *a);
+bool adxl__allow_match(const struct adxl_allow *a, int family,
+		       const uint8_t *addr);
+/* The uid owning the other end of TCP socket @fd on this host: 0 or -errno. */
+int adxl__sock_peer_uid(int fd, uid_t *uid);
+
 struct adxl_engine {
 	pthread_mutex_t lock;
 	pthread_mutex_t conn_lock;
@@ -240,6 +276,7 @@ struct adxl_engine {
 	struct adxl_name addr;
 	bool auto_connect;
 	enum adxl_transport transport;
+	struct adxl_allow *allow;	/* remote hosts served; NULL: none */
 
 	struct memreg_ctx *ctx;
 	uint8_t instance_id[16];
@@ -268,6 +305,7 @@ struct adxl_engine {
 	struct adxl_link *links;	/* server thread; moves: notify_lock */
 	size_t n_links;
 	uint64_t next_link_id;
+	int64_t flood_warned_ms;
 
 	/* notify.c */
 	pthread_mutex_t notify_lock;
@@ -308,6 +346,10 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 struct adxl_peer *adxl__peer_for_op(struct adxl_engine *e, const char *name,
 				    int32_t timeout_ms, adxl_status_t *status);
 
+/* trust.c: ADXL_HELLO_OK, or a refusal with the reason in @why. */
+uint32_t adxl__peer_allowed(const struct adxl_engine *e, int fd, char *why,
+			    size_t why_len);
+
 /* server.c */
 adxl_status_t adxl__server_start(struct adxl_engine *e);
 void adxl__server_stop(struct adxl_engine *e);
@@ -329,8 +371,9 @@ void adxl__ucx_hide(struct adxl_engine *e, struct adxl_reg *r);
 /* ucx_link.c: the UCX hello, both sides */
 adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
 				int64_t deadline);
-int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
-		     size_t len);
+/* The answer to a UCX hello, framed into @out: 0 or -errno. */
+int adxl__ucx_answer(struct adxl_engine *e, const uint8_t *p, size_t len,
+		     struct adxl_buf *out);
 void adxl__ucx_peer_release(struct adxl_engine *e, struct adxl_peer *p);
 
 /* ucx_transfer.c */

@@ -118,10 +118,38 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 			return ADXL_PARAM_INVALID;
 		return ADXL_SUCCESS;
 	}
+	if (key_is(key, "AllowPeers")) {
+		struct adxl_allow *a;
+
+		if (adxl__allow_parse(val, &a))
+			return ADXL_PARAM_INVALID;
+		adxl__allow_free(e->allow);
+		e->allow = a;
+		return ADXL_SUCCESS;
+	}
 	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig") ||
 	    key_is(key, "EnableUseFabricMem"))
 		return ADXL_SUCCESS;	/* hardware topology: nothing to do */
 	adxl__warn("Initialize: unknown option \"%s\" ignored", key);
+	return ADXL_SUCCESS;
+}
+
+/*
+ * The hosts this engine serves (trust.c), for programs that cannot pass
+ * the option: MEMREG_ADXL_ALLOW_PEERS; the option AllowPeers replaces it.
+ */
+static adxl_status_t allow_from_env(struct adxl_engine *e)
+{
+	const char *env = getenv("MEMREG_ADXL_ALLOW_PEERS");
+
+	e->allow = NULL;
+	if (!env || !*env)
+		return ADXL_SUCCESS;
+	if (adxl__allow_parse(env, &e->allow)) {
+		adxl__err("Initialize: MEMREG_ADXL_ALLOW_PEERS=\"%s\" is not a list of addresses, address/prefix or *",
+			  env);
+		return ADXL_PARAM_INVALID;
+	}
 	return ADXL_SUCCESS;
 }
 
@@ -149,13 +177,20 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 	}
 	e->auto_connect = false;
 	e->transport = ADXL_TRANSPORT_AUTO;
+	st = allow_from_env(e);
+	if (st)
+		return st;
 	for (i = 0; i < n_options; i++) {
 		if (!options[i].key || !options[i].value)
-			return ADXL_PARAM_INVALID;
-		st = parse_option(e, options[i].key, options[i].value);
+			st = ADXL_PARAM_INVALID;
+		else
+			st = parse_option(e, options[i].key, options[i].value);
 		if (st) {
-			adxl__err("Initialize: bad value \"%s\" for option %s",
-				  options[i].value, options[i].key);
+			if (options[i].key && options[i].value)
+				adxl__err("Initialize: bad value \"%s\" for option %s",
+					  options[i].value, options[i].key);
+			adxl__allow_free(e->allow);
+			e->allow = NULL;
 			return st;
 		}
 	}
@@ -184,6 +219,8 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 			e->name = NULL;
 			memreg_close(e->ctx);
 			e->ctx = NULL;
+			adxl__allow_free(e->allow);
+			e->allow = NULL;
 			return st;
 		}
 	}
@@ -193,6 +230,8 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 err_close:
 	memreg_close(e->ctx);
 	e->ctx = NULL;
+	adxl__allow_free(e->allow);
+	e->allow = NULL;
 	return ADXL_FAILED;
 }
 
@@ -211,5 +250,7 @@ void adxl_finalize(adxl_engine_t *e)
 	e->ctx = NULL;
 	free(e->name);
 	e->name = NULL;
+	adxl__allow_free(e->allow);
+	e->allow = NULL;
 	e->initialised = false;
 }

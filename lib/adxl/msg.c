@@ -195,6 +195,7 @@ int adxl__ucx_reply_encode(const struct adxl_ucx_reply *u, struct adxl_buf *b)
 	if (u->status)
 		return b->err ? -ENOMEM : 0;
 	put_blob(b, u->addr, u->addr_len);
+	adxl__buf_bytes(b, u->key, sizeof(u->key));
 	adxl__buf_u32(b, (uint32_t)u->n_regs);
 	for (i = 0; i < u->n_regs; i++) {
 		adxl__buf_u64(b, u->regs[i].addr);
@@ -211,6 +212,7 @@ int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 			   struct adxl_ucx_reply *u)
 {
 	struct adxl_rd r = { .p = p, .len = len };
+	const uint8_t *key;
 	uint32_t n, i;
 
 	memset(u, 0, sizeof(*u));
@@ -220,6 +222,9 @@ int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 	if (u->status)
 		return r.off == len ? 0 : -EPROTO;
 	u->addr = get_blob(&r, &u->addr_len);
+	key = adxl__rd_bytes(&r, sizeof(u->key));
+	if (key)
+		memcpy(u->key, key, sizeof(u->key));
 	n = adxl__rd_u32(&r);
 	if (r.err || n > (len - r.off) / UCX_WREG_MIN)
 		return -EPROTO;

@@ -210,9 +210,19 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 		adxl__err("Connect %s: malformed hello reply", p->name);
 		return ADXL_FAILED;
 	}
-	if (in.status == ADXL_HELLO_WRONG_NAME) {
-		adxl__err("Connect %s: the engine there is named %s", p->name,
-			  in.name);
+	if (in.status) {
+		if (in.status == ADXL_HELLO_WRONG_NAME)
+			adxl__err("Connect %s: the engine there is named %s",
+				  p->name, in.name);
+		else if (in.status == ADXL_HELLO_OTHER_USER)
+			adxl__err("Connect %s: refused: the engine serves only its own user on its host",
+				  p->name);
+		else if (in.status == ADXL_HELLO_NOT_ALLOWED)
+			adxl__err("Connect %s: refused: this host is not on the engine's allow-list (AllowPeers / MEMREG_ADXL_ALLOW_PEERS there)",
+				  p->name);
+		else
+			adxl__err("Connect %s: refused (status %u)", p->name,
+				  in.status);
 		free(in.regs);
 		return ADXL_FAILED;
 	}

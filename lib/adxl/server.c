@@ -4,14 +4,28 @@
  * socket and the links peers opened to it.  It answers hellos with this
  * engine's registration table as it is at that moment (registrations made
  * later are not visible to that peer, as in the reference), and UCX
- * hellos with the UCX worker and keys (ucx_link.c), queues notifies, and
- * forgets a link at BYE or EOF.
+ * hellos with the UCX worker and its key (ucx_link.c), queues notifies,
+ * and forgets a link at BYE or EOF.  A hello is answered with tokens only
+ * if the peer may have them (trust.c); otherwise with a refusal, and the
+ * link is closed.
  *
- * Peers only ever send a message and wait for its answer, so a message
- * that has started arriving is read to its end with a short deadline; a
- * peer that stalls mid-message is dropped rather than let it hold up the
- * others.
+ * The thread never waits for one peer: every socket is non-blocking, what
+ * arrives is gathered per link until a message is whole, and an answer
+ * the socket cannot take at once waits per link for POLLOUT.  So a peer
+ * that sends half a message, or never reads its answer, delays nobody
+ * else.  Bounds keep hostile peers from holding resources:
+ *   - a message from a peer is small (IN_MAX): a larger header drops the
+ *     link before anything is allocated;
+ *   - a message, once begun, must be whole within MSG_DEADLINE_MS, and a
+ *     queued answer taken within the same time;
+ *   - a new link must have its hello accepted within HELLO_DEADLINE_MS,
+ *     and at most MAX_NEW_LINKS links wait for that at once (a new one
+ *     beyond it closes the oldest: a good peer says hello at once);
+ *   - at most MAX_LINKS links in all.
+ * Peers send one message and wait for its answer, so a link is not read
+ * while its answer waits: pipelined requests cannot pile up answers.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -24,8 +38,12 @@
 
 #include "adxl_int.h"
 
-#define MSG_DEADLINE_MS	5000
-#define MAX_LINKS	4096
+#define MSG_DEADLINE_MS		5000
+#define HELLO_DEADLINE_MS	10000
+#define MAX_LINKS		4096
+#define MAX_NEW_LINKS		64
+/* The largest message a peer sends us: a notify (two strings) or a hello. */
+#define IN_MAX			(2 * ADXL_NOTIFY_MAX_LEN + 1024)
 
 static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 {
@@ -35,6 +53,8 @@ static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 		adxl__warn("%s: peer %s closed its control connection without Disconnect (exited?)",
 			   e->name, l->name);
 	close(l->fd);
+	free(l->in);
+	adxl__buf_free(&l->out);
 	adxl__notify_link_gone(e, l->id);
 	/* GetNotifies resets the links' counters under notify_lock. */
 	pthread_mutex_lock(&e->notify_lock);
@@ -42,19 +62,50 @@ static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 	pthread_mutex_unlock(&e->notify_lock);
 }
 
-static void do_accept(struct adxl_engine *e)
+/* The link that has waited longest for its hello, or -1. */
+static ssize_t oldest_new_link(struct adxl_engine *e, size_t *n_new)
+{
+	ssize_t oldest = -1;
+	size_t i;
+
+	*n_new = 0;
+	for (i = 0; i < e->n_links; i++) {
+		if (e->links[i].hello_done)
+			continue;
+		(*n_new)++;
+		if (oldest < 0 ||
+		    e->links[i].born_ms < e->links[oldest].born_ms)
+			oldest = (ssize_t)i;
+	}
+	return oldest;
+}
+
+/* Accept what waits: false once the queue is empty. */
+static bool do_accept(struct adxl_engine *e)
 {
 	struct adxl_link *l;
+	size_t n_new;
+	ssize_t old;
 	int fd, one = 1;
 
 	fd = accept4(e->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
-		return;
+		return errno == EINTR || errno == ECONNABORTED;
+	old = oldest_new_link(e, &n_new);
+	if (n_new >= MAX_NEW_LINKS) {
+		/* Once per flood, not once per connection of it. */
+		if (adxl__now_ms() - e->flood_warned_ms > 10000) {
+			adxl__warn("%s: %d connections without a hello; closing the oldest (a flood, or a port scan?)",
+				   e->name, MAX_NEW_LINKS);
+			e->flood_warned_ms = adxl__now_ms();
+		}
+		link_close(e, (size_t)old, true);
+	}
 	if (e->n_links == MAX_LINKS) {
 		adxl__warn("%s: %d links already, refusing another", e->name,
 			   MAX_LINKS);
 		close(fd);
-		return;
+		return true;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	pthread_mutex_lock(&e->notify_lock);
@@ -62,8 +113,10 @@ static void do_accept(struct adxl_engine *e)
 	memset(l, 0, sizeof(*l));
 	l->fd = fd;
 	l->id = ++e->next_link_id;
+	l->born_ms = adxl__now_ms();
 	e->n_links++;
 	pthread_mutex_unlock(&e->notify_lock);
+	return true;
 }
 
 static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
@@ -71,6 +124,7 @@ static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
 {
 	struct adxl_hello in, out;
 	struct adxl_buf b = { 0 };
+	char why[256] = "";
 	int ret;
 
 	if (adxl__hello_decode(p, len, &in))
@@ -84,16 +138,27 @@ static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
 	/* Names are identities: the peer must use ours byte for byte. */
 	if (strcmp(in.target, e->name))
 		out.status = ADXL_HELLO_WRONG_NAME;
-	else if (adxl__regs_hello(e, &out))
+	else
+		out.status = adxl__peer_allowed(e, l->fd, why, sizeof(why));
+	/* Tokens only for a peer that may have them. */
+	if (!out.status && adxl__regs_hello(e, &out))
 		return -ENOMEM;
 	ret = adxl__hello_encode(&out, &b);
 	free(out.regs);
 	if (!ret)
-		ret = adxl__send_msg(l->fd, ADXL_MSG_HELLO_REPLY, b.data, b.len,
-				     adxl__deadline(MSG_DEADLINE_MS));
+		ret = adxl__frame_msg(&l->out, ADXL_MSG_HELLO_REPLY, b.data,
+				      b.len);
 	adxl__buf_free(&b);
-	if (ret || out.status)
-		return ret ? ret : -EPERM;
+	if (ret)
+		return ret;
+	if (out.status) {
+		if (out.status != ADXL_HELLO_WRONG_NAME)
+			adxl__warn("%s: refused a peer calling itself %s: %s",
+				   e->name, in.name, why);
+		/* The refusal goes out, then the link is closed. */
+		l->close_when_sent = true;
+		return 0;
+	}
 	snprintf(l->name, sizeof(l->name), "%s", in.name);
 	l->hello_done = true;
 	return 0;
@@ -115,60 +180,195 @@ static int answer_notify(struct adxl_engine *e, struct adxl_link *l,
 		status = ADXL_FAILED;
 	ret = adxl__ack_encode(seq, status, &b);
 	if (!ret)
-		ret = adxl__send_msg(l->fd, ADXL_MSG_NOTIFY_ACK, b.data, b.len,
-				     adxl__deadline(MSG_DEADLINE_MS));
+		ret = adxl__frame_msg(&l->out, ADXL_MSG_NOTIFY_ACK, b.data,
+				      b.len);
 	adxl__buf_free(&b);
 	return ret;
 }
 
-/* One message from link @i; false if the link is gone. */
-static bool serve_link(struct adxl_engine *e, size_t i)
+/* A whole message of link @l: 0, 1 (an orderly BYE), or -errno. */
+static int dispatch(struct adxl_engine *e, struct adxl_link *l,
+		    uint32_t type, const uint8_t *p, size_t len)
 {
-	struct adxl_link *l = &e->links[i];
-	uint8_t *p;
-	uint32_t type;
-	size_t len;
-	int ret;
-
-	ret = adxl__recv_msg(l->fd, &type, &p, &len,
-			     adxl__deadline(MSG_DEADLINE_MS));
-	if (ret) {
-		if (!l->hello_done && ret != -ECONNRESET)
-			adxl__warn("%s: a new link failed before its hello: %s",
-				   e->name, strerror(-ret));
-		link_close(e, i, false);
-		return false;
-	}
 	switch (type) {
 	case ADXL_MSG_HELLO:
-		ret = l->hello_done ? -EPROTO : answer_hello(e, l, p, len);
-		break;
+		return l->hello_done ? -EPROTO : answer_hello(e, l, p, len);
 	case ADXL_MSG_NOTIFY:
-		ret = answer_notify(e, l, p, len);
-		break;
+		return answer_notify(e, l, p, len);
 	case ADXL_MSG_UCX_HELLO:
-		ret = l->hello_done ? adxl__ucx_answer(e, l->fd, p, len) :
-				      -EPROTO;
-		break;
+		return l->hello_done ? adxl__ucx_answer(e, p, len, &l->out) :
+				       -EPROTO;
 	case ADXL_MSG_BYE:
-		free(p);
-		link_close(e, i, true);
-		return false;
+		return 1;
 	default:
-		ret = -EPROTO;
+		return -EPROTO;
 	}
-	free(p);
-	if (ret) {
-		if (ret == -EPROTO)
-			adxl__warn("%s: dropping a link that does not speak the ADXL control protocol",
-				   e->name);
-		else if (ret != -EPERM)
-			adxl__warn("%s: dropping a link: %s", e->name,
-				   strerror(-ret));
+}
+
+/* Send what waits in l->out: 0 (all sent, or the socket is full), -errno. */
+static int link_write(struct adxl_link *l)
+{
+	while (l->out_off < l->out.len) {
+		ssize_t n = send(l->fd, l->out.data + l->out_off,
+				 l->out.len - l->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -ECONNRESET;
+		}
+		l->out_off += (size_t)n;
+	}
+	adxl__buf_free(&l->out);
+	l->out_off = 0;
+	return 0;
+}
+
+/*
+ * Send the answer that waits, as far as the socket takes it: 0, 1 once a
+ * refusal is out (close the link), -errno.  An answer left over starts
+ * the clock: the peer must take it within MSG_DEADLINE_MS.
+ */
+static int flush(struct adxl_link *l)
+{
+	int ret;
+
+	if (!l->out.len)
+		return 0;
+	if (!l->busy_ms)
+		l->busy_ms = adxl__now_ms();
+	ret = link_write(l);
+	if (ret || l->out.len)
+		return ret;
+	l->busy_ms = 0;
+	return l->close_when_sent ? 1 : 0;
+}
+
+/* The header is in: check it, and make room for the payload. */
+static int start_payload(struct adxl_link *l)
+{
+	uint32_t h[3];
+
+	memcpy(h, l->hdr, sizeof(h));
+	if (be32toh(h[0]) != ADXL_MSG_MAGIC || be32toh(h[2]) > IN_MAX)
+		return -EPROTO;
+	l->in_len = be32toh(h[2]);
+	l->in_have = 0;
+	/* One byte more: no malloc(0), and a NULL @in means "header". */
+	l->in = malloc(l->in_len + 1);
+	return l->in ? 0 : -ENOMEM;
+}
+
+/* The message is whole: serve it, start its answer, wait for the next. */
+static int serve_message(struct adxl_engine *e, struct adxl_link *l)
+{
+	uint32_t h[3];
+	int ret;
+
+	memcpy(h, l->hdr, sizeof(h));
+	ret = dispatch(e, l, be32toh(h[1]), l->in, l->in_len);
+	free(l->in);
+	l->in = NULL;
+	l->in_len = l->in_have = l->hdr_have = 0;
+	l->busy_ms = 0;
+	return ret ? ret : flush(l);
+}
+
+/*
+ * Read what link @l has for us, and serve every message that is whole:
+ * 0 while the link lives, 1 to close it (a BYE, a refusal sent), -errno
+ * to drop it.
+ */
+static int link_read(struct adxl_engine *e, struct adxl_link *l)
+{
+	for (;;) {
+		uint8_t *dst;
+		size_t want;
+		ssize_t n;
+		int ret;
+
+		if (l->out.len)
+			return 0;	/* the answer first */
+		if (l->in && l->in_have == l->in_len) {
+			ret = serve_message(e, l);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (!l->in) {
+			dst = l->hdr + l->hdr_have;
+			want = sizeof(l->hdr) - l->hdr_have;
+		} else {
+			dst = l->in + l->in_have;
+			want = l->in_len - l->in_have;
+		}
+		n = recv(l->fd, dst, want, MSG_DONTWAIT);
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -ECONNRESET;
+		}
+		/* A message has begun: it must be whole in time. */
+		if (!l->busy_ms)
+			l->busy_ms = adxl__now_ms();
+		if (l->in) {
+			l->in_have += (size_t)n;
+			continue;
+		}
+		l->hdr_have += (size_t)n;
+		if (l->hdr_have == sizeof(l->hdr)) {
+			ret = start_payload(l);
+			if (ret)
+				return ret;
+		}
+	}
+}
+
+/* Why link @l is to be dropped now, or NULL; *wait_ms: until when not. */
+static const char *link_expired(const struct adxl_link *l, int64_t now,
+				int64_t *wait_ms)
+{
+	int64_t left;
+
+	if (l->busy_ms) {
+		left = l->busy_ms + MSG_DEADLINE_MS - now;
+		if (left <= 0)
+			return l->out.len ? "it does not read its answer" :
+					    "it stalled in the middle of a message";
+		if (*wait_ms < 0 || left < *wait_ms)
+			*wait_ms = left;
+	}
+	if (!l->hello_done) {
+		left = l->born_ms + HELLO_DEADLINE_MS - now;
+		if (left <= 0)
+			return "no hello in time";
+		if (*wait_ms < 0 || left < *wait_ms)
+			*wait_ms = left;
+	}
+	return NULL;
+}
+
+static void drop(struct adxl_engine *e, size_t i, int why)
+{
+	struct adxl_link *l = &e->links[i];
+
+	if (why == 1) {
 		link_close(e, i, true);
-		return false;
+		return;
 	}
-	return true;
+	if (why == -EPROTO)
+		adxl__warn("%s: dropping a link that does not speak the ADXL control protocol",
+			   e->name);
+	else if (why != -ECONNRESET)
+		adxl__warn("%s: dropping a link: %s", e->name, strerror(-why));
+	link_close(e, i, !l->hello_done);
 }
 
 static void *server_main(void *arg)
@@ -183,25 +383,50 @@ static void *server_main(void *arg)
 		return NULL;
 	}
 	for (;;) {
+		int64_t now = adxl__now_ms(), wait_ms = -1;
+		const char *why;
+		int ret;
+
+		/* Backwards: closing a link moves the last one into its slot. */
+		for (i = e->n_links; i-- > 0;) {
+			why = link_expired(&e->links[i], now, &wait_ms);
+			if (why) {
+				adxl__warn("%s: dropping a link: %s", e->name,
+					   why);
+				link_close(e, i, true);
+			}
+		}
 		pfd[0] = (struct pollfd){ .fd = e->wake_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = e->listen_fd, .events = POLLIN };
 		n = e->n_links;
 		for (i = 0; i < n; i++)
-			pfd[i + 2] = (struct pollfd){ .fd = e->links[i].fd,
-						      .events = POLLIN };
-		if (poll(pfd, n + 2, -1) < 0) {
+			pfd[i + 2] = (struct pollfd){
+				.fd = e->links[i].fd,
+				.events = e->links[i].out.len ? POLLOUT :
+								POLLIN,
+			};
+		if (poll(pfd, n + 2, (int)wait_ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
 		if (pfd[0].revents)
 			break;
-		/* Backwards: closing a link moves the last one into its slot. */
-		for (i = n; i-- > 0;)
-			if (pfd[i + 2].revents)
-				serve_link(e, i);
+		for (i = n; i-- > 0;) {
+			struct adxl_link *l = &e->links[i];
+
+			if (!pfd[i + 2].revents)
+				continue;
+			ret = flush(l);
+			/* Once the answer is out, what the peer sent next. */
+			if (!ret)
+				ret = link_read(e, l);
+			if (ret)
+				drop(e, i, ret);
+		}
 		if (pfd[1].revents)
-			do_accept(e);
+			while (do_accept(e))
+				;
 	}
 	free(pfd);
 	return NULL;
@@ -258,8 +483,11 @@ void adxl__server_stop(struct adxl_engine *e)
 	pthread_join(e->server, NULL);
 	e->server_running = false;
 	pthread_mutex_lock(&e->notify_lock);
-	for (i = 0; i < e->n_links; i++)
+	for (i = 0; i < e->n_links; i++) {
 		close(e->links[i].fd);
+		free(e->links[i].in);
+		adxl__buf_free(&e->links[i].out);
+	}
 	e->n_links = 0;
 	free(e->links);
 	e->links = NULL;

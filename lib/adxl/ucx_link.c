@@ -5,8 +5,10 @@
  * registrations (UCX_HELLO / UCX_REPLY on the control connection), and
  * opens an endpoint to that worker.  As with tokens on one host, the
  * table is the one at that moment: later registrations need a new
- * Connect.  No key travels: the peer's plugin serves requests for the
- * ranges it exposes and refuses the rest.
+ * Connect.  With the address goes the worker's access key, which every
+ * request must carry: the peer's plugin serves requests with the key for
+ * the ranges it exposes and refuses the rest.  The listener answers a UCX
+ * hello only on a link whose hello it accepted (trust.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,8 +17,6 @@
 
 #include "adxl_int.h"
 
-#define ANSWER_DEADLINE_MS	5000
-
 static int cmp_rreg(const void *a, const void *b)
 {
 	const struct adxl_rreg *x = a, *y = b;
@@ -24,9 +24,9 @@ static int cmp_rreg(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Server side: the reply to a UCX hello on link @fd. */
-int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
-		     size_t len)
+/* Server side: the reply to a UCX hello, framed into @reply. */
+int adxl__ucx_answer(struct adxl_engine *e, const uint8_t *p, size_t len,
+		     struct adxl_buf *reply)
 {
 	struct adxl_ucx_reply out;
 	struct adxl_buf b = { 0 };
@@ -53,6 +53,7 @@ int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
 		size_t alen;
 
 		e->ucx_ops->address(e->ucx, &addr, &alen);
+		e->ucx_ops->access_key(e->ucx, out.key);
 		out.addr = addr;
 		out.addr_len = (uint32_t)alen;
 		out.regs = e->n_regs ? calloc(e->n_regs, sizeof(*out.regs)) : NULL;
@@ -72,9 +73,9 @@ int adxl__ucx_answer(struct adxl_engine *e, int fd, const uint8_t *p,
 	ret = adxl__ucx_reply_encode(&out, &b);
 	pthread_rwlock_unlock(&e->reg_lock);
 	free(out.regs);
+	memset(out.key, 0, sizeof(out.key));
 	if (!ret)
-		ret = adxl__send_msg(fd, ADXL_MSG_UCX_REPLY, b.data, b.len,
-				     adxl__deadline(ANSWER_DEADLINE_MS));
+		ret = adxl__frame_msg(reply, ADXL_MSG_UCX_REPLY, b.data, b.len);
 	adxl__buf_free(&b);
 	return ret;
 }
@@ -143,8 +144,8 @@ adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
 		st = ADXL_FAILED;
 		goto out;
 	}
-	ret = e->ucx_ops->ep_open(e->ucx, in.addr, in.addr_len, deadline,
-				  &p->ep, err);
+	ret = e->ucx_ops->ep_open(e->ucx, in.addr, in.addr_len, in.key,
+				  deadline, &p->ep, err);
 	if (ret) {
 		adxl__err("Connect %s: UCX endpoint: %s", p->name, err);
 		st = ret == -ETIMEDOUT ? ADXL_TIMEOUT : ADXL_FAILED;

@@ -27,6 +27,7 @@
  *   -ETIMEDOUT   the deadline passed first
  *   -ECONNRESET  the peer is unreachable or the endpoint failed
  *   -EFAULT      the peer refused a range: it exposes no such memory
+ *   -EACCES      the peer refused our key
  *   -ENOMEM, -EINVAL, -EIO  anything else
  * After -ETIMEDOUT or -ECONNRESET the endpoint is closed (outstanding
  * operations cancelled, so no buffer is touched afterwards); only
@@ -39,10 +40,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ADXL_UCX_PLUGIN_ABI	2
+#define ADXL_UCX_PLUGIN_ABI	3
 #define ADXL_UCX_PLUGIN_FILE	"adxl-ucx.so"
 #define ADXL_UCX_PLUGIN_SYM	"adxl_ucx_plugin"
 #define ADXL_UCX_ERR_LEN	256
+#define ADXL_UCX_KEY_LEN	16
 
 struct adxl_ucx;		/* UCP context, worker, progress thread */
 struct adxl_ucx_mem;		/* a range exposed to peers */
@@ -64,6 +66,11 @@ struct adxl_ucx_ops {
 	void (*close)(struct adxl_ucx *u);
 	/* The worker's address, valid until close. */
 	void (*address)(struct adxl_ucx *u, const void **addr, size_t *len);
+	/*
+	 * The worker's access key, random per open: peers' requests must
+	 * carry it.  Hand it only to peers that may reach exposed memory.
+	 */
+	void (*access_key)(struct adxl_ucx *u, uint8_t key[ADXL_UCX_KEY_LEN]);
 
 	/*
 	 * Peers may read and write [@addr, +@len) from now on, until
@@ -75,12 +82,13 @@ struct adxl_ucx_ops {
 	void (*mem_hide)(struct adxl_ucx *u, struct adxl_ucx_mem *m);
 
 	/*
-	 * Returns once the endpoint is wired up (both workers agreed on the
+	 * An endpoint to the worker at @addr whose access key is @key.
+	 * Returns once it is wired up (both workers agreed on the
 	 * transports), or fails with -ETIMEDOUT at @deadline_ms.
 	 */
 	int (*ep_open)(struct adxl_ucx *u, const void *addr, size_t len,
-		       int64_t deadline_ms, struct adxl_ucx_ep **out,
-		       char *err);
+		       const uint8_t key[ADXL_UCX_KEY_LEN], int64_t deadline_ms,
+		       struct adxl_ucx_ep **out, char *err);
 	/* Flushes a healthy endpoint within @timeout_ms, else forces it. */
 	void (*ep_close)(struct adxl_ucx *u, struct adxl_ucx_ep *ep,
 			 int timeout_ms);

@@ -200,6 +200,18 @@ int adxl__send_msg(int fd, uint32_t type, const void *payload, size_t len,
 	return ret;
 }
 
+int adxl__frame_msg(struct adxl_buf *b, uint32_t type, const void *payload,
+		    size_t len)
+{
+	if (len > ADXL_MSG_MAX_LEN)
+		return -EPROTO;
+	adxl__buf_u32(b, ADXL_MSG_MAGIC);
+	adxl__buf_u32(b, type);
+	adxl__buf_u32(b, (uint32_t)len);
+	adxl__buf_bytes(b, payload, len);
+	return b->err ? -ENOMEM : 0;
+}
+
 int adxl__recv_msg(int fd, uint32_t *type, uint8_t **payload, size_t *len,
 		   int64_t deadline)
 {

@@ -48,6 +48,9 @@
 #include "../adxl/ucx_plugin.h"
 #include "adxl_ucx_wire.h"
 
+_Static_assert(ADXL_UCX_KEY_LEN == ADXL_UCX_WIRE_KEY_LEN,
+	       "the plugin's key is the one on the wire");
+
 /* Chunks in flight per batch: enough to fill a link, bounded memory. */
 #define WINDOW		256
 /*
@@ -82,6 +85,7 @@ struct adxl_ucx {
 	ucp_worker_h worker;
 	ucp_address_t *addr;
 	size_t addr_len;
+	uint8_t key[ADXL_UCX_KEY_LEN];	/* peers' requests must carry it */
 	int efd;			/* the worker's event fd */
 	int wake_fd;			/* eventfd: stop the progress thread */
 	pthread_t progress;
@@ -101,6 +105,7 @@ struct adxl_ucx_mem {
 
 struct adxl_ucx_ep {
 	struct adxl_ucx *u;
+	uint8_t key[ADXL_UCX_KEY_LEN];	/* the peer worker's access key */
 	ucp_ep_h ep;			/* NULL once closed */
 	bool failed;
 	ucs_status_t why;
@@ -256,6 +261,17 @@ static void answer(struct adxl_ucx *u, ucp_ep_h ep, unsigned int am,
 		answer_free(x);	/* sent at once, or failed: no callback */
 }
 
+/* The key compared in constant time: no timing tells how much matched. */
+static bool key_ok(const struct adxl_ucx *u, const uint8_t *key)
+{
+	uint8_t diff = 0;
+	size_t i;
+
+	for (i = 0; i < ADXL_UCX_KEY_LEN; i++)
+		diff |= u->key[i] ^ key[i];
+	return !diff;
+}
+
 /* READ and WRITE from a peer. */
 static ucs_status_t on_request(void *arg, const void *header, size_t hlen,
 			       void *data, size_t len,
@@ -276,7 +292,9 @@ static ucs_status_t on_request(void *arg, const void *header, size_t hlen,
 		return UCS_OK;	/* not ours, and no one to answer */
 	memcpy(&q, header, sizeof(q));
 	m = exposed(u, q.addr, q.len);
-	if (!m || q.len > CHUNK_MAX)
+	if (!key_ok(u, q.key))
+		status = -EACCES;
+	else if (!m || q.len > CHUNK_MAX)
 		status = -EFAULT;
 	else if (write && len != q.len)
 		status = -EPROTO;
@@ -477,6 +495,14 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 	pthread_cond_init(&u->progressed, &ca);
 	pthread_condattr_destroy(&ca);
 	u->wake_fd = -1;
+	/* Blocks only until the kernel's pool is ready: a key must not be guessable. */
+	if (getrandom(u->key, sizeof(u->key), 0) != sizeof(u->key)) {
+		say(err, "getrandom: %s", strerror(errno));
+		pthread_cond_destroy(&u->progressed);
+		pthread_mutex_destroy(&u->lock);
+		free(u);
+		return -EIO;
+	}
 	u->chunk = getenv("MEMREG_ADXL_UCX_CHUNK") ?
 		   strtoull(getenv("MEMREG_ADXL_UCX_CHUNK"), NULL, 0) : CHUNK;
 	if (!u->chunk || u->chunk > CHUNK_MAX)
@@ -536,6 +562,11 @@ static void address(struct adxl_ucx *u, const void **addr, size_t *len)
 {
 	*addr = u->addr;
 	*len = u->addr_len;
+}
+
+static void access_key(struct adxl_ucx *u, uint8_t key[ADXL_UCX_KEY_LEN])
+{
+	memcpy(key, u->key, ADXL_UCX_KEY_LEN);
 }
 
 static int mem_expose(struct adxl_ucx *u, void *addr, size_t len,
@@ -605,7 +636,8 @@ static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
 static void flush_start(struct adxl_ucx_ep *e, struct batch *b);
 
 static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
-		   int64_t deadline, struct adxl_ucx_ep **out, char *err)
+		   const uint8_t key[ADXL_UCX_KEY_LEN], int64_t deadline,
+		   struct adxl_ucx_ep **out, char *err)
 {
 	struct adxl_ucx_ep *e = calloc(1, sizeof(*e));
 	struct batch *b = batch_alloc(u);
@@ -628,6 +660,7 @@ static int ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		return -ENOMEM;
 	}
 	e->u = u;
+	memcpy(e->key, key, sizeof(e->key));
 	pthread_mutex_lock(&u->lock);
 	st = ucp_ep_create(u->worker, &ep, &e->ep);
 	if (st != UCS_OK) {
@@ -828,6 +861,7 @@ static void send_chunk(struct adxl_ucx_ep *e, struct batch *b,
 		.id = slot_id(b, i), .nonce = b->nonce,
 		.addr = op->remote + off, .len = len,
 	};
+	memcpy(s->req.key, e->key, sizeof(s->req.key));
 	b->busy++;
 	b->bytes += len;
 	/* A write carries its bytes; a read only asks. */
@@ -980,6 +1014,7 @@ static const struct adxl_ucx_ops ops = {
 	.open = open_ctx,
 	.close = close_ctx,
 	.address = address,
+	.access_key = access_key,
 	.mem_expose = mem_expose,
 	.mem_hide = mem_hide,
 	.ep_open = ep_open,

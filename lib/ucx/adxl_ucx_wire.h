@@ -29,12 +29,20 @@ enum {
 /* The most a request may ask for: larger ones are refused (-EFAULT). */
 #define ADXL_UCX_CHUNK_MAX	(4U << 20)
 
-/* The header of READ and WRITE. */
+/* The length of the key a serving worker hands out with its address. */
+#define ADXL_UCX_WIRE_KEY_LEN	16
+
+/*
+ * The header of READ and WRITE.  @key is the serving worker's access key:
+ * a request without it is refused (-EACCES), so knowing (or guessing) a
+ * worker's address is not enough to reach its memory.
+ */
 struct adxl_ucx_wire_req {
 	uint64_t id;		/* the asker's, echoed in the answer */
 	uint64_t nonce;		/* likewise */
 	uint64_t addr;		/* in the server's memory */
 	uint64_t len;
+	uint8_t key[ADXL_UCX_WIRE_KEY_LEN];
 };
 
 /* The header of DATA and DONE; status 0 or a negative errno. */

@@ -75,11 +75,14 @@ static void test_ucx_reply_round_trip(void **state)
 	size_t cut;
 
 	(void)state;
+	for (cut = 0; cut < sizeof(out.key); cut++)
+		out.key[cut] = (uint8_t)(0xa0 + cut);
 	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
 	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), 0);
 	assert_int_equal(in.status, 0);
 	assert_int_equal(in.addr_len, 3);
 	assert_memory_equal(in.addr, addr, 3);
+	assert_memory_equal(in.key, out.key, sizeof(out.key));
 	assert_int_equal(in.n_regs, 2);
 	assert_int_equal(in.regs[1].addr, 0x9000);
 	assert_int_equal(in.regs[1].len, 8192);
@@ -91,7 +94,7 @@ static void test_ucx_reply_round_trip(void **state)
 		assert_int_equal(adxl__ucx_reply_decode(b.data, cut, &in),
 				 -EPROTO);
 	/* A count that the payload cannot hold: no allocation on a lie. */
-	b.data[4 + 4 + 4 + 3] = 0xff;	/* status, msg "", addr[3], count */
+	b.data[4 + 4 + 4 + 3 + ADXL_UCX_KEY_LEN] = 0xff;	/* status, msg "", addr[3], key, count */
 	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), -EPROTO);
 	adxl__buf_free(&b);
 }

@@ -155,6 +155,20 @@ static void peer_close(struct peer *p)
 	ucp_cleanup(p->ctx);
 }
 
+/* The serving worker's key, which a request must carry. */
+static uint8_t server_key[ADXL_UCX_KEY_LEN];
+
+static struct adxl_ucx_wire_req req(uint64_t id, uint64_t nonce,
+				    uint64_t addr, uint64_t len)
+{
+	struct adxl_ucx_wire_req q = {
+		.id = id, .nonce = nonce, .addr = addr, .len = len,
+	};
+
+	memcpy(q.key, server_key, sizeof(q.key));
+	return q;
+}
+
 static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 {
 	const char *path = getenv("MEMREG_ADXL_UCX_PLUGIN");
@@ -164,7 +178,7 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	static uint8_t guard[3 * MEM];	/* exposed: the middle third */
 	static uint8_t junk[MEM], payload[MEM];
 	uint8_t *mem = guard + MEM;
-	static struct adxl_ucx_wire_req q[8], rq[64];
+	static struct adxl_ucx_wire_req q[9], rq[64];
 	struct adxl_ucx_wire_ans fake;
 	struct adxl_ucx_mem *m;
 	struct adxl_ucx *u;
@@ -189,12 +203,13 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 		guard[i] = (uint8_t)(i * 7 + 1);
 	assert_int_equal(ops->mem_expose(u, mem, MEM, &m, err), 0);
 	ops->address(u, &addr, &alen);
+	ops->access_key(u, server_key);
 	peer_open(p, addr);
 	memset(payload, 0xab, sizeof(payload));
 	memset(junk, 0xcd, sizeof(junk));
 
 	/* A header of the wrong size: no answer. */
-	q[0] = (struct adxl_ucx_wire_req){ 1, 0, (uintptr_t)mem, 16 };
+	q[0] = req(1, 0, (uintptr_t)mem, 16);
 	send_am(p, ADXL_UCX_AM_READ, &q[0], 8, NULL, 0,
 		UCP_AM_SEND_FLAG_REPLY);
 	/* No reply endpoint: no one to answer. */
@@ -206,8 +221,8 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	 */
 	for (round = 0; round < 3; round++) {
 		for (i = 0; i < 64; i++) {
-			rq[i] = (struct adxl_ucx_wire_req){ 100 + i, 0,
-				(uintptr_t)mem, 4096 };
+			rq[i] = req(100 + i, 0,
+				(uintptr_t)mem, 4096);
 			send_am(p, ADXL_UCX_AM_WRITE, &rq[i], sizeof(rq[i]),
 				junk, 4096,
 				UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_RNDV);
@@ -221,8 +236,27 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	settle(p, 0);
 	assert_int_equal(p->answers, 0);
 
+	/*
+	 * Without the worker's key, even a read of exposed memory is refused
+	 * (EACCES) and carries no bytes: knowing the address is not enough.
+	 */
+	q[1] = req(2, 22, (uintptr_t)mem, 16);
+	q[1].key[0] ^= 1;
+	send_am(p, ADXL_UCX_AM_READ, &q[1], sizeof(q[1]), NULL, 0,
+		UCP_AM_SEND_FLAG_REPLY);
+	q[8] = req(2, 23, (uintptr_t)mem + 32, 16);
+	memset(q[8].key, 0, sizeof(q[8].key));
+	send_am(p, ADXL_UCX_AM_WRITE, &q[8], sizeof(q[8]), junk, 16,
+		UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER);
+	settle(p, 2);
+	assert_int_equal(p->answers, 2);
+	assert_int_equal(p->last.nonce, 23);
+	assert_int_equal(p->last.status, -EACCES);
+	assert_int_equal(p->last_len, 0);
+	p->answers = 0;
+
 	/* Reads next to, across and far from the exposed range: EFAULT. */
-	q[2] = (struct adxl_ucx_wire_req){ 3, 33, (uintptr_t)mem - 1, 16 };
+	q[2] = req(3, 33, (uintptr_t)mem - 1, 16);
 	send_am(p, ADXL_UCX_AM_READ, &q[2], sizeof(q[2]), NULL, 0,
 		UCP_AM_SEND_FLAG_REPLY);
 	settle(p, 1);
@@ -231,21 +265,21 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	assert_int_equal(p->last.nonce, 33);
 	assert_int_equal(p->last.status, -EFAULT);
 	assert_int_equal(p->last_len, 0);
-	q[3] = (struct adxl_ucx_wire_req){ 4, 0, (uintptr_t)mem + MEM - 8, 16 };
+	q[3] = req(4, 0, (uintptr_t)mem + MEM - 8, 16);
 	send_am(p, ADXL_UCX_AM_READ, &q[3], sizeof(q[3]), NULL, 0,
 		UCP_AM_SEND_FLAG_REPLY);
-	q[4] = (struct adxl_ucx_wire_req){ 5, 0, (uintptr_t)mem + 8, UINT64_MAX - 4 };
+	q[4] = req(5, 0, (uintptr_t)mem + 8, UINT64_MAX - 4);
 	send_am(p, ADXL_UCX_AM_READ, &q[4], sizeof(q[4]), NULL, 0,
 		UCP_AM_SEND_FLAG_REPLY);
 	/* A write outside, and one whose bytes do not match its length. */
-	q[5] = (struct adxl_ucx_wire_req){ 6, 0, (uintptr_t)mem + MEM, 64 };
+	q[5] = req(6, 0, (uintptr_t)mem + MEM, 64);
 	send_am(p, ADXL_UCX_AM_WRITE, &q[5], sizeof(q[5]), junk, 64,
 		UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER);
 	settle(p, 4);
 	assert_int_equal(p->answers, 4);
 	assert_int_equal(p->last.id, 6);
 	assert_int_equal(p->last.status, -EFAULT);
-	q[6] = (struct adxl_ucx_wire_req){ 7, 0, (uintptr_t)mem, 100 };
+	q[6] = req(7, 0, (uintptr_t)mem, 100);
 	send_am(p, ADXL_UCX_AM_WRITE, &q[6], sizeof(q[6]), junk, 50,
 		UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER);
 	settle(p, 5);
@@ -255,7 +289,7 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 		assert_int_equal(guard[i], (uint8_t)(i * 7 + 1));
 
 	/* Still serving: a proper write, then a proper read of it. */
-	q[7] = (struct adxl_ucx_wire_req){ 8, 88, (uintptr_t)mem + 100, 1000 };
+	q[7] = req(8, 88, (uintptr_t)mem + 100, 1000);
 	send_am(p, ADXL_UCX_AM_WRITE, &q[7], sizeof(q[7]), payload, 1000,
 		UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER);
 	settle(p, 6);
@@ -264,7 +298,7 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	assert_memory_equal(mem + 100, payload, 1000);
 	assert_int_equal(mem[99], (uint8_t)((MEM + 99) * 7 + 1));
 	assert_int_equal(mem[1100], (uint8_t)((MEM + 1100) * 7 + 1));
-	q[0] = (struct adxl_ucx_wire_req){ 9, 99, (uintptr_t)mem + 96, 1008 };
+	q[0] = req(9, 99, (uintptr_t)mem + 96, 1008);
 	send_am(p, ADXL_UCX_AM_READ, &q[0], sizeof(q[0]), NULL, 0,
 		UCP_AM_SEND_FLAG_REPLY);
 	settle(p, 7);

@@ -16,6 +16,7 @@ int test_api_group(void);
 int test_engine_group(void);
 int test_ucx_group(void);
 int test_ucx_wire_group(void);
+int test_port_group(void);
 
 /* test_engine.c: a fake memreg module in lib/core's ioctl hook. */
 void fake_module_install(uint8_t kernel_instance);

@@ -113,4 +113,29 @@ rc=$?
 grep -E '^(not )?ok' /tmp/adv.out
 [ $rc = 0 ] || grep -q '^not ok' /tmp/adv.out || not_ok "rdonly-mmap exited $rc"
 
+# 8. The ADXL port of root's engine: uid 1000 says a proper hello and is
+# refused, without the grant tokens (the engine serves its own user on
+# its host; docs/adxl.md, "Who may connect").  Its own user gets in.
+if is_root; then
+	adxl_peer -l 127.0.0.1:29400 -s 65536 -S 7 >/tmp/adv-eng.out 2>/tmp/adv-eng.err &
+	eng=$!
+	wait_for /tmp/adv-eng.out '^ready' 300 || not_ok "root's engine never ready"
+	runas 1000 1000 adxl_peer -l 127.0.0.1 -s 65536 -S 8 -c 127.0.0.1:29400 -r \
+		>/tmp/adv-cli.out 2>&1
+	if grep -q '^pass .* refused us.*own user' /tmp/adv-cli.out; then
+		ok "uid 1000 connecting to root's ADXL engine is refused"
+	else
+		not_ok "uid 1000 connecting to root's ADXL engine"
+		sed 's/^/#   /' /tmp/adv-cli.out | tail -5
+	fi
+	check "... and the engine says whose connection it refused" \
+		contains "$(cat /tmp/adv-eng.err)" 'belongs to uid 1000'
+	expect "... and none of its 3 registrations was imported" "3 0" \
+		"$(memreg -j region pid "$eng" | jq -r '"\([.[] | select(has("imports"))] | length) \([.[] | .imports] | add)"')"
+	adxl_peer -l 127.0.0.1 -s 65536 -S 8 -c 127.0.0.1:29400 -r >/tmp/adv-cli.out 2>&1
+	expect "root's own Connect is not refused: exit 1 (no refusal)" 1 "$?"
+	kill "$eng"
+	wait "$eng"
+fi
+
 tap_done

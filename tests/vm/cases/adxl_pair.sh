@@ -13,6 +13,9 @@ peer=$MEMREG_VM_PEER_ADDR
 size=$((4 << 20))
 tmp=/tmp/adxl_pair
 mkdir -p $tmp
+# An engine serves other hosts only if they are on its allow-list
+# (docs/adxl.md, "Who may connect"): here, the other VM.
+export MEMREG_ADXL_ALLOW_PEERS=$peer
 
 # peer_run NAME ARGS...: adxl_peer in the background, output in $tmp/NAME.*
 peer_run() {
@@ -41,6 +44,20 @@ judge() {
 # batches of 1 to 4096 descriptors and checks every byte, and checks what
 # its peer wrote into it.  Seeds: a 11/12, b 21/22.
 exchange() {
+	# An engine whose allow-list names some other host refuses this
+	# VM's Connect, and hands out nothing.
+	(
+		export MEMREG_ADXL_ALLOW_PEERS=10.9.0.99
+		peer_run r -l "$me:29050" -s 65536 -S 5
+	)
+	adxl_peer -l "$me" -s 65536 -S 6 -c "$peer:29050" -r -C 120000 \
+		>$tmp/r-client.out 2>$tmp/r-client.err
+	if grep -q '^pass .* refused us.*allow-list' $tmp/r-client.out; then
+		ok "VM $MEMREG_VM_PAIR: the other VM's engine refuses us: not on its allow-list"
+	else
+		not_ok "VM $MEMREG_VM_PAIR: Connect to an engine that does not allow us"
+		cat $tmp/r-client.out $tmp/r-client.err | tail -5 | sed 's/^/#   /'
+	fi
 	if [ "$MEMREG_VM_PAIR" = a ]; then
 		k0=host k1=dev s0=11 s1=12 p0=22 p1=21
 	else
@@ -52,6 +69,16 @@ exchange() {
 		-a notify -P $p1 -w 1 -C 120000 -b 1,16,4096
 	judge e0 "VM $MEMREG_VM_PAIR: $k0 memory with the other VM's $k1 memory over UCX"
 	judge e1 "VM $MEMREG_VM_PAIR: $k1 memory with the other VM's $k0 memory over UCX"
+	# The refusing engine served until now: the other VM has tried it.
+	rpid=$(cat $tmp/r.pid)
+	kill "$rpid"
+	while kill -0 "$rpid" 2>/dev/null; do sleep 1; done
+	if grep -q 'refused a peer' $tmp/r.err; then
+		ok "VM $MEMREG_VM_PAIR: our engine refused the other VM, and said why"
+	else
+		not_ok "VM $MEMREG_VM_PAIR: our refusing engine logged no refusal"
+		tail -5 $tmp/r.err | sed 's/^/#   /'
+	fi
 	left=$(memreg -j stats | jq '.regions')
 	expect "VM $MEMREG_VM_PAIR: no registration left" 0 "$left"
 }

@@ -31,6 +31,8 @@
  *               (the peer's host coming back), exchange addresses with the
  *               new peer and run the transfer tests with it
  *  -T T         Initialize option Transport=T (auto, kernel, ucx)
+ *  -r           Connect must be refused (this host is not on the peer's
+ *               allow-list, or we are another user of its host); then exit
  *  -t MS        transfer timeout (60000); -C MS Connect timeout (10000)
  * With -L the peer is told "loop" by notify once the loop runs, and with
  * -n a peer that is told so prints "peer looping".
@@ -398,12 +400,12 @@ int main(int argc, char **argv)
 	enum adxl_mem_type type = ADXL_MEM_HOST;
 	const char *kind = "host", *peer_addr_arg = NULL, *transport = NULL;
 	int opt, wait_n = 0, got = 0, loop = 0, waited, again = 0;
-	int connect_timeout = 10000, serve_only = 0;
+	int connect_timeout = 10000, serve_only = 0, refusal = 0;
 	struct sigaction sa = { .sa_handler = on_term };
 	struct adxl_option opts[1];
 	adxl_status_t st;
 
-	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:n")) != -1) {
+	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:nr")) != -1) {
 		switch (opt) {
 		case 'l': name = optarg; break;
 		case 'k':
@@ -425,6 +427,7 @@ int main(int argc, char **argv)
 		case 'C': connect_timeout = atoi(optarg); break;
 		case 'R': again = atoi(optarg); break;
 		case 'n': serve_only = 1; break;
+		case 'r': refusal = 1; break;
 		default: return 2;
 		}
 	}
@@ -450,6 +453,16 @@ int main(int argc, char **argv)
 
 	if (peer && peer_addr_arg && read_addr(peer_addr_arg))
 		return 1;
+	if (peer && refusal) {
+		st = adxl_connect(eng, peer, connect_timeout);
+		if (st == ADXL_FAILED && strstr(adxl_last_error(), "refused"))
+			PASS("%s refused us: %s", peer, adxl_last_error());
+		else
+			FAIL("Connect %s: %s (%s), expected a refusal", peer,
+			     atl_status(st), adxl_last_error());
+		adxl_engine_destroy(eng);
+		return failures ? 1 : 0;
+	}
 	if (peer) {
 		st = adxl_connect(eng, peer, connect_timeout);
 		if (st) {
