@@ -261,6 +261,18 @@ static void test_bad_messages_are_dropped(void **state)
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 
+	/* After a good hello: a UCX hello of another version, a truncated one. */
+	fd = raw_connect();
+	send_hello(fd, S);
+	send_frame(fd, ADXL_MSG_UCX_HELLO, "\0\0\0\x63", 4);
+	assert_true(closed_within(fd, 2000));
+	close(fd);
+	fd = raw_connect();
+	send_hello(fd, S);
+	send_frame(fd, ADXL_MSG_UCX_HELLO, "\0\0", 2);
+	assert_true(closed_within(fd, 2000));
+	close(fd);
+
 	/* A truncated header, and the client goes away. */
 	fd = raw_connect();
 	raw_send(fd, hdr, 5);
