@@ -247,6 +247,17 @@ void memreg_ctx_uncharge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len);
 void memreg_ctx_set_limits(struct memreg_ctx *ctx,
 			   const struct memreg_limits *lim, unsigned int which);
 pid_t memreg_ctx_pid(const struct memreg_ctx *ctx);
+void memreg_ctx_usage(struct memreg_ctx *ctx, struct memreg_usage *out);
+
+/* memreg_ioctl.c: the ioctl table and its dispatcher */
+long memreg_ioctl_dispatch(struct memreg_file *mf, unsigned int cmd,
+			   void __user *uarg);
+/*
+ * @n elements of a user array of @usize-byte elements (an extensible
+ * struct each) from element @first, into @dst of @ksize-byte elements.
+ */
+int memreg_copy_array_in(void *dst, size_t ksize, const void __user *base,
+			 u32 usize, u32 first, u32 n);
 
 /* memreg_host.c */
 int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
@@ -317,7 +328,7 @@ void memreg_dev_reg_unlink(struct memreg_reg *reg);
 void memreg_dev_reg_put(struct memreg_reg *reg);
 
 /* memreg_heap.c: mstx heaps and regions */
-long memreg_heap_ioctl(struct memreg_file *mf, void __user *uarg);
+int memreg_heap_batch(struct memreg_file *mf, struct memreg_mstx *req);
 void memreg_heap_release_file(struct memreg_file *mf);
 
 /* memreg_nl.c and memreg_nl_*.c */

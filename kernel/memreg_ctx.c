@@ -236,6 +236,14 @@ void memreg_ctx_limits(struct memreg_ctx *ctx, struct memreg_limits *out)
 	spin_unlock(&ctx->lock);
 }
 
+/* What @ctx uses now, as one consistent snapshot. */
+void memreg_ctx_usage(struct memreg_ctx *ctx, struct memreg_usage *out)
+{
+	spin_lock(&ctx->lock);
+	*out = ctx->use;
+	spin_unlock(&ctx->lock);
+}
+
 static void memreg_peak(u64 *peak, u64 now)
 {
 	if (now > *peak)

@@ -273,7 +273,7 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	u32 id;
 	int err;
 
-	if (req->flags || req->reserved0 || !req->len)
+	if (req->reserved0 || !req->len)
 		return -EINVAL;
 	if (req->policy > MEMREG_DEV_NORMAL_ONLY)
 		return -EINVAL;

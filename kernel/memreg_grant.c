@@ -174,8 +174,6 @@ int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req)
 	struct memreg_reg *reg;
 	int err;
 
-	if (req->flags)
-		return -EINVAL;
 	share = memreg_share_find(req->token);
 	if (!share)
 		return -ENOENT;

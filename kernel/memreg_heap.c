@@ -527,27 +527,6 @@ static int memreg_heap_apply(struct memreg_heaps *set,
 }
 
 /* Copy @n operations in; an op_size other than ours goes one at a time. */
-static int memreg_heap_copy_ops(struct memreg_mstx_op *ops,
-				const struct memreg_mstx *req, u32 first,
-				u32 n)
-{
-	void __user *src = u64_to_user_ptr(req->ops) +
-			   (size_t)first * req->op_size;
-	u32 i;
-	int err;
-
-	if (req->op_size == sizeof(*ops))
-		return copy_from_user(ops, src, n * sizeof(*ops)) ? -EFAULT : 0;
-	for (i = 0; i < n; i++) {
-		err = copy_struct_from_user(&ops[i], sizeof(ops[i]),
-					    src + (size_t)i * req->op_size,
-					    req->op_size);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 static int memreg_heap_run(struct memreg_heaps *set,
 			   const struct memreg_mstx *req, u32 *done)
 {
@@ -560,7 +539,9 @@ static int memreg_heap_run(struct memreg_heaps *set,
 	mutex_lock(&set->lock);
 	for (first = 0; first < req->count && !err; first += n) {
 		n = min_t(u32, req->count - first, MEMREG_MSTX_CHUNK);
-		err = memreg_heap_copy_ops(ops, req, first, n);
+		err = memreg_copy_array_in(ops, sizeof(*ops),
+					   u64_to_user_ptr(req->ops),
+					   req->op_size, first, n);
 		for (i = 0; i < n && !err; i++) {
 			err = memreg_heap_apply(set, &ops[i]);
 			if (!err)
@@ -573,37 +554,22 @@ static int memreg_heap_run(struct memreg_heaps *set,
 	return err;
 }
 
-long memreg_heap_ioctl(struct memreg_file *mf, void __user *uarg)
+/* MEMREG_IOC_MSTX; size, flags and reserved words are checked already. */
+int memreg_heap_batch(struct memreg_file *mf, struct memreg_mstx *req)
 {
-	struct memreg_mstx __user *ureq = uarg;
 	struct memreg_heaps *set;
-	struct memreg_mstx req;
-	u32 usize, done = 0;
-	int err;
 
-	if (get_user(usize, &ureq->size))
-		return -EFAULT;
-	if (usize < MEMREG_MSTX_SIZE_VER0)
+	req->done = 0;
+	if (req->reserved0)
 		return -EINVAL;
-	if (usize > PAGE_SIZE)
-		return -E2BIG;
-	err = copy_struct_from_user(&req, sizeof(req), uarg, usize);
-	if (err)
-		return err;
-	if (req.flags || req.reserved0 ||
-	    memchr_inv(req.reserved, 0, sizeof(req.reserved)))
-		return -EINVAL;
-	if (req.count > MEMREG_MSTX_BATCH_MAX ||
-	    req.op_size < MEMREG_MSTX_OP_SIZE_VER0 || req.op_size > PAGE_SIZE)
+	if (req->count > MEMREG_MSTX_BATCH_MAX ||
+	    req->op_size < MEMREG_MSTX_OP_SIZE_VER0 || req->op_size > PAGE_SIZE)
 		return -EINVAL;
 
 	set = memreg_heaps_get(mf);
 	if (IS_ERR(set))
 		return PTR_ERR(set);
-	err = memreg_heap_run(set, &req, &done);
-	if (put_user(done, &ureq->done))
-		return -EFAULT;
-	return err;
+	return memreg_heap_run(set, req, &req->done);
 }
 
 void memreg_heap_release_file(struct memreg_file *mf)

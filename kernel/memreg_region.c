@@ -88,7 +88,7 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	unsigned long npages;
 	int err;
 
-	if (req->flags || req->access & ~MEMREG_ACCESS_ALL)
+	if (req->access & ~MEMREG_ACCESS_ALL)
 		return -EINVAL;
 	if (req->type != MEMREG_MEM_HOST && req->type != MEMREG_MEM_DEVICE)
 		return -EINVAL;
@@ -273,7 +273,7 @@ int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q)
 	int err = 0;
 	u32 i;
 
-	if (q->flags || q->entry_size < MEMREG_REGION_SIZE_VER0 ||
+	if (q->entry_size < MEMREG_REGION_SIZE_VER0 ||
 	    q->entry_size > PAGE_SIZE ||
 	    q->cursor > (u64)U32_MAX + 1)
 		return -EINVAL;

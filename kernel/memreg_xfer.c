@@ -165,27 +165,6 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 	return 0;
 }
 
-/* Descriptors @first .. @first + @n - 1 of the batch, into @out. */
-static int memreg_xfer_fetch(const struct memreg_transfer *req, u32 first,
-			     u32 n, struct memreg_xfer_desc *out)
-{
-	const char __user *base = u64_to_user_ptr(req->descs);
-	u32 i;
-	int err;
-
-	if (req->desc_size == sizeof(*out))
-		return copy_from_user(out, base + (size_t)first * sizeof(*out),
-				      (size_t)n * sizeof(*out)) ? -EFAULT : 0;
-	for (i = 0; i < n; i++) {
-		err = copy_struct_from_user(&out[i], sizeof(out[i]),
-					    base + (size_t)(first + i) *
-					    req->desc_size, req->desc_size);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 {
 	struct memreg_xfer_desc onstack[MEMREG_XFER_ONSTACK];
@@ -197,7 +176,7 @@ int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 
 	req->done = 0;
 	req->bytes = 0;
-	if (req->flags || req->reserved0 || !req->count ||
+	if (req->reserved0 || !req->count ||
 	    req->count > MEMREG_XFER_MAX_DESCS ||
 	    req->desc_size < MEMREG_XFER_DESC_SIZE_VER0 ||
 	    req->desc_size > PAGE_SIZE)
@@ -215,7 +194,9 @@ int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req)
 	while (done < req->count && !err) {
 		n = min_t(u32, req->count - done, descs == onstack ?
 			  MEMREG_XFER_ONSTACK : MEMREG_XFER_CHUNK);
-		err = memreg_xfer_fetch(req, done, n, descs);
+		err = memreg_copy_array_in(descs, sizeof(*descs),
+					   u64_to_user_ptr(req->descs),
+					   req->desc_size, done, n);
 		for (i = 0; i < n && !err; i++) {
 			err = memreg_xfer_one(&st, &descs[i]);
 			if (!err)

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - the ioctls of /dev/memreg: one table, one dispatcher.
+ *
+ * Every command is one row of memreg_ioctls[], in the manner of DRM's
+ * drm_ioctl_desc: its number, the kernel's struct and the smallest size a
+ * caller may pass, where its flags and reserved words are, which part of
+ * the struct goes back to the caller, and what undoes the command when
+ * that copy fails.  The dispatcher does for every command what the rows
+ * say; a handler sees a checked struct in kernel memory and nothing else.
+ *
+ * The structs are extensible (see the UAPI header): each carries its own
+ * size.  Smaller than the first version is EINVAL, larger must be zero
+ * beyond what we know (E2BIG otherwise, copy_struct_from_user()), and we
+ * copy back no more than the caller's size.  The number alone selects the
+ * command: the size encoded in it is that of the caller's struct, which
+ * may be newer or older than ours.  No command defines a flag yet: any
+ * flag is EINVAL, which is what lets one be defined later.
+ */
+#include <linux/capability.h>
+#include <linux/errno.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "memreg.h"
+#include "memreg_heap.h"
+
+/* Every command's struct: the dispatcher's buffer holds any of them. */
+union memreg_ioctl_arg {
+	struct memreg_info info;
+	struct memreg_register reg;
+	struct memreg_unregister unreg;
+	struct memreg_query query;
+	struct memreg_dev_alloc dev_alloc;
+	struct memreg_dev_free dev_free;
+	struct memreg_dev_info dev_info;
+	struct memreg_grant grant;
+	struct memreg_revoke revoke;
+	struct memreg_import import;
+	struct memreg_unimport unimport;
+	struct memreg_transfer transfer;
+	struct memreg_mstx mstx;
+};
+
+/* What goes back to the caller. */
+enum memreg_ioctl_out {
+	MEMREG_OUT_NONE,	/* nothing: the command only acts */
+	MEMREG_OUT_OK,		/* the out part, if the command succeeded */
+	MEMREG_OUT_ALWAYS,	/* the out part also on failure (progress) */
+};
+
+/**
+ * struct memreg_ioctl_desc - one command of /dev/memreg
+ * @name: for messages
+ * @size: the kernel's struct
+ * @size_ver0: the smallest struct a caller may pass
+ * @flags_off: offset of the u32 flags word, or -1 if the struct has none
+ * @reserved_off: offset of the reserved words, which must be zero
+ * @reserved_len: their length
+ * @out: when the out part goes back
+ * @out_off: where the out part starts
+ * @out_len: its length; 0: to the end of the struct
+ * @handler: the command, on the checked struct
+ * @undo: undoes a successful command whose result could not be copied
+ *	out (the caller never learnt its handle or token)
+ */
+struct memreg_ioctl_desc {
+	const char *name;
+	u32 size, size_ver0;
+	s32 flags_off;
+	u32 reserved_off, reserved_len;
+	enum memreg_ioctl_out out;
+	u32 out_off, out_len;
+	int (*handler)(struct memreg_file *mf, void *arg);
+	void (*undo)(struct memreg_file *mf, void *arg);
+};
+
+/* ---- the handlers: the work itself lives with its object ---- */
+
+static u64 memreg_memlock_limit(void)
+{
+	unsigned long lim = rlimit(RLIMIT_MEMLOCK);
+
+	if (capable(CAP_IPC_LOCK) || lim == RLIM_INFINITY)
+		return MEMREG_UNLIMITED;
+	return lim;
+}
+
+static int memreg_ioc_info(struct memreg_file *mf, void *arg)
+{
+	struct memreg_info *info = arg;
+	struct memreg_limits lim;
+	struct memreg_usage use;
+
+	memreg_ctx_limits(mf->ctx, &lim);
+	memreg_ctx_usage(mf->ctx, &use);
+	info->abi_version = MEMREG_ABI_VERSION;
+	info->features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
+			 MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER |
+			 MEMREG_FEATURE_MSTX;
+	if (memreg_ndevs)
+		info->features |= MEMREG_FEATURE_DEVICE;
+	info->page_size = PAGE_SIZE;
+	info->devices = memreg_ndevs;
+	info->dev_capacity = memreg_dev_capacity_bytes();
+	memcpy(info->instance_id, memreg_instance_id,
+	       sizeof(info->instance_id));
+	info->max_regions = lim.max_regions;
+	info->max_host_bytes = lim.max_host_bytes;
+	info->max_dev_bytes = lim.max_dev_bytes;
+	info->memlock_limit = memreg_memlock_limit();
+	info->regions = use.regions;
+	info->host_bytes = use.host_bytes;
+	info->dev_bytes = use.dev_bytes;
+	return 0;
+}
+
+static int memreg_ioc_register(struct memreg_file *mf, void *arg)
+{
+	return memreg_region_register(mf, arg);
+}
+
+static void memreg_undo_register(struct memreg_file *mf, void *arg)
+{
+	memreg_region_unregister(mf, ((struct memreg_register *)arg)->handle);
+}
+
+static int memreg_ioc_unregister(struct memreg_file *mf, void *arg)
+{
+	return memreg_region_unregister(mf,
+			((struct memreg_unregister *)arg)->handle);
+}
+
+static int memreg_ioc_query(struct memreg_file *mf, void *arg)
+{
+	return memreg_region_query(mf->ctx, arg);
+}
+
+static int memreg_ioc_dev_alloc(struct memreg_file *mf, void *arg)
+{
+	return memreg_dev_alloc(mf, arg);
+}
+
+static void memreg_undo_dev_alloc(struct memreg_file *mf, void *arg)
+{
+	memreg_dev_free(mf, ((struct memreg_dev_alloc *)arg)->handle);
+}
+
+static int memreg_ioc_dev_free(struct memreg_file *mf, void *arg)
+{
+	return memreg_dev_free(mf, ((struct memreg_dev_free *)arg)->handle);
+}
+
+static int memreg_ioc_dev_info(struct memreg_file *mf, void *arg)
+{
+	return memreg_dev_info(mf, arg);
+}
+
+static int memreg_ioc_grant(struct memreg_file *mf, void *arg)
+{
+	return memreg_share_create(mf, arg);
+}
+
+static void memreg_undo_grant(struct memreg_file *mf, void *arg)
+{
+	memreg_share_revoke(mf, ((struct memreg_grant *)arg)->token);
+}
+
+static int memreg_ioc_revoke(struct memreg_file *mf, void *arg)
+{
+	return memreg_share_revoke(mf, ((struct memreg_revoke *)arg)->token);
+}
+
+static int memreg_ioc_import(struct memreg_file *mf, void *arg)
+{
+	return memreg_remote_create(mf, arg);
+}
+
+static void memreg_undo_import(struct memreg_file *mf, void *arg)
+{
+	memreg_remote_remove(mf, ((struct memreg_import *)arg)->handle);
+}
+
+static int memreg_ioc_unimport(struct memreg_file *mf, void *arg)
+{
+	return memreg_remote_remove(mf,
+			((struct memreg_unimport *)arg)->handle);
+}
+
+static int memreg_ioc_transfer(struct memreg_file *mf, void *arg)
+{
+	return memreg_xfer(mf, arg);
+}
+
+static int memreg_ioc_mstx(struct memreg_file *mf, void *arg)
+{
+	return memreg_heap_batch(mf, arg);
+}
+
+/* ---- the table ---- */
+
+#define MEMREG_IOCTL(ioc, st, fn)					\
+	[_IOC_NR(MEMREG_IOC_##ioc)] = {					\
+		.name = #ioc,						\
+		.size = sizeof(struct st),				\
+		.size_ver0 = MEMREG_##ioc##_SIZE_VER0,			\
+		.reserved_off = offsetof(struct st, reserved),		\
+		.reserved_len = sizeof_field(struct st, reserved),	\
+		.handler = fn
+#define MEMREG_FLAGS(st)	.flags_off = offsetof(struct st, flags)
+#define MEMREG_NO_FLAGS		.flags_off = -1
+#define MEMREG_OUT(when, st, field)					\
+	.out = (when), .out_off = offsetof(struct st, field),		\
+	.out_len = sizeof_field(struct st, field)
+#define MEMREG_OUT_ALL(when)	.out = (when)
+
+static const struct memreg_ioctl_desc memreg_ioctls[] = {
+	MEMREG_IOCTL(INFO, memreg_info, memreg_ioc_info),
+		MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK) },
+	MEMREG_IOCTL(REGISTER, memreg_register, memreg_ioc_register),
+		MEMREG_FLAGS(memreg_register),
+		MEMREG_OUT(MEMREG_OUT_OK, memreg_register, handle),
+		.undo = memreg_undo_register },
+	MEMREG_IOCTL(UNREGISTER, memreg_unregister, memreg_ioc_unregister),
+		MEMREG_FLAGS(memreg_unregister) },
+	MEMREG_IOCTL(QUERY, memreg_query, memreg_ioc_query),
+		MEMREG_FLAGS(memreg_query), MEMREG_OUT_ALL(MEMREG_OUT_OK) },
+	MEMREG_IOCTL(DEV_ALLOC, memreg_dev_alloc, memreg_ioc_dev_alloc),
+		MEMREG_FLAGS(memreg_dev_alloc), MEMREG_OUT_ALL(MEMREG_OUT_OK),
+		.undo = memreg_undo_dev_alloc },
+	MEMREG_IOCTL(DEV_FREE, memreg_dev_free, memreg_ioc_dev_free),
+		MEMREG_FLAGS(memreg_dev_free) },
+	MEMREG_IOCTL(DEV_INFO, memreg_dev_info, memreg_ioc_dev_info),
+		MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK) },
+	MEMREG_IOCTL(GRANT, memreg_grant, memreg_ioc_grant),
+		MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK),
+		.undo = memreg_undo_grant },
+	MEMREG_IOCTL(REVOKE, memreg_revoke, memreg_ioc_revoke),
+		MEMREG_FLAGS(memreg_revoke) },
+	MEMREG_IOCTL(IMPORT, memreg_import, memreg_ioc_import),
+		MEMREG_FLAGS(memreg_import), MEMREG_OUT_ALL(MEMREG_OUT_OK),
+		.undo = memreg_undo_import },
+	MEMREG_IOCTL(UNIMPORT, memreg_unimport, memreg_ioc_unimport),
+		MEMREG_FLAGS(memreg_unimport) },
+	/* done and bytes matter most when a descriptor failed */
+	MEMREG_IOCTL(TRANSFER, memreg_transfer, memreg_ioc_transfer),
+		MEMREG_FLAGS(memreg_transfer), MEMREG_OUT_ALL(MEMREG_OUT_ALWAYS) },
+	/* done: how many operations of the batch were applied */
+	MEMREG_IOCTL(MSTX, memreg_mstx, memreg_ioc_mstx),
+		MEMREG_FLAGS(memreg_mstx),
+		MEMREG_OUT(MEMREG_OUT_ALWAYS, memreg_mstx, done) },
+};
+
+/* ---- copying ---- */
+
+/*
+ * An extensible struct in: its size word first.  Returns the caller's
+ * size, or a negative errno.
+ */
+static long memreg_copy_in(void *kbuf, size_t ksize, size_t ver0,
+			   void __user *uarg)
+{
+	u32 usize;
+	int err;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	if (usize < ver0)
+		return -EINVAL;
+	/* no struct will grow past a page; do not scan gigabytes of zeroes */
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	err = copy_struct_from_user(kbuf, ksize, uarg, usize);
+	if (err)
+		return err;
+	return usize;
+}
+
+int memreg_copy_array_in(void *dst, size_t ksize, const void __user *base,
+			 u32 usize, u32 first, u32 n)
+{
+	const char __user *src = (const char __user *)base +
+				 (size_t)first * usize;
+	u32 i;
+	int err;
+
+	if (usize == ksize)
+		return copy_from_user(dst, src, (size_t)n * ksize) ?
+			-EFAULT : 0;
+	for (i = 0; i < n; i++) {
+		err = copy_struct_from_user((char *)dst + (size_t)i * ksize,
+					    ksize, src + (size_t)i * usize,
+					    usize);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The out part of @d, no more of it than the caller's @usize holds. */
+static int memreg_copy_out(const struct memreg_ioctl_desc *d,
+			   void __user *uarg, const void *kbuf, u32 usize)
+{
+	u32 off = d->out_off;
+	u32 len = d->out_len ? d->out_len : d->size - off;
+
+	if (off >= usize)
+		return 0;
+	len = min(len, usize - off);
+	return copy_to_user(uarg + off, kbuf + off, len) ? -EFAULT : 0;
+}
+
+long memreg_ioctl_dispatch(struct memreg_file *mf, unsigned int cmd,
+			   void __user *uarg)
+{
+	const struct memreg_ioctl_desc *d;
+	union memreg_ioctl_arg karg;
+	unsigned int nr = _IOC_NR(cmd);
+	long usize;
+	int err, cerr = 0;
+
+	if (_IOC_TYPE(cmd) != MEMREG_IOC_MAGIC ||
+	    _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE) ||
+	    nr >= ARRAY_SIZE(memreg_ioctls) || !memreg_ioctls[nr].handler)
+		return -ENOTTY;
+	d = &memreg_ioctls[nr];
+
+	usize = memreg_copy_in(&karg, d->size, d->size_ver0, uarg);
+	if (usize < 0)
+		return usize;
+	if (d->flags_off >= 0 && *(u32 *)((char *)&karg + d->flags_off))
+		return -EINVAL;
+	if (memchr_inv((char *)&karg + d->reserved_off, 0, d->reserved_len))
+		return -EINVAL;
+
+	err = d->handler(mf, &karg);
+	if (d->out == MEMREG_OUT_ALWAYS || (d->out == MEMREG_OUT_OK && !err))
+		cerr = memreg_copy_out(d, uarg, &karg, usize);
+	if (cerr && !err && d->undo)
+		d->undo(mf, &karg);
+	return err ? err : cerr;
+}
