@@ -58,21 +58,23 @@
 /* Most entries one MEMREG_IOC_QUERY call copies out. */
 #define MEMREG_QUERY_MAX	256
 
+/* Memory types: enum memreg_mem_type, each one backend (below). */
+#define MEMREG_MEM_TYPES	(MEMREG_MEM_DEVICE + 1)
+
 struct memreg_limits {
 	u64 max_regions;
-	u64 max_host_bytes;
-	u64 max_dev_bytes;
+	u64 max_bytes[MEMREG_MEM_TYPES];	/* registered, per type */
 };
 
 /* Bits of memreg_ctx.overridden: which limits an administrator set. */
 #define MEMREG_OVR_REGIONS	BIT(0)
-#define MEMREG_OVR_HOST		BIT(1)
-#define MEMREG_OVR_DEV		BIT(2)
+#define MEMREG_OVR_BYTES(type)	BIT(1 + (type))
+#define MEMREG_OVR_HOST		MEMREG_OVR_BYTES(MEMREG_MEM_HOST)
+#define MEMREG_OVR_DEV		MEMREG_OVR_BYTES(MEMREG_MEM_DEVICE)
 
 struct memreg_usage {
 	u64 regions;
-	u64 host_bytes;
-	u64 dev_bytes;
+	u64 bytes[MEMREG_MEM_TYPES];		/* registered, per type */
 };
 
 struct memreg_ctx {
@@ -127,6 +129,12 @@ struct memreg_file {
 	struct memreg_heaps *heaps;	/* mstx heap tracking, memreg_heap.c */
 };
 
+/*
+ * One registration, whatever its memory type.  What holds the memory is
+ * the type's backend's (struct memreg_mem_ops): it allocates a struct of
+ * its own that begins with this one (container_of), so nothing of one
+ * type's state sits in another's registrations.
+ */
 struct memreg_reg {
 	/*
 	 * The registry's reference plus one per transfer copying from or to
@@ -139,21 +147,16 @@ struct memreg_reg {
 	struct memreg_ctx *ctx;		/* holds a reference */
 	struct memreg_file *owner;
 	struct list_head file_node;
+	const struct memreg_mem_ops *ops;	/* its type's backend */
 	u32 type;
 	u32 access;
 	u64 addr;
 	u64 len;
 	ktime_t created;
 
-	/* host memory */
-	struct page **pages;
-	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
-	unsigned long nr_folios;	/* distinct folios: a huge page is one */
-
-	/* device memory: referenced, not pinned */
-	struct memreg_dalloc *dalloc;
-	u64 dev_offset;			/* of addr inside the allocation */
-	u32 device;			/* device id, for the RCU readers */
+	/* what QUERY and the dump report, set by the backend's attach */
+	unsigned long pinned_pages;	/* distinct folios: a huge page is one */
+	u32 device;			/* the device id; 0 for host memory */
 
 	/* grants of it to peers (memreg_grant.c), under owner->lock */
 	struct list_head grants;
@@ -162,6 +165,50 @@ struct memreg_reg {
 
 	struct rcu_head rcu;
 };
+
+struct sk_buff;
+
+/**
+ * struct memreg_mem_ops - a memory type's backend
+ * @name: for messages
+ * @reg_size: the backend's registration struct, which begins with
+ *	struct memreg_reg
+ * @over_limit: the refusal when the type's byte limit is reached
+ * @over_limit_errno: and its errno (the UAPI's, per type)
+ * @attach: take hold of [reg->addr, +reg->len) of the calling process
+ *	(@first: its first page, @npages: pages spanned): pin it, or
+ *	reference what provides it; set reg->pinned_pages and reg->device.
+ *	The registration is charged already.  0 or -errno.
+ * @unlink: optional; the registration is out of every lookup (called
+ *	before the last user is gone)
+ * @release: the last user is gone (or attach's caller unwinds): let go
+ *	of what attach took
+ * @page_at: the page holding byte @addr of the registration, and the
+ *	byte's offset in it: what transfers copy through
+ * @fill_nl: optional; the type's own attributes of a dump entry
+ * @nl_bytes: the netlink attribute of the type's registered bytes (stats,
+ *	processes), @nl_peak_bytes of their peak, @nl_max_bytes of the limit
+ *
+ * A new memory type is a file with one of these and a row in
+ * memreg_mem_types[] (memreg_region.c).
+ */
+struct memreg_mem_ops {
+	const char *name;
+	size_t reg_size;
+	enum memreg_refusal over_limit;
+	int over_limit_errno;
+	int (*attach)(struct memreg_reg *reg, u64 first, unsigned long npages);
+	void (*unlink)(struct memreg_reg *reg);
+	void (*release)(struct memreg_reg *reg);
+	struct page *(*page_at)(const struct memreg_reg *reg, u64 addr,
+				unsigned int *off);
+	int (*fill_nl)(struct sk_buff *skb, const struct memreg_reg *reg);
+	u16 nl_bytes, nl_peak_bytes, nl_max_bytes;	/* MEMREG_A_* of the type */
+};
+
+extern const struct memreg_mem_ops memreg_host_mem_ops;
+extern const struct memreg_mem_ops memreg_dev_mem_ops;
+extern const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES];
 
 /* One emulated device's memory. */
 struct memreg_devmem {
@@ -198,8 +245,7 @@ extern struct xarray memreg_ctxs;
 struct memreg_stats {
 	atomic64_t procs;
 	atomic64_t regions;
-	atomic64_t host_bytes;
-	atomic64_t dev_bytes;
+	atomic64_t bytes[MEMREG_MEM_TYPES];	/* registered, per type */
 	atomic64_t pinned_pages;
 	atomic64_t refused[MEMREG_REFUSED_MEMLOCK + 1];
 };
@@ -249,6 +295,14 @@ void memreg_ctx_set_limits(struct memreg_ctx *ctx,
 pid_t memreg_ctx_pid(const struct memreg_ctx *ctx);
 void memreg_ctx_usage(struct memreg_ctx *ctx, struct memreg_usage *out);
 
+/* A context's counters at one moment, for the readers (dumps, INFO). */
+struct memreg_ctx_snapshot {
+	struct memreg_usage use, peak;
+	u64 dev_alloc[MEMREG_MAX_DEVICES];
+};
+void memreg_ctx_snapshot(struct memreg_ctx *ctx,
+			 struct memreg_ctx_snapshot *out);
+
 /* memreg_ioctl.c: the ioctl table and its dispatcher */
 long memreg_ioctl_dispatch(struct memreg_file *mf, unsigned int cmd,
 			   void __user *uarg);
@@ -259,10 +313,6 @@ long memreg_ioctl_dispatch(struct memreg_file *mf, unsigned int cmd,
 int memreg_copy_array_in(void *dst, size_t ksize, const void __user *base,
 			 u32 usize, u32 first, u32 n);
 
-/* memreg_host.c */
-int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
-		    bool lock_cap, u64 start, unsigned long npages);
-void memreg_host_unpin(struct memreg_reg *reg, struct mm_struct *mm);
 
 /* memreg_region.c */
 int memreg_region_register(struct memreg_file *mf, struct memreg_register *req);
@@ -323,9 +373,6 @@ int memreg_dev_free(struct memreg_file *mf, u64 handle);
 int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info);
 void memreg_dev_release_file(struct memreg_file *mf);
 int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);
-int memreg_dev_reg_get(struct memreg_reg *reg, struct mm_struct *mm);
-void memreg_dev_reg_unlink(struct memreg_reg *reg);
-void memreg_dev_reg_put(struct memreg_reg *reg);
 
 /* memreg_heap.c: mstx heaps and regions */
 int memreg_heap_batch(struct memreg_file *mf, struct memreg_mstx *req);

@@ -244,6 +244,16 @@ void memreg_ctx_usage(struct memreg_ctx *ctx, struct memreg_usage *out)
 	spin_unlock(&ctx->lock);
 }
 
+void memreg_ctx_snapshot(struct memreg_ctx *ctx,
+			 struct memreg_ctx_snapshot *out)
+{
+	spin_lock(&ctx->lock);
+	out->use = ctx->use;
+	out->peak = ctx->peak;
+	memcpy(out->dev_alloc, ctx->dev_alloc, sizeof(out->dev_alloc));
+	spin_unlock(&ctx->lock);
+}
+
 static void memreg_peak(u64 *peak, u64 now)
 {
 	if (now > *peak)
@@ -265,10 +275,7 @@ int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len)
 	err = memreg_check_limits(&ctx->use, &lim, type, len, &why);
 	if (!err) {
 		ctx->use.regions++;
-		if (type == MEMREG_MEM_HOST)
-			ctx->use.host_bytes += len;
-		else
-			ctx->use.dev_bytes += len;
+		ctx->use.bytes[type] += len;
 	}
 	spin_unlock(&ctx->lock);
 
@@ -292,9 +299,11 @@ void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
 void memreg_ctx_note_peak(struct memreg_ctx *ctx)
 {
 	spin_lock(&ctx->lock);
+	int t;
+
 	memreg_peak(&ctx->peak.regions, ctx->use.regions);
-	memreg_peak(&ctx->peak.host_bytes, ctx->use.host_bytes);
-	memreg_peak(&ctx->peak.dev_bytes, ctx->use.dev_bytes);
+	for (t = 0; t < MEMREG_MEM_TYPES; t++)
+		memreg_peak(&ctx->peak.bytes[t], ctx->use.bytes[t]);
 	spin_unlock(&ctx->lock);
 }
 
@@ -302,10 +311,7 @@ void memreg_ctx_uncharge(struct memreg_ctx *ctx, u32 type, u64 len)
 {
 	spin_lock(&ctx->lock);
 	ctx->use.regions--;
-	if (type == MEMREG_MEM_HOST)
-		ctx->use.host_bytes -= len;
-	else
-		ctx->use.dev_bytes -= len;
+	ctx->use.bytes[type] -= len;
 	spin_unlock(&ctx->lock);
 }
 
@@ -314,12 +320,13 @@ void memreg_ctx_set_limits(struct memreg_ctx *ctx,
 			   const struct memreg_limits *lim, unsigned int which)
 {
 	spin_lock(&ctx->lock);
+	int t;
+
 	if (which & MEMREG_OVR_REGIONS)
 		ctx->limits.max_regions = lim->max_regions;
-	if (which & MEMREG_OVR_HOST)
-		ctx->limits.max_host_bytes = lim->max_host_bytes;
-	if (which & MEMREG_OVR_DEV)
-		ctx->limits.max_dev_bytes = lim->max_dev_bytes;
+	for (t = 0; t < MEMREG_MEM_TYPES; t++)
+		if (which & MEMREG_OVR_BYTES(t))
+			ctx->limits.max_bytes[t] = lim->max_bytes[t];
 	ctx->overridden |= which;
 	spin_unlock(&ctx->lock);
 }
@@ -341,7 +348,8 @@ int memreg_ctx_charge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len,
 	memreg_ctx_limits_locked(ctx, &lim);
 	for (i = 0; i < MEMREG_MAX_DEVICES; i++)
 		total += ctx->dev_alloc[i];
-	if (len > lim.max_dev_bytes || total > lim.max_dev_bytes - len)
+	if (len > lim.max_bytes[MEMREG_MEM_DEVICE] ||
+	    total > lim.max_bytes[MEMREG_MEM_DEVICE] - len)
 		err = -ENOSPC;
 	else if (charge)
 		ctx->dev_alloc[dev] += len;

@@ -40,6 +40,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <net/netlink.h>
 #include "memreg.h"
 #include "memreg_compat.h"
 
@@ -502,13 +503,27 @@ out:
 }
 
 /*
- * A DEVICE registration of [addr, addr + len): it must lie inside one
- * mapping of one live allocation.  Takes a reference and counts the
- * registration, so the allocation can be neither freed nor released
- * while registered.
+ * The device memory backend: a DEVICE registration of [addr, addr + len)
+ * lies inside one mapping of one live allocation.  It references the
+ * allocation and is counted in it, so the allocation can be neither freed
+ * nor released while registered; nothing is pinned (the pages are ours).
  */
-int memreg_dev_reg_get(struct memreg_reg *reg, struct mm_struct *mm)
+struct memreg_dev_reg {
+	struct memreg_reg reg;
+	struct memreg_dalloc *dalloc;	/* referenced */
+	u64 dev_offset;			/* of addr inside the allocation */
+};
+
+static struct memreg_dev_reg *to_dev_reg(const struct memreg_reg *reg)
 {
+	return container_of(reg, struct memreg_dev_reg, reg);
+}
+
+static int memreg_dev_attach(struct memreg_reg *reg, u64 first,
+			     unsigned long npages)
+{
+	struct memreg_dev_reg *dreg = to_dev_reg(reg);
+	struct mm_struct *mm = reg->ctx->mm;
 	struct vm_area_struct *vma;
 	struct memreg_dalloc *d;
 	int err = -ENXIO;
@@ -533,19 +548,19 @@ int memreg_dev_reg_get(struct memreg_reg *reg, struct mm_struct *mm)
 	spin_unlock(&d->lock);
 	if (err)
 		goto out;
-	reg->dalloc = d;
+	dreg->dalloc = d;
 	reg->device = d->dev->id;
-	reg->dev_offset = ((u64)memreg_vma_first(vma) << PAGE_SHIFT) +
-			  (reg->addr - vma->vm_start);
+	dreg->dev_offset = ((u64)memreg_vma_first(vma) << PAGE_SHIFT) +
+			   (reg->addr - vma->vm_start);
 out:
 	mmap_read_unlock(mm);
 	return err;
 }
 
 /* The registration is gone from every lookup: DEV_FREE may proceed. */
-void memreg_dev_reg_unlink(struct memreg_reg *reg)
+static void memreg_dev_unlink(struct memreg_reg *reg)
 {
-	struct memreg_dalloc *d = reg->dalloc;
+	struct memreg_dalloc *d = to_dev_reg(reg)->dalloc;
 
 	spin_lock(&d->lock);
 	d->nregs--;
@@ -553,7 +568,37 @@ void memreg_dev_reg_unlink(struct memreg_reg *reg)
 }
 
 /* The last copy using the registration is done: drop its reference. */
-void memreg_dev_reg_put(struct memreg_reg *reg)
+static void memreg_dev_release(struct memreg_reg *reg)
 {
-	memreg_dalloc_put(reg->dalloc);
+	memreg_dalloc_put(to_dev_reg(reg)->dalloc);
 }
+
+static struct page *memreg_dev_page_at(const struct memreg_reg *reg,
+				       u64 addr, unsigned int *off)
+{
+	const struct memreg_dev_reg *dreg = to_dev_reg(reg);
+	u64 o = dreg->dev_offset + (addr - reg->addr);
+
+	*off = offset_in_page(o);
+	return dreg->dalloc->pages[o >> PAGE_SHIFT];
+}
+
+static int memreg_dev_fill_nl(struct sk_buff *skb, const struct memreg_reg *reg)
+{
+	return nla_put_u32(skb, MEMREG_A_DEVICE, reg->device);
+}
+
+const struct memreg_mem_ops memreg_dev_mem_ops = {
+	.name			= "device",
+	.reg_size		= sizeof(struct memreg_dev_reg),
+	.over_limit		= MEMREG_REFUSED_DEV_BYTES,
+	.over_limit_errno	= -ENOSPC,
+	.attach			= memreg_dev_attach,
+	.unlink			= memreg_dev_unlink,
+	.release		= memreg_dev_release,
+	.page_at		= memreg_dev_page_at,
+	.fill_nl		= memreg_dev_fill_nl,
+	.nl_bytes		= MEMREG_A_DEV_BYTES,
+	.nl_peak_bytes		= MEMREG_A_PEAK_DEV_BYTES,
+	.nl_max_bytes		= MEMREG_A_MAX_DEV_BYTES,
+};

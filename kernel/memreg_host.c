@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memreg - pinning host memory and charging it to RLIMIT_MEMLOCK.
+ * memreg - the host memory backend: pinning a process's memory and
+ * charging it to RLIMIT_MEMLOCK.
  *
  * The charge goes to mm->pinned_vm (what /proc/PID/status shows as VmPin)
  * of the mm captured when the process opened /dev/memreg, before any page
@@ -8,6 +9,7 @@
  * Pages are pinned with FOLL_LONGTERM in batches of one page of pointers,
  * and every failure unwinds completely.
  */
+#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
@@ -15,6 +17,18 @@
 #include <linux/hugetlb.h>
 #include <linux/shmem_fs.h>
 #include "memreg.h"
+
+/* A registration of host memory: the pages it pinned. */
+struct memreg_host_reg {
+	struct memreg_reg reg;
+	struct page **pages;
+	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
+};
+
+static struct memreg_host_reg *to_host_reg(const struct memreg_reg *reg)
+{
+	return container_of(reg, struct memreg_host_reg, reg);
+}
 
 static int memreg_charge_pinned(struct mm_struct *mm, unsigned long npages,
 				bool lock_cap)
@@ -103,13 +117,15 @@ static unsigned long memreg_count_folios(struct page **pages,
 }
 
 /*
- * Pin [reg->addr, reg->addr + reg->len) of the calling process, whose mm is
- * @mm: the @npages pages from @start, as memreg_check_range() found them.
- * @lock_cap: the caller has CAP_IPC_LOCK and may pass RLIMIT_MEMLOCK.
+ * Pin [reg->addr, reg->addr + reg->len) of the calling process, charged to
+ * the mm its context captured: the @npages pages from @start, as
+ * memreg_check_range() found them.  CAP_IPC_LOCK may pass RLIMIT_MEMLOCK.
  */
-int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
-		    bool lock_cap, u64 start, unsigned long npages)
+static int memreg_host_attach(struct memreg_reg *reg, u64 start,
+			      unsigned long npages)
 {
+	struct memreg_host_reg *hreg = to_host_reg(reg);
+	struct mm_struct *mm = reg->ctx->mm;
 	unsigned long pinned = 0;
 	struct page **pages;
 	int ret;
@@ -124,7 +140,7 @@ int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
 	if (!pages)
 		return -ENOMEM;
 
-	ret = memreg_charge_pinned(mm, npages, lock_cap);
+	ret = memreg_charge_pinned(mm, npages, capable(CAP_IPC_LOCK));
 	if (ret) {
 		memreg_ctx_refused(reg->ctx, reg->type, reg->len,
 				   MEMREG_REFUSED_MEMLOCK);
@@ -151,9 +167,9 @@ int memreg_host_pin(struct memreg_reg *reg, struct mm_struct *mm,
 		cond_resched();
 	}
 
-	reg->pages = pages;
-	reg->npages = npages;
-	reg->nr_folios = memreg_count_folios(pages, npages);
+	hreg->pages = pages;
+	hreg->npages = npages;
+	reg->pinned_pages = memreg_count_folios(pages, npages);
 	atomic64_add(npages, &memreg_stats.pinned_pages);
 	return 0;
 
@@ -165,13 +181,38 @@ free_pages:
 	return ret;
 }
 
-/* Unpin and uncharge; @mm is the mm the pin was charged to. */
-void memreg_host_unpin(struct memreg_reg *reg, struct mm_struct *mm)
+/* Unpin and uncharge, from the mm the pin was charged to. */
+static void memreg_host_release(struct memreg_reg *reg)
 {
-	memreg_unpin_pages(reg->pages, reg->npages);
-	atomic64_sub(reg->npages, &mm->pinned_vm);
-	atomic64_sub(reg->npages, &memreg_stats.pinned_pages);
-	kvfree(reg->pages);
-	reg->pages = NULL;
-	reg->npages = 0;
+	struct memreg_host_reg *hreg = to_host_reg(reg);
+	struct mm_struct *mm = reg->ctx->mm;
+
+	memreg_unpin_pages(hreg->pages, hreg->npages);
+	atomic64_sub(hreg->npages, &mm->pinned_vm);
+	atomic64_sub(hreg->npages, &memreg_stats.pinned_pages);
+	kvfree(hreg->pages);
+	hreg->pages = NULL;
+	hreg->npages = 0;
 }
+
+static struct page *memreg_host_page_at(const struct memreg_reg *reg,
+					u64 addr, unsigned int *off)
+{
+	u64 o = addr - (reg->addr & PAGE_MASK);
+
+	*off = offset_in_page(o);
+	return to_host_reg(reg)->pages[o >> PAGE_SHIFT];
+}
+
+const struct memreg_mem_ops memreg_host_mem_ops = {
+	.name			= "host",
+	.reg_size		= sizeof(struct memreg_host_reg),
+	.over_limit		= MEMREG_REFUSED_HOST_BYTES,
+	.over_limit_errno	= -EDQUOT,
+	.attach			= memreg_host_attach,
+	.release		= memreg_host_release,
+	.page_at		= memreg_host_page_at,
+	.nl_bytes		= MEMREG_A_HOST_BYTES,
+	.nl_peak_bytes		= MEMREG_A_PEAK_HOST_BYTES,
+	.nl_max_bytes		= MEMREG_A_MAX_HOST_BYTES,
+};

@@ -107,12 +107,12 @@ static int memreg_ioc_info(struct memreg_file *mf, void *arg)
 	memcpy(info->instance_id, memreg_instance_id,
 	       sizeof(info->instance_id));
 	info->max_regions = lim.max_regions;
-	info->max_host_bytes = lim.max_host_bytes;
-	info->max_dev_bytes = lim.max_dev_bytes;
+	info->max_host_bytes = lim.max_bytes[MEMREG_MEM_HOST];
+	info->max_dev_bytes = lim.max_bytes[MEMREG_MEM_DEVICE];
 	info->memlock_limit = memreg_memlock_limit();
 	info->regions = use.regions;
-	info->host_bytes = use.host_bytes;
-	info->dev_bytes = use.dev_bytes;
+	info->host_bytes = use.bytes[MEMREG_MEM_HOST];
+	info->dev_bytes = use.bytes[MEMREG_MEM_DEVICE];
 	return 0;
 }
 

@@ -49,8 +49,8 @@ static void memreg_test_range_counts_pages(struct kunit *test)
 
 static const struct memreg_limits memreg_test_lim = {
 	.max_regions = 4,
-	.max_host_bytes = 1 << 20,
-	.max_dev_bytes = 2 << 20,
+	.max_bytes[MEMREG_MEM_HOST] = 1 << 20,
+	.max_bytes[MEMREG_MEM_DEVICE] = 2 << 20,
 };
 
 /* Transfer descriptors: inside the registration, edges included. */
@@ -87,7 +87,7 @@ static void memreg_test_limits_count(struct kunit *test)
 
 static void memreg_test_limits_bytes(struct kunit *test)
 {
-	struct memreg_usage use = { .host_bytes = (1 << 20) - 4096 };
+	struct memreg_usage use = { .bytes[MEMREG_MEM_HOST] = (1 << 20) - 4096 };
 	enum memreg_refusal why = 0;
 
 	/* exactly up to the limit is allowed, one byte more is not */
@@ -103,7 +103,7 @@ static void memreg_test_limits_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
 						  MEMREG_MEM_DEVICE, 2 << 20,
 						  &why), 0);
-	use.dev_bytes = 1;
+	use.bytes[MEMREG_MEM_DEVICE] = 1;
 	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
 						  MEMREG_MEM_DEVICE, 2 << 20,
 						  &why), -ENOSPC);
@@ -114,10 +114,10 @@ static void memreg_test_limits_overflow(struct kunit *test)
 {
 	struct memreg_limits unlimited = {
 		.max_regions = MEMREG_UNLIMITED,
-		.max_host_bytes = MEMREG_UNLIMITED,
-		.max_dev_bytes = MEMREG_UNLIMITED,
+		.max_bytes[MEMREG_MEM_HOST] = MEMREG_UNLIMITED,
+		.max_bytes[MEMREG_MEM_DEVICE] = MEMREG_UNLIMITED,
 	};
-	struct memreg_usage use = { .host_bytes = U64_MAX - 1 };
+	struct memreg_usage use = { .bytes[MEMREG_MEM_HOST] = U64_MAX - 1 };
 	enum memreg_refusal why = 0;
 
 	/* a sum that wraps must not look small */
@@ -130,23 +130,23 @@ static void memreg_test_limits_overflow(struct kunit *test)
 
 static void memreg_test_effective_limits(struct kunit *test)
 {
-	struct memreg_limits own = { 1, 2, 3 }, def = { 10, 20, 30 }, out;
+	struct memreg_limits own = { 1, { 2, 3 } }, def = { 10, { 20, 30 } }, out;
 
 	memreg_effective_limits(&own, 0, &def, &out);
 	KUNIT_EXPECT_EQ(test, out.max_regions, 10ULL);
-	KUNIT_EXPECT_EQ(test, out.max_host_bytes, 20ULL);
-	KUNIT_EXPECT_EQ(test, out.max_dev_bytes, 30ULL);
+	KUNIT_EXPECT_EQ(test, out.max_bytes[MEMREG_MEM_HOST], 20ULL);
+	KUNIT_EXPECT_EQ(test, out.max_bytes[MEMREG_MEM_DEVICE], 30ULL);
 
 	memreg_effective_limits(&own, MEMREG_OVR_HOST, &def, &out);
 	KUNIT_EXPECT_EQ(test, out.max_regions, 10ULL);
-	KUNIT_EXPECT_EQ(test, out.max_host_bytes, 2ULL);
-	KUNIT_EXPECT_EQ(test, out.max_dev_bytes, 30ULL);
+	KUNIT_EXPECT_EQ(test, out.max_bytes[MEMREG_MEM_HOST], 2ULL);
+	KUNIT_EXPECT_EQ(test, out.max_bytes[MEMREG_MEM_DEVICE], 30ULL);
 
 	memreg_effective_limits(&own, MEMREG_OVR_REGIONS | MEMREG_OVR_DEV,
 				&def, &out);
 	KUNIT_EXPECT_EQ(test, out.max_regions, 1ULL);
-	KUNIT_EXPECT_EQ(test, out.max_host_bytes, 20ULL);
-	KUNIT_EXPECT_EQ(test, out.max_dev_bytes, 3ULL);
+	KUNIT_EXPECT_EQ(test, out.max_bytes[MEMREG_MEM_HOST], 20ULL);
+	KUNIT_EXPECT_EQ(test, out.max_bytes[MEMREG_MEM_DEVICE], 3ULL);
 }
 
 static void memreg_test_handle(struct kunit *test)

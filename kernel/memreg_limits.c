@@ -62,18 +62,11 @@ int memreg_check_limits(const struct memreg_usage *use,
 		*why = MEMREG_REFUSED_REGIONS;
 		return -EMFILE;
 	}
-	if (type == MEMREG_MEM_HOST) {
-		if (check_add_overflow(use->host_bytes, len, &sum) ||
-		    sum > lim->max_host_bytes) {
-			*why = MEMREG_REFUSED_HOST_BYTES;
-			return -EDQUOT;
-		}
-	} else {
-		if (check_add_overflow(use->dev_bytes, len, &sum) ||
-		    sum > lim->max_dev_bytes) {
-			*why = MEMREG_REFUSED_DEV_BYTES;
-			return -ENOSPC;
-		}
+	/* each type has its own byte limit, refusal and errno */
+	if (check_add_overflow(use->bytes[type], len, &sum) ||
+	    sum > lim->max_bytes[type]) {
+		*why = memreg_mem_types[type]->over_limit;
+		return memreg_mem_types[type]->over_limit_errno;
 	}
 	return 0;
 }
@@ -85,12 +78,13 @@ void memreg_effective_limits(const struct memreg_limits *own,
 			     const struct memreg_limits *defaults,
 			     struct memreg_limits *out)
 {
+	int t;
+
 	out->max_regions = overridden & MEMREG_OVR_REGIONS ?
 			   own->max_regions : defaults->max_regions;
-	out->max_host_bytes = overridden & MEMREG_OVR_HOST ?
-			      own->max_host_bytes : defaults->max_host_bytes;
-	out->max_dev_bytes = overridden & MEMREG_OVR_DEV ?
-			     own->max_dev_bytes : defaults->max_dev_bytes;
+	for (t = 0; t < MEMREG_MEM_TYPES; t++)
+		out->max_bytes[t] = overridden & MEMREG_OVR_BYTES(t) ?
+				    own->max_bytes[t] : defaults->max_bytes[t];
 }
 MEMREG_EXPORT_FOR_KUNIT(memreg_effective_limits);
 

@@ -49,8 +49,8 @@ struct memreg_stats memreg_stats;
 void memreg_default_limits(struct memreg_limits *lim)
 {
 	lim->max_regions = READ_ONCE(max_regions);
-	lim->max_host_bytes = READ_ONCE(max_host_bytes);
-	lim->max_dev_bytes = READ_ONCE(max_dev_bytes);
+	lim->max_bytes[MEMREG_MEM_HOST] = READ_ONCE(max_host_bytes);
+	lim->max_bytes[MEMREG_MEM_DEVICE] = READ_ONCE(max_dev_bytes);
 }
 
 void memreg_set_default_limits(const struct memreg_limits *lim,
@@ -59,9 +59,9 @@ void memreg_set_default_limits(const struct memreg_limits *lim,
 	if (which & MEMREG_OVR_REGIONS)
 		WRITE_ONCE(max_regions, lim->max_regions);
 	if (which & MEMREG_OVR_HOST)
-		WRITE_ONCE(max_host_bytes, lim->max_host_bytes);
+		WRITE_ONCE(max_host_bytes, lim->max_bytes[MEMREG_MEM_HOST]);
 	if (which & MEMREG_OVR_DEV)
-		WRITE_ONCE(max_dev_bytes, lim->max_dev_bytes);
+		WRITE_ONCE(max_dev_bytes, lim->max_bytes[MEMREG_MEM_DEVICE]);
 }
 
 static long memreg_ioctl(struct file *filp, unsigned int cmd,

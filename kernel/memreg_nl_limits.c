@@ -11,18 +11,19 @@ int memreg_nl_limits_doit(struct sk_buff *skb, struct genl_info *info)
 	struct memreg_limits lim = {};
 	unsigned int which = 0;
 	struct memreg_ctx *ctx;
+	int t;
 
 	if (tb[MEMREG_A_MAX_REGIONS]) {
 		lim.max_regions = nla_get_u64(tb[MEMREG_A_MAX_REGIONS]);
 		which |= MEMREG_OVR_REGIONS;
 	}
-	if (tb[MEMREG_A_MAX_HOST_BYTES]) {
-		lim.max_host_bytes = nla_get_u64(tb[MEMREG_A_MAX_HOST_BYTES]);
-		which |= MEMREG_OVR_HOST;
-	}
-	if (tb[MEMREG_A_MAX_DEV_BYTES]) {
-		lim.max_dev_bytes = nla_get_u64(tb[MEMREG_A_MAX_DEV_BYTES]);
-		which |= MEMREG_OVR_DEV;
+	for (t = 0; t < MEMREG_MEM_TYPES; t++) {
+		const struct nlattr *a = tb[memreg_mem_types[t]->nl_max_bytes];
+
+		if (a) {
+			lim.max_bytes[t] = nla_get_u64(a);
+			which |= MEMREG_OVR_BYTES(t);
+		}
 	}
 	if (!which) {
 		GENL_SET_ERR_MSG(info, "no limit given");

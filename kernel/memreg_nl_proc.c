@@ -30,16 +30,12 @@ static int memreg_nl_proc_fill(struct sk_buff *skb,
 			       struct netlink_callback *cb,
 			       struct memreg_ctx *ctx)
 {
-	u64 dev_alloc[MEMREG_MAX_DEVICES];
-	struct memreg_usage use, peak;
+	struct memreg_ctx_snapshot snap;
 	struct memreg_limits lim;
 	void *hdr;
+	int t;
 
-	spin_lock(&ctx->lock);
-	use = ctx->use;
-	peak = ctx->peak;
-	memcpy(dev_alloc, ctx->dev_alloc, sizeof(dev_alloc));
-	spin_unlock(&ctx->lock);
+	memreg_ctx_snapshot(ctx, &snap);
 	memreg_ctx_limits(ctx, &lim);
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -47,29 +43,34 @@ static int memreg_nl_proc_fill(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_READER) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_REGIONS, use.regions) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_HOST_BYTES, use.host_bytes) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_DEV_BYTES, use.dev_bytes) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_REGIONS, peak.regions) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_HOST_BYTES, peak.host_bytes) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_DEV_BYTES, peak.dev_bytes) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_MAX_REGIONS, lim.max_regions) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_MAX_HOST_BYTES,
-			      lim.max_host_bytes) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes) ||
-	    memreg_nl_put_dev_usage(skb, dev_alloc) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_REGIONS, snap.use.regions) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_REGIONS, snap.peak.regions) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_MAX_REGIONS, lim.max_regions))
+		goto cancel;
+	for (t = 0; t < MEMREG_MEM_TYPES; t++) {
+		const struct memreg_mem_ops *ops = memreg_mem_types[t];
+
+		if (memreg_nl_put_u64(skb, ops->nl_bytes, snap.use.bytes[t]) ||
+		    memreg_nl_put_u64(skb, ops->nl_peak_bytes,
+				      snap.peak.bytes[t]) ||
+		    memreg_nl_put_u64(skb, ops->nl_max_bytes,
+				      lim.max_bytes[t]))
+			goto cancel;
+	}
+	if (memreg_nl_put_dev_usage(skb, snap.dev_alloc) ||
 	    nla_put_u32(skb, MEMREG_A_IMPORTS, atomic_read(&ctx->nr_imports)) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_XFER_DESCS,
 			      atomic64_read(&ctx->xfer_descs)) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_XFER_READ_BYTES,
 			      atomic64_read(&ctx->xfer_read_bytes)) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_XFER_WRITE_BYTES,
-			      atomic64_read(&ctx->xfer_write_bytes))) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
+			      atomic64_read(&ctx->xfer_write_bytes)))
+		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
 }
 
 static int memreg_nl_proc_emit(void *entry, void *arg)

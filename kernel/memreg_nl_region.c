@@ -27,11 +27,10 @@ static int memreg_nl_region_fill(const struct memreg_nl_dump *d,
 	    nla_put_u32(skb, MEMREG_A_TYPE, reg->type) ||
 	    nla_put_u32(skb, MEMREG_A_ACCESS, reg->access) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_LEN, reg->len) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_PINNED_PAGES, reg->nr_folios) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_PINNED_PAGES, reg->pinned_pages) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_AGE_MS, memreg_region_age_ms(reg)))
 		goto cancel;
-	if (reg->type == MEMREG_MEM_DEVICE &&
-	    nla_put_u32(skb, MEMREG_A_DEVICE, reg->device))
+	if (reg->ops->fill_nl && reg->ops->fill_nl(skb, reg))
 		goto cancel;
 	if (nla_put_u32(skb, MEMREG_A_GRANTS, atomic_read(&reg->nr_grants)) ||
 	    nla_put_u32(skb, MEMREG_A_IMPORTS, atomic_read(&reg->nr_imports)))

@@ -8,15 +8,21 @@ static int memreg_nl_stats_fill(struct sk_buff *msg)
 {
 	struct memreg_stats *st = &memreg_stats;
 	struct memreg_limits lim;
+	int t;
 
 	memreg_default_limits(&lim);
+	for (t = 0; t < MEMREG_MEM_TYPES; t++) {
+		const struct memreg_mem_ops *ops = memreg_mem_types[t];
+
+		if (memreg_nl_put_u64(msg, ops->nl_bytes,
+				      atomic64_read(&st->bytes[t])) ||
+		    memreg_nl_put_u64(msg, ops->nl_max_bytes,
+				      lim.max_bytes[t]))
+			return -EMSGSIZE;
+	}
 	if (memreg_nl_put_u64(msg, MEMREG_A_PROCS, atomic64_read(&st->procs)) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_REGIONS,
 			      atomic64_read(&st->regions)) ||
-	    memreg_nl_put_u64(msg, MEMREG_A_HOST_BYTES,
-			      atomic64_read(&st->host_bytes)) ||
-	    memreg_nl_put_u64(msg, MEMREG_A_DEV_BYTES,
-			      atomic64_read(&st->dev_bytes)) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_PINNED_BYTES,
 			      atomic64_read(&st->pinned_pages) << PAGE_SHIFT) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_REGIONS,
@@ -28,9 +34,6 @@ static int memreg_nl_stats_fill(struct sk_buff *msg)
 	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_MEMLOCK,
 			      atomic64_read(&st->refused[MEMREG_REFUSED_MEMLOCK])) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_MAX_REGIONS, lim.max_regions) ||
-	    memreg_nl_put_u64(msg, MEMREG_A_MAX_HOST_BYTES,
-			      lim.max_host_bytes) ||
-	    memreg_nl_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, lim.max_dev_bytes) ||
 	    nla_put(msg, MEMREG_A_INSTANCE_ID, sizeof(memreg_instance_id),
 		    memreg_instance_id) ||
 	    nla_put_u32(msg, MEMREG_A_DEVICES, memreg_ndevs) ||

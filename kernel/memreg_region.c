@@ -8,8 +8,8 @@
  * allocated cyclically, so an id is not reused soon after it is freed and a
  * dump cursor (the next id) stays meaningful while registrations come and go.
  */
-#include <linux/capability.h>
 #include <linux/errno.h>
+#include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -18,6 +18,12 @@
 
 DEFINE_XARRAY_ALLOC1(memreg_regions);
 static u32 memreg_next_id;
+
+/* The backends, by enum memreg_mem_type: chosen once, at register time. */
+const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES] = {
+	[MEMREG_MEM_HOST]	= &memreg_host_mem_ops,
+	[MEMREG_MEM_DEVICE]	= &memreg_dev_mem_ops,
+};
 
 u64 memreg_region_age_ms(const struct memreg_reg *reg)
 {
@@ -29,16 +35,10 @@ static void memreg_region_free(struct memreg_reg *reg)
 {
 	struct memreg_ctx *ctx = reg->ctx;
 
-	if (reg->type == MEMREG_MEM_HOST)
-		memreg_host_unpin(reg, ctx->mm);
-	else
-		memreg_dev_reg_put(reg);
+	reg->ops->release(reg);
 	memreg_ctx_uncharge(ctx, reg->type, reg->len);
 	atomic64_dec(&memreg_stats.regions);
-	if (reg->type == MEMREG_MEM_HOST)
-		atomic64_sub(reg->len, &memreg_stats.host_bytes);
-	else
-		atomic64_sub(reg->len, &memreg_stats.dev_bytes);
+	atomic64_sub(reg->len, &memreg_stats.bytes[reg->type]);
 	memreg_ctx_put(ctx);
 	kfree_rcu(reg, rcu);
 }
@@ -55,9 +55,9 @@ void memreg_region_put(struct memreg_reg *reg)
  */
 static void memreg_region_destroy(struct memreg_reg *reg)
 {
-	/* unregistered: its device allocation may be freed from now on */
-	if (reg->type == MEMREG_MEM_DEVICE)
-		memreg_dev_reg_unlink(reg);
+	/* unregistered: e.g. its device allocation may be freed from now on */
+	if (reg->ops->unlink)
+		reg->ops->unlink(reg);
 	xa_erase(&reg->ctx->regions, reg->id);
 	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
 	memreg_region_put(reg);
@@ -82,6 +82,7 @@ struct memreg_reg *memreg_region_get(struct memreg_file *mf, u64 handle)
 
 int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 {
+	const struct memreg_mem_ops *ops;
 	struct memreg_ctx *ctx = mf->ctx;
 	struct memreg_reg *reg;
 	u64 first;
@@ -90,8 +91,9 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 
 	if (req->access & ~MEMREG_ACCESS_ALL)
 		return -EINVAL;
-	if (req->type != MEMREG_MEM_HOST && req->type != MEMREG_MEM_DEVICE)
+	if (req->type >= MEMREG_MEM_TYPES)
 		return -EINVAL;
+	ops = memreg_mem_types[array_index_nospec(req->type, MEMREG_MEM_TYPES)];
 	err = memreg_check_range(req->addr, req->len, &first, &npages);
 	if (err)
 		return err;
@@ -99,9 +101,11 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	if (req->addr != (unsigned long)req->addr ||
 	    !access_ok(u64_to_user_ptr(req->addr), req->len))
 		return -EFAULT;
-	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
+	/* the backend's struct, which begins with the common one */
+	reg = kzalloc(ops->reg_size, GFP_KERNEL_ACCOUNT);
 	if (!reg)
 		return -ENOMEM;
+	reg->ops = ops;
 	reg->type = req->type;
 	reg->access = req->access;
 	reg->addr = req->addr;
@@ -115,11 +119,7 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	if (err)
 		goto free_reg;
 
-	if (reg->type == MEMREG_MEM_HOST)
-		err = memreg_host_pin(reg, ctx->mm, capable(CAP_IPC_LOCK),
-				      first, npages);
-	else
-		err = memreg_dev_reg_get(reg, ctx->mm);
+	err = ops->attach(reg, first, npages);
 	if (err)
 		goto uncharge;
 
@@ -138,10 +138,7 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	refcount_inc(&ctx->ref);
 	memreg_ctx_note_peak(ctx);
 	atomic64_inc(&memreg_stats.regions);
-	if (reg->type == MEMREG_MEM_HOST)
-		atomic64_add(reg->len, &memreg_stats.host_bytes);
-	else
-		atomic64_add(reg->len, &memreg_stats.dev_bytes);
+	atomic64_add(reg->len, &memreg_stats.bytes[reg->type]);
 	req->handle = reg->handle;
 
 	/*
@@ -159,12 +156,9 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 free_id:
 	xa_erase(&memreg_regions, reg->id);
 unpin:
-	if (reg->type == MEMREG_MEM_HOST) {
-		memreg_host_unpin(reg, ctx->mm);
-	} else {
-		memreg_dev_reg_unlink(reg);
-		memreg_dev_reg_put(reg);
-	}
+	if (ops->unlink)
+		ops->unlink(reg);
+	ops->release(reg);
 uncharge:
 	memreg_ctx_uncharge(ctx, reg->type, reg->len);
 free_reg:
@@ -251,7 +245,7 @@ static int memreg_query_emit(void *entry, void *arg)
 	out->handle = reg->handle;
 	out->addr = reg->addr;
 	out->len = reg->len;
-	out->pinned_pages = reg->nr_folios;
+	out->pinned_pages = reg->pinned_pages;
 	out->age_ms = memreg_region_age_ms(reg);
 	out->type = reg->type;
 	out->access = reg->access;
@@ -269,6 +263,7 @@ int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q)
 	size_t esize = min_t(size_t, q->entry_size, sizeof(struct memreg_region));
 	char __user *ubuf = u64_to_user_ptr(q->regions);
 	struct memreg_query_buf qb = {};
+	struct memreg_usage use;
 	unsigned long cursor;
 	int err = 0;
 	u32 i;
@@ -299,9 +294,8 @@ int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q)
 	}
 	q->cursor = cursor;
 	q->count = qb.n;
-	spin_lock(&ctx->lock);
-	q->total = ctx->use.regions;
-	spin_unlock(&ctx->lock);
+	memreg_ctx_usage(ctx, &use);
+	q->total = use.regions;
 	kvfree(qb.entries);
 	return err;
 }

@@ -53,22 +53,6 @@ static void memreg_xfer_drop_remote(struct memreg_xfer_state *st)
 	st->rreg = NULL;
 }
 
-/* The page of @reg holding @addr, and @addr's offset in it. */
-static struct page *memreg_xfer_page(const struct memreg_reg *reg, u64 addr,
-				     unsigned int *off)
-{
-	u64 o;
-
-	if (reg->type == MEMREG_MEM_HOST) {
-		o = addr - (reg->addr & PAGE_MASK);
-		*off = offset_in_page(o);
-		return reg->pages[o >> PAGE_SHIFT];
-	}
-	o = reg->dev_offset + (addr - reg->addr);
-	*off = offset_in_page(o);
-	return reg->dalloc->pages[o >> PAGE_SHIFT];
-}
-
 static bool memreg_xfer_inside(const struct memreg_reg *reg, u64 addr,
 			       u64 len)
 {
@@ -83,8 +67,8 @@ static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
 	void *s, *d;
 
 	while (len) {
-		sp = memreg_xfer_page(src, saddr, &soff);
-		dp = memreg_xfer_page(dst, daddr, &doff);
+		sp = src->ops->page_at(src, saddr, &soff);
+		dp = dst->ops->page_at(dst, daddr, &doff);
 		n = min_t(u64, len, PAGE_SIZE - max(soff, doff));
 		s = kmap_local_page(sp);
 		d = kmap_local_page(dp);
