@@ -289,8 +289,13 @@ void memreg__acl_stream_destroy(struct acl_stream *s, bool force)
 		__atomic_store_n(&s->force, true, __ATOMIC_RELEASE);
 	pthread_cond_signal(&s->work_cv);
 	pthread_mutex_unlock(&s->lock);
-	/* Its pending host callbacks go, and a task waiting in it gives up. */
-	memreg__acl_report_stream_gone(s);
+	/*
+	 * By force, its pending host callbacks go now, and a task waiting
+	 * in it gives up.  Otherwise the queue, callbacks included, runs
+	 * first: the subscription goes after the worker.
+	 */
+	if (force || worker_stream == s)
+		memreg__acl_report_stream_gone(s);
 	/*
 	 * The worker may be in a user's allocator callback that calls into
 	 * the runtime: do not hold rt.lock while it finishes.
@@ -306,6 +311,7 @@ void memreg__acl_stream_destroy(struct acl_stream *s, bool force)
 	}
 	pthread_mutex_unlock(&rt->lock);
 	pthread_join(s->worker, NULL);
+	memreg__acl_report_stream_gone(s);
 	pthread_mutex_lock(&rt->lock);
 	memreg__acl_stream_put(s);	/* the table's reference */
 }

@@ -478,6 +478,28 @@ static void test_callbacks(void **state)
 	aclrtFree(d);
 }
 
+/* A plain destroy runs the queue first, the host callbacks in it included. */
+static void test_destroy_runs_callbacks(void **state)
+{
+	struct cb_probe probe = { 0 };
+	unsigned char dev[4] = { 0 };
+	pthread_t thr;
+	aclrtStream s;
+
+	(void)state;
+	probe.dev = dev;
+	assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+	stop_reporter = 0;
+	assert_int_equal(pthread_create(&thr, NULL, reporter, NULL), 0);
+	assert_int_equal(aclrtSubscribeReport((uint64_t)thr, s), ACL_SUCCESS);
+	assert_int_equal(aclrtLaunchCallback(probe_cb, &probe, ACL_CALLBACK_BLOCK, s), ACL_SUCCESS);
+	assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+	assert_int_equal(__atomic_load_n(&probe.calls, __ATOMIC_ACQUIRE), 1);
+	assert_true(pthread_equal(probe.thread, thr));
+	__atomic_store_n(&stop_reporter, 1, __ATOMIC_RELAXED);
+	pthread_join(thr, NULL);
+}
+
 struct exc_seen {
 	int calls;
 	uint32_t task, stream, thread, device, error;
@@ -573,6 +595,7 @@ void run_event_tests(struct group_result *res)
 		cmocka_unit_test_setup_teardown(test_force_releases_waiters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_device_force, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callbacks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_runs_callbacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exception_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_op_wait_timeout, setup, teardown),
 	};
