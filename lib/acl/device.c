@@ -84,7 +84,7 @@ static struct acl_context *context_new(int32_t device, bool is_default)
 	return ctx;
 }
 
-void memreg__acl_context_destroy(struct acl_context *ctx)
+void memreg__acl_context_destroy(struct acl_context *ctx, bool force)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_stream **streams;
@@ -95,7 +95,7 @@ void memreg__acl_context_destroy(struct acl_context *ctx)
 	streams = memreg__acl_streams_ref(ctx, -1, &n);
 	for (i = 0; i < n; i++) {
 		/* Drops rt.lock while the worker finishes; see stream.c. */
-		memreg__acl_stream_destroy(streams[i]);
+		memreg__acl_stream_destroy(streams[i], force);
 		memreg__acl_stream_put(streams[i]);
 	}
 	free(streams);
@@ -113,7 +113,7 @@ void memreg__acl_devices_release(void)
 	uint32_t i;
 
 	while (memreg__ptrmap_values(&rt->contexts, (void **)&ctx, 1))
-		memreg__acl_context_destroy(ctx);
+		memreg__acl_context_destroy(ctx, false);
 	for (i = 0; i < rt->nr_devices; i++)
 		rt->devices[i].refs = 0;
 	memreg__ptrmap_clear(&rt->contexts);
@@ -177,7 +177,47 @@ aclError aclrtResetDevice(int32_t deviceId)
 		goto out;
 	/* Like aclrtSetDevice, counted: the last reset releases. */
 	if (--dev->refs == 0 && dev->default_ctx)
-		memreg__acl_context_destroy(dev->default_ctx);
+		memreg__acl_context_destroy(dev->default_ctx, false);
+out:
+	pthread_mutex_unlock(&rt->lock);
+	return ret;
+}
+
+/*
+ * Whatever the count: every context on the device (the default one and
+ * those aclrtCreateContext made), and their streams without waiting for
+ * their queues.  Memory stays, as for aclrtResetDevice.
+ */
+aclError aclrtResetDeviceForce(int32_t deviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context **all;
+	size_t i, n;
+	aclError ret;
+
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	if (ret)
+		goto out;
+	rt->devices[deviceId].refs = 0;
+	n = memreg__ptrmap_values(&rt->contexts, NULL, 0);
+	all = n ? calloc(n, sizeof(*all)) : NULL;
+	if (n && !all) {
+		ret = ACL_ERROR_BAD_ALLOC;
+		goto out;
+	}
+	n = memreg__ptrmap_values(&rt->contexts, (void **)all, n);
+	for (i = 0; i < n; i++) {
+		/*
+		 * rt.lock is dropped while a stream's worker finishes: a
+		 * context may have gone meanwhile.
+		 */
+		if (memreg__ptrmap_get(&rt->contexts, all[i]) != all[i] ||
+		    all[i]->device != deviceId)
+			continue;
+		memreg__acl_context_destroy(all[i], true);
+	}
+	free(all);
 out:
 	pthread_mutex_unlock(&rt->lock);
 	return ret;
@@ -260,7 +300,7 @@ aclError aclrtDestroyContext(aclrtContext context)
 	if (!ctx || ctx->is_default)
 		ret = ACL_ERROR_INVALID_PARAM;
 	else
-		memreg__acl_context_destroy(ctx);
+		memreg__acl_context_destroy(ctx, false);
 	pthread_mutex_unlock(&rt->lock);
 	return ret;
 }

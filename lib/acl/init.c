@@ -19,6 +19,8 @@ struct acl_runtime memreg__acl_rt = {
 	.contexts = PTRMAP_INIT,
 	.streams = PTRMAP_INIT,
 	.hostmem = PTRMAP_INIT,
+	.events = PTRMAP_INIT,
+	.devmem_use = PTHREAD_RWLOCK_INITIALIZER,
 };
 
 #define CONFIG_MAX	(1U << 20)	/* CANN's configurations are small */
@@ -94,6 +96,7 @@ static void finalize_locked(void)
 	struct acl_runtime *rt = &memreg__acl_rt;
 
 	memreg__acl_devices_release();
+	memreg__acl_events_release();
 	memreg__acl_memory_release();
 	memreg__acl_hostmem_release();
 	memreg_close(rt->mctx);

@@ -26,9 +26,13 @@ static bool is_devmem(const void *p, size_t len)
 	return ret;
 }
 
-/* The checks after count 0, shared by both copies. */
+/*
+ * The checks after count 0, shared by both copies; *t_dst_dev and
+ * *t_src_dev (if not NULL) get which sides are device memory.
+ */
 static aclError check_copy(void *dst, size_t destMax, const void *src,
-			   size_t count, aclrtMemcpyKind kind)
+			   size_t count, aclrtMemcpyKind kind,
+			   bool *t_dst_dev, bool *t_src_dev)
 {
 	bool dst_dev, src_dev;
 
@@ -53,14 +57,24 @@ static aclError check_copy(void *dst, size_t destMax, const void *src,
 		dst_dev = true;
 		src_dev = true;
 		break;
+	case ACL_MEMCPY_DEFAULT:
+		/* The addresses say what they are. */
+		if (t_dst_dev) {
+			*t_dst_dev = is_devmem(dst, count);
+			*t_src_dev = is_devmem(src, count);
+		}
+		return ACL_SUCCESS;
 	default:
-		/* HOST_TO_HOST, and DEFAULT: the addresses say what they are. */
 		return ACL_SUCCESS;
 	}
 	/* The host side is not checked: any memory of the process will do. */
 	if ((dst_dev && !is_devmem(dst, count)) ||
 	    (src_dev && !is_devmem(src, count)))
 		return ACL_ERROR_RT_PARAM_INVALID;
+	if (t_dst_dev) {
+		*t_dst_dev = dst_dev;
+		*t_src_dev = src_dev;
+	}
 	return ACL_SUCCESS;
 }
 
@@ -71,7 +85,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 
 	if (!count)
 		return ACL_SUCCESS;
-	ret = check_copy(dst, destMax, src, count, kind);
+	ret = check_copy(dst, destMax, src, count, kind, NULL, NULL);
 	if (ret)
 		return ret;
 	/* Synchronous, and without waiting for any stream (as in CANN). */
@@ -114,17 +128,22 @@ out:
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 			  size_t count, aclrtMemcpyKind kind, aclrtStream stream)
 {
+	bool dst_dev = false, src_dev = false;
 	struct acl_task *t;
 	aclError ret;
 
 	if (!count)
 		return ACL_SUCCESS;
-	ret = check_copy(dst, destMax, src, count, kind);
+	ret = check_copy(dst, destMax, src, count, kind, &dst_dev, &src_dev);
 	if (ret)
 		return ret;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ACL_ERROR_BAD_ALLOC;
+	t->kind = ACL_TASK_COPY;
+	t->dst_dev = dst_dev;
+	/* Staged: the worker copies from the stream's work memory. */
+	t->src_dev = src_dev && kind != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
 	t->dst = dst;
 	t->src = src;
 	t->count = count;
@@ -172,7 +191,9 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ACL_ERROR_BAD_ALLOC;
+	t->kind = ACL_TASK_COPY;
 	t->dst = devPtr;
+	t->dst_dev = is_devmem(devPtr, count);
 	t->count = count;
 	t->value = value;
 	ret = enqueue(stream, t, false);

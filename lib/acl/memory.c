@@ -201,7 +201,10 @@ aclError aclrtFree(void *devPtr)
 		goto out;
 	}
 	m = rt->devmem[i];
+	/* A stream task may be copying to or from it: let it finish. */
+	pthread_rwlock_wrlock(&rt->devmem_use);
 	err = memreg_dev_free(rt->mctx, &m->mem);
+	pthread_rwlock_unlock(&rt->devmem_use);
 	if (err) {
 		/* Still registered (EBUSY): it stays allocated and mapped. */
 		ret = memreg__acl_error(err);

@@ -4,9 +4,11 @@
  * "memreg__" prefix: the version script exports only acl*.
  *
  * Locking, outermost first: rt.lock (init state, devices, contexts, the
- * live-stream table, device and host memory tables) -> a stream's lock.
- * The allocator table has a lock of its own that nests in nothing, and
- * no lock is held while a user's allocator callback runs.
+ * live-stream and event tables, device and host memory tables) -> a
+ * stream's lock -> the wait lock (event states, report subscriptions and
+ * queue).  rt.lock -> devmem_use.  The allocator table has a lock of its
+ * own that nests in nothing, and no lock is held while a user's
+ * allocator, host or exception callback runs.
  */
 #ifndef MEMREG_ACL_RUNTIME_H
 #define MEMREG_ACL_RUNTIME_H
@@ -14,6 +16,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <acl/acl_rt.h>
 #include <memreg/memreg.h>
@@ -54,6 +57,15 @@ struct acl_runtime {
 	struct ptrmap contexts;		/* live contexts: itself -> itself */
 	struct ptrmap streams;		/* live streams: itself -> itself */
 	struct ptrmap hostmem;		/* aclrtMallocHost address -> struct */
+	struct ptrmap events;		/* live events: itself -> itself */
+
+	/*
+	 * Read-held by a stream task while it copies to or from device
+	 * memory, write-held by aclrtFree while it unmaps: a task either
+	 * finds its memory gone or copies before it goes, never into a
+	 * hole.  Taken with rt.lock held, or without any lock.
+	 */
+	pthread_rwlock_t devmem_use;
 
 	/* aclrtMalloc'd memory, sorted by address, for range lookups. */
 	struct acl_devmem **devmem;
@@ -67,6 +79,17 @@ extern struct acl_runtime memreg__acl_rt;
 /* The aclError for a negative memreg_err of a device-memory call. */
 aclError memreg__acl_error(int memreg_err);
 
+/*
+ * What stream tasks wait for (events, blocking host callbacks) and the
+ * host callbacks' queue: one lock and one condition for all of it,
+ * broadcast on every change.  Innermost lock.
+ */
+extern pthread_mutex_t memreg__acl_wait_lock;
+extern pthread_cond_t memreg__acl_wait_cv;
+
+/* Absolute CLOCK_MONOTONIC deadline @ms from now (the wait cv's clock). */
+void memreg__acl_deadline(struct timespec *ts, int64_t ms);
+
 /* ---- device.c ---- */
 
 /*
@@ -74,8 +97,11 @@ aclError memreg__acl_error(int memreg_err);
  * rt.lock held; NULL (lock not held) if the thread has none.
  */
 struct acl_context *memreg__acl_lock_context(void);
-/* Destroy a context's streams and the context; rt.lock held. */
-void memreg__acl_context_destroy(struct acl_context *ctx);
+/*
+ * Destroy a context's streams and the context; rt.lock held.  @force
+ * drops the streams' work that has not started.
+ */
+void memreg__acl_context_destroy(struct acl_context *ctx, bool force);
 /* aclFinalize's part: every context and device; rt.lock held. */
 void memreg__acl_devices_release(void);
 
@@ -97,6 +123,13 @@ struct acl_stream {
 	uint64_t queued, done;		/* tasks so far; done <= queued */
 	aclError error;			/* first failure since the last sync */
 	bool stopping;
+	bool force;			/* atomic: drop tasks, end waits */
+	uint32_t id;			/* for exception info */
+	int32_t device;			/* its context's, which may go first */
+
+	/* Under the wait lock: the thread that runs its host callbacks. */
+	bool subscribed;
+	uint64_t report_tid;
 
 	/* The work memory taken last, for allocAdvise (staging.c). */
 	aclrtAllocator stage_obj;
@@ -114,10 +147,15 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 					  aclError *err);
 /*
  * Take the stream out of the tables and stop its worker after the work
- * queued; rt.lock held, dropped while waiting for the worker.
+ * queued (@force: after the task running, dropping the others); rt.lock
+ * held, dropped while waiting for the worker.
  */
-void memreg__acl_stream_destroy(struct acl_stream *s);
+void memreg__acl_stream_destroy(struct acl_stream *s, bool force);
+/* Has the stream been destroyed by force?  (Waits in tasks give up.) */
+bool memreg__acl_stream_forced(struct acl_stream *s);
 aclError memreg__acl_stream_sync(struct acl_stream *s);
+/* The same, for @timeout ms (-1: for ever, 0: only look). */
+aclError memreg__acl_stream_sync_timeout(struct acl_stream *s, int32_t timeout);
 /*
  * References to the live streams of @ctx (any if NULL) on @device (any
  * if < 0), in a malloc'd array (*n of them; NULL if none or out of
@@ -128,9 +166,35 @@ struct acl_stream **memreg__acl_streams_ref(struct acl_context *ctx,
 /* The handle programs see. */
 aclrtStream memreg__acl_stream_handle(struct acl_stream *s);
 
+enum acl_task_kind {
+	ACL_TASK_COPY,		/* memcpy, or memset if src is NULL */
+	ACL_TASK_RECORD,	/* event.c */
+	ACL_TASK_WAIT,
+	ACL_TASK_RESET,
+	ACL_TASK_CALLBACK,	/* report.c */
+};
+
+struct acl_event;
+
 /* Work a stream's worker runs, in the order it was queued. */
 struct acl_task {
 	struct acl_task *next;
+	enum acl_task_kind kind;
+	uint64_t seq;		/* its number in the stream, from 1: the task id */
+	uint32_t tid;		/* the thread that queued it */
+
+	/* ACL_TASK_RECORD, _WAIT, _RESET: a reference, and which record. */
+	struct acl_event *event;
+	uint64_t gen;
+	int64_t timeout_ms;	/* _WAIT: < 0 none */
+
+	/* ACL_TASK_CALLBACK */
+	aclrtCallback fn;
+	void *user;
+	bool blocking;		/* ACL_CALLBACK_BLOCK */
+
+	/* ACL_TASK_COPY; which sides must still be device memory when it runs. */
+	bool dst_dev, src_dev;
 	void *dst;
 	const void *src;	/* NULL: fill dst with value */
 	size_t count;
@@ -145,6 +209,29 @@ struct acl_task {
 
 /* Queue @t (allocated with malloc; the worker frees it). */
 aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t);
+
+/* ---- event.c ---- */
+
+/* Run or (stream destroyed by force) drop an event task; 0 or the failure. */
+aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
+				bool drop);
+void memreg__acl_event_put(struct acl_event *e);
+/* aclFinalize's part: forget every event; rt.lock held. */
+void memreg__acl_events_release(void);
+
+/* ---- report.c ---- */
+
+/* Run or drop a host callback task; 0 or the failure. */
+aclError memreg__acl_callback_task(struct acl_stream *s, struct acl_task *t,
+				   bool drop);
+/* The stream ends: its pending reports go, its subscription too. */
+void memreg__acl_report_stream_gone(struct acl_stream *s);
+
+/* ---- exception.c ---- */
+
+/* A task of @s failed with @err: tell the program's exception callback. */
+void memreg__acl_exception(struct acl_stream *s, struct acl_task *t,
+			   aclError err);
 
 /* ---- allocator.c ---- */
 

@@ -8,50 +8,150 @@
  *
  * A stream's handle is its struct, found through the table of live
  * streams, so a destroyed or made-up handle is refused rather than used.
+ *
+ * Besides copies, a stream runs event records and waits (event.c) and
+ * host callbacks (report.c) as tasks, so that they are ordered with the
+ * copies exactly as the program queued them.  A task that fails sets the
+ * stream's error, which the next synchronisation returns, and calls the
+ * program's exception callback (exception.c); the tasks after it still
+ * run, as on a device.
+ *
+ * aclrtDestroyStreamForce and aclrtResetDeviceForce do not wait for the
+ * queue: the task running finishes (a copy cannot be stopped halfway),
+ * waits in tasks give up, and the tasks that have not started are
+ * dropped, their resources given back.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
+pthread_mutex_t memreg__acl_wait_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t memreg__acl_wait_cv;
+static pthread_once_t wait_cv_once = PTHREAD_ONCE_INIT;
+static uint32_t next_stream_id;
+
 /* Set in each worker: the stream whose work the thread runs. */
 static __thread struct acl_stream *worker_stream;
+
+/* Timed waits must not jump with the wall clock. */
+static void wait_cv_init(void)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&memreg__acl_wait_cv, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+void memreg__acl_deadline(struct timespec *ts, int64_t ms)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (ms % 1000) * 1000000;
+	if (ts->tv_nsec >= 1000000000) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000;
+	}
+}
+
+bool memreg__acl_stream_forced(struct acl_stream *s)
+{
+	return __atomic_load_n(&s->force, __ATOMIC_ACQUIRE);
+}
 
 aclrtStream memreg__acl_stream_handle(struct acl_stream *s)
 {
 	return s;
 }
 
-static void run_task(struct acl_task *t)
+/*
+ * A copy or fill.  Device memory freed since the task was queued (the
+ * program did not synchronize before aclrtFree) is unmapped: the copy
+ * fails as a DMA to a bad address fails on a device, instead of
+ * faulting the process.
+ */
+static aclError run_copy(struct acl_task *t)
 {
+	struct acl_runtime *rt = &memreg__acl_rt;
+	bool dev = t->dst_dev || t->src_dev;
+	aclError err = ACL_SUCCESS;
+
+	if (dev) {
+		pthread_mutex_lock(&rt->lock);
+		if ((t->dst_dev && !memreg__acl_devmem_find(t->dst, t->count)) ||
+		    (t->src_dev && !memreg__acl_devmem_find(t->src, t->count)))
+			err = ACL_ERROR_RT_SYS_DMA;
+		else
+			pthread_rwlock_rdlock(&rt->devmem_use);
+		pthread_mutex_unlock(&rt->lock);
+		if (err)
+			goto out;
+	}
 	if (t->src)
 		memmove(t->dst, t->src, t->count);
 	else
 		memset(t->dst, t->value, t->count);
+	if (dev)
+		pthread_rwlock_unlock(&rt->devmem_use);
+out:
 	memreg__acl_stage_put(t);
+	return err;
+}
+
+/* Run @t, or give back what it holds without running it (@drop). */
+static aclError run_task(struct acl_stream *s, struct acl_task *t, bool drop)
+{
+	switch (t->kind) {
+	case ACL_TASK_COPY:
+		if (!drop)
+			return run_copy(t);
+		memreg__acl_stage_put(t);
+		return ACL_SUCCESS;
+	case ACL_TASK_RECORD:
+	case ACL_TASK_WAIT:
+	case ACL_TASK_RESET:
+		return memreg__acl_event_task(s, t, drop);
+	case ACL_TASK_CALLBACK:
+		return memreg__acl_callback_task(s, t, drop);
+	}
+	return ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
 }
 
 static void *worker_main(void *arg)
 {
 	struct acl_stream *s = arg;
 	struct acl_task *t;
+	aclError err;
+	bool drop;
 
 	worker_stream = s;
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
 		while (!s->head && !s->stopping)
 			pthread_cond_wait(&s->work_cv, &s->lock);
-		/* Stopping drains the queue first: queued work is not lost. */
+		/*
+		 * Stopping drains the queue first: queued work is not lost,
+		 * unless the stream is destroyed by force.
+		 */
 		t = s->head;
 		if (!t)
 			break;
+		drop = s->force;
 		pthread_mutex_unlock(&s->lock);
-		run_task(t);
+		err = run_task(s, t, drop);
+		if (err && !drop)
+			memreg__acl_exception(s, t, err);
 		pthread_mutex_lock(&s->lock);
 		s->head = t->next;
 		if (!s->head)
 			s->tail = NULL;
 		s->done++;
+		if (err && !s->error)
+			s->error = err;
 		pthread_cond_broadcast(&s->done_cv);
 		free(t);
 	}
@@ -65,11 +165,14 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_stream *s = calloc(1, sizeof(*s));
 
+	pthread_once(&wait_cv_once, wait_cv_init);
 	*err = ACL_ERROR_BAD_ALLOC;
 	if (!s)
 		return NULL;
 	s->ctx = ctx;
 	s->refs = 1;	/* the table's */
+	s->id = __atomic_fetch_add(&next_stream_id, 1, __ATOMIC_RELAXED);
+	s->device = ctx->device;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work_cv, NULL);
 	pthread_cond_init(&s->done_cv, NULL);
@@ -164,7 +267,7 @@ struct acl_stream **memreg__acl_streams_ref(struct acl_context *ctx,
 	return all;
 }
 
-void memreg__acl_stream_destroy(struct acl_stream *s)
+void memreg__acl_stream_destroy(struct acl_stream *s, bool force)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
 
@@ -182,8 +285,17 @@ void memreg__acl_stream_destroy(struct acl_stream *s)
 
 	pthread_mutex_lock(&s->lock);
 	s->stopping = true;
+	if (force)
+		__atomic_store_n(&s->force, true, __ATOMIC_RELEASE);
 	pthread_cond_signal(&s->work_cv);
 	pthread_mutex_unlock(&s->lock);
+	/*
+	 * By force, its pending host callbacks go now, and a task waiting
+	 * in it gives up.  Otherwise the queue, callbacks included, runs
+	 * first: the subscription goes after the worker.
+	 */
+	if (force || worker_stream == s)
+		memreg__acl_report_stream_gone(s);
 	/*
 	 * The worker may be in a user's allocator callback that calls into
 	 * the runtime: do not hold rt.lock while it finishes.
@@ -199,6 +311,7 @@ void memreg__acl_stream_destroy(struct acl_stream *s)
 	}
 	pthread_mutex_unlock(&rt->lock);
 	pthread_join(s->worker, NULL);
+	memreg__acl_report_stream_gone(s);
 	pthread_mutex_lock(&rt->lock);
 	memreg__acl_stream_put(s);	/* the table's reference */
 }
@@ -211,6 +324,8 @@ aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t)
 		return ACL_ERROR_INVALID_PARAM;
 	}
 	t->next = NULL;
+	t->seq = s->queued + 1;
+	t->tid = (uint32_t)gettid();
 	if (s->tail)
 		s->tail->next = t;
 	else
@@ -224,16 +339,34 @@ aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t)
 
 aclError memreg__acl_stream_sync(struct acl_stream *s)
 {
+	return memreg__acl_stream_sync_timeout(s, -1);
+}
+
+aclError memreg__acl_stream_sync_timeout(struct acl_stream *s, int32_t timeout)
+{
+	struct timespec ts;
 	aclError err;
 	uint64_t upto;
 
 	/* The worker waiting for itself would never return. */
 	if (worker_stream == s)
 		return ACL_ERROR_RT_STREAM_CONTEXT;
+	if (timeout > 0)
+		memreg__acl_deadline(&ts, timeout);
 	pthread_mutex_lock(&s->lock);
 	upto = s->queued;
-	while (s->done < upto)
-		pthread_cond_wait(&s->done_cv, &s->lock);
+	while (s->done < upto && timeout) {
+		if (timeout < 0)
+			pthread_cond_wait(&s->done_cv, &s->lock);
+		else if (pthread_cond_timedwait(&s->done_cv, &s->lock, &ts) ==
+			 ETIMEDOUT)
+			break;
+	}
+	if (s->done < upto) {
+		/* Its error stays for the synchronisation that succeeds. */
+		pthread_mutex_unlock(&s->lock);
+		return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+	}
 	err = s->error;
 	s->error = ACL_SUCCESS;
 	pthread_mutex_unlock(&s->lock);
@@ -258,7 +391,7 @@ aclError aclrtCreateStream(aclrtStream *stream)
 	return err;
 }
 
-aclError aclrtDestroyStream(aclrtStream stream)
+static aclError destroy_stream(aclrtStream stream, bool force)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_stream *s;
@@ -273,10 +406,20 @@ aclError aclrtDestroyStream(aclrtStream stream)
 		return ACL_ERROR_INVALID_PARAM;
 	}
 	stream_ref(s);
-	memreg__acl_stream_destroy(s);
+	memreg__acl_stream_destroy(s, force);
 	pthread_mutex_unlock(&rt->lock);
 	memreg__acl_stream_put(s);
 	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream)
+{
+	return destroy_stream(stream, false);
+}
+
+aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+	return destroy_stream(stream, true);
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream)
@@ -290,4 +433,38 @@ aclError aclrtSynchronizeStream(aclrtStream stream)
 	err = memreg__acl_stream_sync(s);
 	memreg__acl_stream_put(s);
 	return err;
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	/* -1 waits for ever, 0 only looks; nothing else below 0 means anything. */
+	if (timeout < -1)
+		return ACL_ERROR_INVALID_PARAM;
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return err;
+	err = memreg__acl_stream_sync_timeout(s, timeout);
+	memreg__acl_stream_put(s);
+	return err;
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (!status)
+		return ACL_ERROR_INVALID_PARAM;
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return err;
+	pthread_mutex_lock(&s->lock);
+	*status = s->done == s->queued ? ACL_STREAM_STATUS_COMPLETE :
+					 ACL_STREAM_STATUS_NOT_READY;
+	pthread_mutex_unlock(&s->lock);
+	memreg__acl_stream_put(s);
+	return ACL_SUCCESS;
 }

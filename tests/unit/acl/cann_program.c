@@ -66,6 +66,11 @@ int main(void)
 	uint64_t refs = 0;
 	aclError ret;
 	char buf[16] = { 0 };
+	aclrtEvent event = NULL;
+	aclrtEventRecordedStatus evStatus;
+	aclrtStreamStatus stStatus;
+	float ms = 0.0f;
+	aclFloat16 half = aclFloatToFloat16(1.5f);
 
 	aclrtAllocatorSetObjToDesc(desc, &my);
 	aclrtAllocatorSetAllocFuncToDesc(desc, MyAlloc);
@@ -79,6 +84,9 @@ int main(void)
 	aclrtAllocatorDestroyDesc(desc);
 	aclrtAllocatorUnregister(&my);
 
+	if (aclFloat16ToFloat(half) != 1.5f || aclDataTypeSize(ACL_FLOAT16) != 2 ||
+	    !aclrtGetSocName())
+		return 1;
 	ret = aclInit(NULL);
 	if (ret != ACL_SUCCESS && ret != ACL_ERROR_REPEAT_INITIALIZE)
 		return 1;
@@ -99,6 +107,15 @@ int main(void)
 				   ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, stream));
 	CHECK_ACL(aclrtMemset(devPtr, sizeof(buf), 0, sizeof(buf)));
 	CHECK_ACL(aclrtMemsetAsync(devPtr, sizeof(buf), 0, sizeof(buf), stream));
+	CHECK_ACL(aclrtCreateEvent(&event));
+	CHECK_ACL(aclrtRecordEvent(event, stream));
+	CHECK_ACL(aclrtStreamWaitEvent(NULL, event));
+	CHECK_ACL(aclrtSynchronizeEvent(event));
+	CHECK_ACL(aclrtQueryEventStatus(event, &evStatus));
+	CHECK_ACL(aclrtEventElapsedTime(&ms, event, event));
+	CHECK_ACL(aclrtDestroyEvent(event));
+	CHECK_ACL(aclrtStreamQuery(stream, &stStatus));
+	CHECK_ACL(aclrtSynchronizeStreamWithTimeout(stream, -1));
 	CHECK_ACL(aclrtSynchronizeStream(stream));
 	CHECK_ACL(aclrtSynchronizeDevice());
 	CHECK_ACL(aclrtGetMemInfo(attr, &freeMem, &totalMem));
@@ -107,9 +124,9 @@ int main(void)
 	CHECK_ACL(aclrtSetCurrentContext(context));
 	CHECK_ACL(aclrtFreeHost(hostPtr));
 	CHECK_ACL(aclrtFree(devPtr));
-	CHECK_ACL(aclrtDestroyStream(stream));
+	CHECK_ACL(aclrtDestroyStreamForce(stream));
 	CHECK_ACL(aclrtDestroyContext(context));
-	CHECK_ACL(aclrtResetDevice(deviceId));
+	CHECK_ACL(aclrtResetDeviceForce(deviceId));
 	CHECK_ACL(aclFinalizeReference(&refs));
 	return 0;
 }

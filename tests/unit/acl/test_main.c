@@ -19,6 +19,8 @@ int main(int argc, char **argv)
 		run_devmem_tests,
 		run_runtime_tests,
 		run_copy_tests,
+		run_event_tests,
+		run_misc_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

@@ -22,6 +22,8 @@ void run_args_tests(struct group_result *res);
 void run_devmem_tests(struct group_result *res);
 void run_runtime_tests(struct group_result *res);
 void run_copy_tests(struct group_result *res);
+void run_event_tests(struct group_result *res);
+void run_misc_tests(struct group_result *res);
 
 #define RUN_GROUP(name, tests, setup, teardown, res)			\
 	do {								\

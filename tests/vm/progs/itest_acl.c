@@ -5,9 +5,12 @@
  * HUGE_ONLY with no contiguous memory left, copies in every direction
  * checked byte for byte, stream order, a program's allocator serving the
  * runtime's work memory, pinned host memory, and freeing registered
- * device memory.  Linked against the shipped libmemreg.so.
+ * device memory, events ordering two streams, forced stream destroy,
+ * and a queued copy whose device memory was freed failing through the
+ * exception callback.  Linked against the shipped libmemreg.so.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -580,6 +583,107 @@ static void test_free_registered_device_memory(void **state)
 	assert_int_equal(aclrtFree(p), ACL_SUCCESS);
 }
 
+static void gate_cb(void *arg)
+{
+	__atomic_add_fetch((int *)arg, 1, __ATOMIC_RELAXED);
+}
+
+/* Hold @s with a blocking callback that only this thread runs. */
+static void close_gate(aclrtStream s, int *ran)
+{
+	assert_int_equal(aclrtSubscribeReport((uint64_t)pthread_self(), s), ACL_SUCCESS);
+	assert_int_equal(aclrtLaunchCallback(gate_cb, ran, ACL_CALLBACK_BLOCK, s), ACL_SUCCESS);
+}
+
+static void open_gate(aclrtStream s)
+{
+	assert_int_equal(aclrtProcessReport(5000), ACL_SUCCESS);
+	assert_int_equal(aclrtUnSubscribeReport((uint64_t)pthread_self(), s), ACL_SUCCESS);
+}
+
+/* B waits for A's record, so B's copy sees what A wrote, 8 MiB of it. */
+static void test_event_orders_streams(void **state)
+{
+	const size_t len = 8 * MiB;
+	aclrtStreamStatus st;
+	aclrtStream a, b;
+	unsigned char *out;
+	aclrtEvent e;
+	void *d1, *d2;
+	int ran = 0;
+
+	(void)state;
+	out = calloc(1, len);
+	assert_non_null(out);
+	assert_int_equal(aclrtCreateStream(&a), ACL_SUCCESS);
+	assert_int_equal(aclrtCreateStream(&b), ACL_SUCCESS);
+	assert_int_equal(aclrtMalloc(&d1, len, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+	assert_int_equal(aclrtMalloc(&d2, len, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+	assert_int_equal(aclrtMemset(d1, len, 0x6b, len), ACL_SUCCESS);
+	assert_int_equal(aclrtMemset(d2, len, 0, len), ACL_SUCCESS);
+	assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
+	close_gate(a, &ran);
+	assert_int_equal(aclrtMemcpyAsync(d2, len, d1, len, ACL_MEMCPY_DEVICE_TO_DEVICE, a), ACL_SUCCESS);
+	assert_int_equal(aclrtRecordEvent(e, a), ACL_SUCCESS);
+	assert_int_equal(aclrtStreamWaitEvent(b, e), ACL_SUCCESS);
+	assert_int_equal(aclrtMemcpyAsync(out, len, d2, len, ACL_MEMCPY_DEVICE_TO_HOST, b), ACL_SUCCESS);
+	usleep(50000);
+	assert_int_equal(aclrtStreamQuery(b, &st), ACL_SUCCESS);
+	assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY);
+	assert_int_equal(out[0], 0);
+	open_gate(a);
+	assert_int_equal(aclrtSynchronizeStream(b), ACL_SUCCESS);
+	assert_int_equal(out[0], 0x6b);
+	assert_int_equal(out[len - 1], 0x6b);
+	assert_int_equal(aclrtDestroyEvent(e), ACL_SUCCESS);
+	aclrtDestroyStream(a);
+	aclrtDestroyStream(b);
+	aclrtFree(d1);
+	aclrtFree(d2);
+	free(out);
+}
+
+static unsigned int exc_error;
+
+static void exc_cb(aclrtExceptionInfo *info)
+{
+	exc_error = aclrtGetErrorCodeFromExceptionInfo(info);
+}
+
+/*
+ * The device memory a queued copy reads is freed (unmapped) before the
+ * copy runs: the copy fails, it does not fault.  Then a forced destroy
+ * drops what is still queued.
+ */
+static void test_freed_memory_and_force(void **state)
+{
+	unsigned char out[4096];
+	aclrtStream s;
+	int ran = 0;
+	void *d;
+
+	(void)state;
+	memset(out, 1, sizeof(out));
+	assert_int_equal(aclrtSetExceptionInfoCallback(exc_cb), ACL_SUCCESS);
+	assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+	assert_int_equal(aclrtMalloc(&d, sizeof(out), ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+	close_gate(s, &ran);
+	assert_int_equal(aclrtMemcpyAsync(out, sizeof(out), d, sizeof(out), ACL_MEMCPY_DEVICE_TO_HOST, s), ACL_SUCCESS);
+	assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+	open_gate(s);
+	assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_RT_SYS_DMA);
+	assert_int_equal(exc_error, ACL_ERROR_RT_SYS_DMA);
+	assert_int_equal(out[0], 1);
+	aclrtSetExceptionInfoCallback(NULL);
+
+	close_gate(s, &ran);
+	assert_int_equal(aclrtMemsetAsync(out, sizeof(out), 9, sizeof(out), s), ACL_SUCCESS);
+	assert_int_equal(aclrtDestroyStreamForce(s), ACL_SUCCESS);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(ran, 1);	/* the first gate only */
+	assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +696,8 @@ int main(void)
 		cmocka_unit_test(test_registered_allocator_serves_work_memory),
 		cmocka_unit_test(test_malloc_host_is_pinned),
 		cmocka_unit_test(test_free_registered_device_memory),
+		cmocka_unit_test(test_event_orders_streams),
+		cmocka_unit_test(test_freed_memory_and_force),
 	};
 
 	return cmocka_run_group_tests_name("acl", tests, setup, teardown);

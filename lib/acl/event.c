@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Events.  aclrtRecordEvent, aclrtResetEvent and aclrtStreamWaitEvent
+ * queue tasks on the stream, so an event orders work between streams
+ * for real: the stream that waits runs nothing after the wait until the
+ * recording stream's worker has reached the record.
+ *
+ * CANN has two kinds, and both are emulated:
+ * - aclrtCreateEvent and aclrtCreateEventWithFlag make an event that
+ *   behaves as a device's event flag: a record task sets it, a reset task
+ *   clears it, and a wait task blocks while it is clear, whenever the
+ *   record was queued.  Never recorded or reset, it is "not ready".
+ * - aclrtCreateEventExWithFlag makes one that "captures": a wait or an
+ *   aclrtSynchronizeEvent waits for the latest record queued before it,
+ *   and before any record there is nothing to wait for ("complete").
+ *   Such events cannot be reset or have their wait status queried.
+ *
+ * aclrtSynchronizeEvent on the host waits for the latest record queued
+ * before it, for both kinds.  Timestamps (ACL_EVENT_TIME_LINE; always
+ * for aclrtCreateEvent) are CLOCK_MONOTONIC when the record task runs.
+ *
+ * A record dropped by a forced destroy still releases the waits on it
+ * (without a timestamp): the streams waiting would otherwise hang for
+ * ever on a stream that no longer exists.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "runtime.h"
+
+#define EVENT_FLAGS	(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | \
+			 ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY | \
+			 ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
+
+struct acl_event {
+	int refs;		/* atomic: the table's, and each task's */
+	uint32_t flags;
+	bool ex;		/* aclrtCreateEventExWithFlag: capture semantics */
+
+	/* Under the wait lock. */
+	uint64_t recorded;	/* records queued so far: the last one's number */
+	uint64_t reached;	/* the highest record number whose task ran */
+	bool set;		/* the flag: a record ran since the last reset */
+	bool stamped;		/* stamp is that of the last record run */
+	struct timespec stamp;
+	uint64_t waits, waits_done;
+};
+
+/* Also aclrtSetOpWaitTimeout's (misc.c): 0 is none, else seconds. */
+uint32_t memreg__acl_op_wait_timeout;
+
+static void event_ref(struct acl_event *e)
+{
+	__atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+}
+
+void memreg__acl_event_put(struct acl_event *e)
+{
+	if (!__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL))
+		free(e);
+}
+
+/* A reference to a live event, or NULL. */
+static struct acl_event *event_get(aclrtEvent event)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_event *e;
+
+	if (!event)
+		return NULL;
+	pthread_mutex_lock(&rt->lock);
+	e = memreg__ptrmap_get(&rt->events, event);
+	if (e)
+		event_ref(e);
+	pthread_mutex_unlock(&rt->lock);
+	return e;
+}
+
+static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_event *e;
+	aclError ret;
+
+	if (!event || (flags & ~EVENT_FLAGS))
+		return ACL_ERROR_INVALID_PARAM;
+	/* As CANN documents: these two cannot be combined with others. */
+	if (((flags & ACL_EVENT_EXTERNAL) && flags != ACL_EVENT_EXTERNAL) ||
+	    ((flags & ACL_EVENT_IPC) && flags != ACL_EVENT_IPC))
+		return ACL_ERROR_INVALID_PARAM;
+	/* Sharing an event with another process needs an IPC handle. */
+	if (flags & ACL_EVENT_IPC)
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	/* Events belong to a device: a context must be current. */
+	if (!memreg__acl_lock_context())
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	e = calloc(1, sizeof(*e));
+	ret = ACL_ERROR_BAD_ALLOC;
+	if (e) {
+		e->refs = 1;	/* the table's */
+		e->flags = flags;
+		e->ex = ex;
+		if (memreg__ptrmap_put(&rt->events, e, e)) {
+			free(e);
+		} else {
+			*event = e;
+			ret = ACL_SUCCESS;
+		}
+	}
+	pthread_mutex_unlock(&rt->lock);
+	return ret;
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event)
+{
+	/* Usable for everything: waits between streams and timing. */
+	return create_event(event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, false);
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	return create_event(event, flag, false);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	return create_event(event, flag, true);
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_event *e;
+
+	if (!event)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&rt->lock);
+	e = memreg__ptrmap_get(&rt->events, event);
+	if (e)
+		memreg__ptrmap_del(&rt->events, e);
+	pthread_mutex_unlock(&rt->lock);
+	if (!e)
+		return ACL_ERROR_INVALID_PARAM;
+	/* Tasks still queued keep it alive until they have run. */
+	memreg__acl_event_put(e);
+	return ACL_SUCCESS;
+}
+
+void memreg__acl_events_release(void)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_event *e;
+
+	while (memreg__ptrmap_values(&rt->events, (void **)&e, 1)) {
+		memreg__ptrmap_del(&rt->events, e);
+		memreg__acl_event_put(e);
+	}
+	memreg__ptrmap_clear(&rt->events);
+}
+
+/* Queue an event task of @kind on @stream. */
+static aclError queue_event_task(struct acl_event *e, aclrtStream stream,
+				 enum acl_task_kind kind, int64_t timeout_ms)
+{
+	struct acl_stream *s;
+	struct acl_task *t;
+	aclError ret;
+
+	s = memreg__acl_stream_get(stream, &ret);
+	if (!s)
+		return ret;
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		memreg__acl_stream_put(s);
+		return ACL_ERROR_BAD_ALLOC;
+	}
+	t->kind = kind;
+	t->event = e;
+	t->timeout_ms = timeout_ms;
+	event_ref(e);
+	/*
+	 * The record number is taken here, in the order of the calls, not
+	 * when the task runs: a wait queued after a record waits for it.
+	 */
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	if (kind == ACL_TASK_RECORD)
+		t->gen = ++e->recorded;
+	else if (kind == ACL_TASK_WAIT)
+		t->gen = e->recorded;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	if (kind == ACL_TASK_WAIT && e->ex && !t->gen) {
+		/* A capturing event never recorded: nothing to wait for. */
+		memreg__acl_event_put(e);
+		free(t);
+		memreg__acl_stream_put(s);
+		return ACL_SUCCESS;
+	}
+	if (kind == ACL_TASK_WAIT) {
+		pthread_mutex_lock(&memreg__acl_wait_lock);
+		e->waits++;
+		pthread_mutex_unlock(&memreg__acl_wait_lock);
+	}
+	ret = memreg__acl_stream_enqueue(s, t);
+	if (ret) {
+		/* A record that never comes must not be waited for. */
+		pthread_mutex_lock(&memreg__acl_wait_lock);
+		if (kind == ACL_TASK_RECORD && e->reached < t->gen)
+			e->reached = t->gen;
+		if (kind == ACL_TASK_WAIT)
+			e->waits_done++;
+		pthread_cond_broadcast(&memreg__acl_wait_cv);
+		pthread_mutex_unlock(&memreg__acl_wait_lock);
+		memreg__acl_event_put(e);
+		free(t);
+	}
+	memreg__acl_stream_put(s);
+	return ret;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+	struct acl_event *e = event_get(event);
+	aclError ret;
+
+	if (!e)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = queue_event_task(e, stream, ACL_TASK_RECORD, -1);
+	memreg__acl_event_put(e);
+	return ret;
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+	struct acl_event *e = event_get(event);
+	aclError ret = ACL_ERROR_INVALID_PARAM;
+
+	if (!e)
+		return ret;
+	/* Only flag events made for waits between streams have a flag to clear. */
+	if (!e->ex && (e->flags & ACL_EVENT_SYNC))
+		ret = queue_event_task(e, stream, ACL_TASK_RESET, -1);
+	memreg__acl_event_put(e);
+	return ret;
+}
+
+static aclError stream_wait(aclrtStream stream, aclrtEvent event,
+			    int64_t timeout_ms)
+{
+	struct acl_event *e = event_get(event);
+	aclError ret = ACL_ERROR_INVALID_PARAM;
+
+	if (!e)
+		return ret;
+	/* CANN: an event made without ACL_EVENT_SYNC cannot be waited for. */
+	if (e->flags & ACL_EVENT_SYNC)
+		ret = queue_event_task(e, stream, ACL_TASK_WAIT, timeout_ms);
+	memreg__acl_event_put(e);
+	return ret;
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+	uint32_t secs = __atomic_load_n(&memreg__acl_op_wait_timeout,
+					__ATOMIC_RELAXED);
+
+	return stream_wait(stream, event, secs ? (int64_t)secs * 1000 : -1);
+}
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
+					 int32_t timeout)
+{
+	/* Milliseconds; -1 (or 0, as CANN's "never") waits for ever. */
+	if (timeout < -1)
+		return ACL_ERROR_INVALID_PARAM;
+	return stream_wait(stream, event, timeout > 0 ? timeout : -1);
+}
+
+/* Has the wait @t can stop waiting?  Wait lock held. */
+static bool wait_done(const struct acl_task *t)
+{
+	const struct acl_event *e = t->event;
+
+	return e->ex ? e->reached >= t->gen : e->set;
+}
+
+aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
+				bool drop)
+{
+	struct acl_event *e = t->event;
+	aclError ret = ACL_SUCCESS;
+	struct timespec ts;
+	int rc = 0;
+
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	switch (t->kind) {
+	case ACL_TASK_RECORD:
+		if (e->reached < t->gen)
+			e->reached = t->gen;
+		e->set = true;
+		e->stamped = !drop;
+		if (!drop)
+			clock_gettime(CLOCK_MONOTONIC, &e->stamp);
+		break;
+	case ACL_TASK_RESET:
+		if (!drop) {
+			e->set = false;
+			e->stamped = false;
+		}
+		break;
+	case ACL_TASK_WAIT:
+		if (t->timeout_ms > 0)
+			memreg__acl_deadline(&ts, t->timeout_ms);
+		while (!drop && !wait_done(t) && !memreg__acl_stream_forced(s) &&
+		       rc != ETIMEDOUT) {
+			if (t->timeout_ms > 0)
+				rc = pthread_cond_timedwait(&memreg__acl_wait_cv,
+							    &memreg__acl_wait_lock, &ts);
+			else
+				pthread_cond_wait(&memreg__acl_wait_cv,
+						  &memreg__acl_wait_lock);
+		}
+		/* Given up: the stream goes on, and its next sync says so. */
+		if (!drop && !wait_done(t) && rc == ETIMEDOUT)
+			ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+		e->waits_done++;
+		break;
+	default:
+		break;
+	}
+	pthread_cond_broadcast(&memreg__acl_wait_cv);
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	memreg__acl_event_put(e);
+	return ret;
+}
+
+/* Is the latest record queued done?  Wait lock held. */
+static bool recorded_done(const struct acl_event *e)
+{
+	if (e->ex)
+		return e->reached >= e->recorded;
+	return e->set;
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+{
+	struct acl_event *e;
+
+	if (!status)
+		return ACL_ERROR_INVALID_PARAM;
+	e = event_get(event);
+	if (!e)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	*status = recorded_done(e) ? ACL_EVENT_RECORDED_STATUS_COMPLETE :
+				     ACL_EVENT_RECORDED_STATUS_NOT_READY;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	memreg__acl_event_put(e);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+	aclrtEventRecordedStatus st;
+	aclError ret;
+
+	if (!status)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = aclrtQueryEventStatus(event, &st);
+	if (!ret)
+		*status = st == ACL_EVENT_RECORDED_STATUS_COMPLETE ?
+			  ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+	return ret;
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
+{
+	struct acl_event *e;
+	aclError ret = ACL_ERROR_INVALID_PARAM;
+
+	if (!status)
+		return ret;
+	e = event_get(event);
+	if (!e)
+		return ret;
+	if (!e->ex) {
+		pthread_mutex_lock(&memreg__acl_wait_lock);
+		*status = e->waits_done == e->waits ?
+			  ACL_EVENT_WAIT_STATUS_COMPLETE :
+			  ACL_EVENT_WAIT_STATUS_NOT_READY;
+		pthread_mutex_unlock(&memreg__acl_wait_lock);
+		ret = ACL_SUCCESS;
+	}
+	memreg__acl_event_put(e);
+	return ret;
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
+{
+	struct acl_event *e;
+	struct timespec ts;
+	aclError ret = ACL_SUCCESS;
+	uint64_t upto;
+
+	if (timeout < -1)
+		return ACL_ERROR_INVALID_PARAM;
+	e = event_get(event);
+	if (!e)
+		return ACL_ERROR_INVALID_PARAM;
+	if (timeout > 0)
+		memreg__acl_deadline(&ts, timeout);
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	/* The latest record queued before this call; none: nothing to wait for. */
+	upto = e->recorded;
+	while (e->reached < upto && timeout) {
+		if (timeout < 0)
+			pthread_cond_wait(&memreg__acl_wait_cv, &memreg__acl_wait_lock);
+		else if (pthread_cond_timedwait(&memreg__acl_wait_cv,
+						&memreg__acl_wait_lock, &ts) == ETIMEDOUT)
+			break;
+	}
+	if (e->reached < upto)
+		ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	memreg__acl_event_put(e);
+	return ret;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event)
+{
+	return aclrtSynchronizeEventWithTimeout(event, -1);
+}
+
+/* The stamp of the last record run, in ns; rt error code if there is none. */
+static aclError event_stamp(struct acl_event *e, uint64_t *ns)
+{
+	aclError ret = ACL_SUCCESS;
+
+	if (!(e->flags & ACL_EVENT_TIME_LINE))
+		return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	if (!recorded_done(e))
+		ret = ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+	else if (!e->stamped)
+		ret = ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+	else
+		*ns = (uint64_t)e->stamp.tv_sec * 1000000000ULL +
+		      (uint64_t)e->stamp.tv_nsec;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	return ret;
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+{
+	struct acl_event *a, *b;
+	uint64_t ta = 0, tb = 0;
+	aclError ret;
+
+	if (!ms)
+		return ACL_ERROR_INVALID_PARAM;
+	a = event_get(startEvent);
+	b = event_get(endEvent);
+	ret = ACL_ERROR_INVALID_PARAM;
+	if (!a || !b)
+		goto out;
+	ret = event_stamp(a, &ta);
+	if (!ret)
+		ret = event_stamp(b, &tb);
+	if (!ret && tb < ta)
+		ret = ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL;
+	if (!ret)
+		*ms = (float)((double)(tb - ta) / 1e6);
+out:
+	if (a)
+		memreg__acl_event_put(a);
+	if (b)
+		memreg__acl_event_put(b);
+	return ret;
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
+{
+	struct acl_event *e;
+	aclError ret;
+
+	if (!timestamp)
+		return ACL_ERROR_INVALID_PARAM;
+	e = event_get(event);
+	if (!e)
+		return ACL_ERROR_INVALID_PARAM;
+	/* Nanoseconds of CLOCK_MONOTONIC, where CANN gives its system counter. */
+	ret = event_stamp(e, timestamp);
+	memreg__acl_event_put(e);
+	return ret;
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The small calls: half-precision conversion, element sizes, versions,
+ * the SoC name, timeouts and the floating-point overflow mode.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+#ifndef MEMREG_VERSION
+#define MEMREG_VERSION	"0.0.0"	/* lib/Makefile passes the library's */
+#endif
+
+/* The chips with only the saturation mode: never Inf or NaN, but the largest. */
+#define HALF_MAX	0x7bffU
+#define HALF_SIGN	0x8000U
+
+aclFloat16 aclFloatToFloat16(float value)
+{
+	uint32_t x, man, rem, half, h;
+	int exp, shift;
+	uint16_t sign;
+
+	memcpy(&x, &value, sizeof(x));
+	sign = (uint16_t)((x >> 16) & HALF_SIGN);
+	exp = (int)((x >> 23) & 0xff);
+	man = x & 0x7fffff;
+
+	if (exp == 0xff)	/* NaN (any sign) and +Inf: 65504; -Inf: -65504 */
+		return (aclFloat16)(man ? HALF_MAX : (sign | HALF_MAX));
+	exp = exp - 127 + 15;	/* the half's biased exponent */
+	if (exp >= 31)
+		return (aclFloat16)(sign | HALF_MAX);
+	if (exp <= 0) {
+		/*
+		 * A half subnormal, in units of 2^-24.  Below 2^-25 all is
+		 * lost (2^-25 itself is a tie, which goes to the even 0).
+		 */
+		if (exp < -10)
+			return sign;
+		man |= 0x800000;
+		shift = 14 - exp;
+		h = man >> shift;
+		rem = man & ((1U << shift) - 1);
+		half = 1U << (shift - 1);
+		/* Rounding up to 0x400 gives the smallest normal: right. */
+		if (rem > half || (rem == half && (h & 1)))
+			h++;
+		return (aclFloat16)(sign | h);
+	}
+	h = ((uint32_t)exp << 10) | (man >> 13);
+	rem = man & 0x1fff;
+	/* To nearest, ties to even; a carry moves into the exponent. */
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+		h++;
+	if (h >= 0x7c00)	/* rounded past 65504 */
+		return (aclFloat16)(sign | HALF_MAX);
+	return (aclFloat16)(sign | h);
+}
+
+float aclFloat16ToFloat(aclFloat16 value)
+{
+	uint32_t sign = ((uint32_t)value & HALF_SIGN) << 16;
+	uint32_t exp = (value >> 10) & 0x1f;
+	uint32_t man = value & 0x3ff;
+	uint32_t x;
+	float f;
+
+	if (!exp) {
+		/* Zero or subnormal: man * 2^-24, exact in a float. */
+		f = (float)man * (1.0f / 16777216.0f);
+		return sign ? -f : f;
+	}
+	/*
+	 * As CANN: exponent 31 is read as any other, so 0x7c00 (Inf) is
+	 * 65536 and 0x7e00 (a NaN) is 98304.
+	 */
+	x = sign | ((exp + 127 - 15) << 23) | (man << 13);
+	memcpy(&f, &x, sizeof(f));
+	return f;
+}
+
+size_t aclDataTypeSize(aclDataType dataType)
+{
+	switch (dataType) {
+	case ACL_STRING:
+	case ACL_DT_UNDEFINED:
+		return 0;
+	case ACL_BOOL:
+	case ACL_INT8:
+	case ACL_UINT8:
+	case ACL_UINT1:		/* below a byte: CANN counts a byte */
+	case ACL_INT4:
+	case ACL_HIFLOAT8:
+	case ACL_FLOAT8_E5M2:
+	case ACL_FLOAT8_E4M3FN:
+	case ACL_FLOAT8_E8M0:
+		return 1;
+	case ACL_FLOAT16:
+	case ACL_BF16:
+	case ACL_INT16:
+	case ACL_UINT16:
+		return 2;
+	case ACL_FLOAT:
+	case ACL_INT32:
+	case ACL_UINT32:
+	case ACL_COMPLEX32:
+		return 4;
+	case ACL_COMPLEX128:
+		return 16;
+	default:
+		/* INT64, UINT64, DOUBLE, COMPLEX64, and (as CANN) the rest. */
+		return 8;
+	}
+}
+
+/*
+ * The emulated devices present themselves as this SoC, so that build
+ * scripts that ask (the samples' set_sample_env.sh) get a name; override
+ * with MEMREG_ACL_SOC_NAME.  No aclInit needed, as in CANN.
+ */
+const char *aclrtGetSocName(void)
+{
+	const char *env = getenv("MEMREG_ACL_SOC_NAME");
+
+	return env && *env ? env : "Ascend910B1";
+}
+
+/*
+ * The packages memreg stands for ("runtime", the whole "cann") carry
+ * libmemreg's version; CANN's other packages (driver, firmware, opp...)
+ * are not installed.
+ */
+static const char *pkg_version(const char *pkg)
+{
+	if (!pkg || (strcmp(pkg, "runtime") && strcmp(pkg, "cann")))
+		return NULL;
+	return MEMREG_VERSION;
+}
+
+aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
+{
+	const char *v = pkg_version(pkgName);
+
+	if (!v || !versionStr)
+		return ACL_ERROR_INVALID_PARAM;
+	snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%s", v);
+	return ACL_SUCCESS;
+}
+
+/*
+ * A.B.C as A * 1000000 + B * 10000 + C * 100 + 99: a release sorts
+ * after any pre-release of it (which would get less than 99), as CANN
+ * orders them.
+ */
+aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
+{
+	const char *v = pkg_version(pkgName);
+	unsigned int a = 0, b = 0, c = 0;
+
+	if (!v || !versionNum || sscanf(v, "%u.%u.%u", &a, &b, &c) < 1 ||
+	    a > 2000 || b > 99 || c > 99)
+		return ACL_ERROR_INVALID_PARAM;
+	*versionNum = (int32_t)(a * 1000000 + b * 10000 + c * 100 + 99);
+	return ACL_SUCCESS;
+}
+
+/* aclrtStreamWaitEvent's limit (event.c); seconds, 0 for none. */
+extern uint32_t memreg__acl_op_wait_timeout;
+
+aclError aclrtSetOpWaitTimeout(uint32_t timeout)
+{
+	__atomic_store_n(&memreg__acl_op_wait_timeout, timeout, __ATOMIC_RELAXED);
+	return ACL_SUCCESS;
+}
+
+/*
+ * The limit on an operator's run on the device.  memreg runs no
+ * operator, so it is kept and nothing reads it.
+ */
+static uint32_t op_execute_timeout;
+
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout)
+{
+	__atomic_store_n(&op_execute_timeout, timeout, __ATOMIC_RELAXED);
+	return ACL_SUCCESS;
+}
+
+/*
+ * The overflow mode is the current device's; the default, as on the
+ * recent chips, is INF/NaN.  Nothing computes on an emulated device, so
+ * the mode only reads back, and the overflow status is always clear.
+ */
+static aclrtFloatOverflowMode sat_mode[256];	/* 0 is SATURATION: see get */
+static bool sat_mode_set[256];
+
+static aclError current_device(int32_t *dev)
+{
+	struct acl_context *ctx = memreg__acl_lock_context();
+
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	*dev = ctx->device;
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return (*dev >= 0 && *dev < 256) ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_DEVICEID;
+}
+
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
+{
+	aclError ret;
+	int32_t dev;
+
+	if (mode != ACL_RT_OVERFLOW_MODE_SATURATION &&
+	    mode != ACL_RT_OVERFLOW_MODE_INFNAN)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = current_device(&dev);
+	if (ret)
+		return ret;
+	__atomic_store_n(&sat_mode[dev], mode, __ATOMIC_RELAXED);
+	__atomic_store_n(&sat_mode_set[dev], true, __ATOMIC_RELEASE);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
+{
+	aclError ret;
+	int32_t dev;
+
+	if (!mode)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = current_device(&dev);
+	if (ret)
+		return ret;
+	*mode = __atomic_load_n(&sat_mode_set[dev], __ATOMIC_ACQUIRE) ?
+		__atomic_load_n(&sat_mode[dev], __ATOMIC_RELAXED) :
+		ACL_RT_OVERFLOW_MODE_INFNAN;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
+				aclrtStream stream)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	if (!outputAddr || !outputSize)
+		return ACL_ERROR_INVALID_PARAM;
+	s = memreg__acl_stream_get(stream, &ret);
+	if (!s)
+		return ret;
+	/*
+	 * No overflow: the status (CANN's is a 64-byte block) is zeros,
+	 * written in the stream's order, as on a device.
+	 */
+	ret = aclrtMemsetAsync(outputAddr, outputSize, 0,
+			       outputSize < 64 ? outputSize : 64, stream);
+	memreg__acl_stream_put(s);
+	return ret;
+}
+
+aclError aclrtResetOverflowStatus(aclrtStream stream)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	s = memreg__acl_stream_get(stream, &ret);
+	if (!s)
+		return ret;
+	memreg__acl_stream_put(s);
+	return ACL_SUCCESS;
+}
