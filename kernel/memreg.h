@@ -88,6 +88,7 @@ struct memreg_ctx {
 	 * space it was charged to (see memreg_ctx.c).
 	 */
 	struct mmu_notifier mn;
+	struct hlist_node hash_node;	/* in memreg_ctx.c's table by mm */
 	struct mutex files_lock;	/* protects files */
 	struct list_head files;		/* open files, memreg_file.ctx_node */
 	kuid_t uid;
@@ -236,7 +237,7 @@ struct memreg_dalloc {
 	unsigned int nregs;		/* DEVICE registrations inside it */
 };
 
-/* memreg_main.c: module-wide state */
+/* module-wide state: memreg_main.c, memreg_ctx.c (limits, stats) */
 void memreg_file_drop_all(struct memreg_file *mf);
 extern u8 memreg_instance_id[16];
 extern struct xarray memreg_regions;
@@ -294,6 +295,7 @@ void memreg_ctx_set_limits(struct memreg_ctx *ctx,
 			   const struct memreg_limits *lim, unsigned int which);
 pid_t memreg_ctx_pid(const struct memreg_ctx *ctx);
 void memreg_ctx_usage(struct memreg_ctx *ctx, struct memreg_usage *out);
+u64 memreg_ctx_dev_alloc_bytes(struct memreg_ctx *ctx, u32 dev);
 
 /* A context's counters at one moment, for the readers (dumps, INFO). */
 struct memreg_ctx_snapshot {

@@ -19,10 +19,46 @@
  */
 #include <linux/cred.h>
 #include <linux/errno.h>
+#include <linux/hashtable.h>
+#include <linux/moduleparam.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include "memreg.h"
+
+static unsigned long long max_regions = 256;
+module_param(max_regions, ullong, 0644);
+MODULE_PARM_DESC(max_regions, "Default registrations per process (256)");
+
+static unsigned long long max_host_bytes = 20ULL << 30;
+module_param(max_host_bytes, ullong, 0644);
+MODULE_PARM_DESC(max_host_bytes,
+		 "Default registered host bytes per process (20 GiB)");
+
+static unsigned long long max_dev_bytes = 50ULL << 30;
+module_param(max_dev_bytes, ullong, 0644);
+MODULE_PARM_DESC(max_dev_bytes,
+		 "Default registered device bytes per process (50 GiB)");
+
+struct memreg_stats memreg_stats;
+
+void memreg_default_limits(struct memreg_limits *lim)
+{
+	lim->max_regions = READ_ONCE(max_regions);
+	lim->max_bytes[MEMREG_MEM_HOST] = READ_ONCE(max_host_bytes);
+	lim->max_bytes[MEMREG_MEM_DEVICE] = READ_ONCE(max_dev_bytes);
+}
+
+void memreg_set_default_limits(const struct memreg_limits *lim,
+			       unsigned int which)
+{
+	if (which & MEMREG_OVR_REGIONS)
+		WRITE_ONCE(max_regions, lim->max_regions);
+	if (which & MEMREG_OVR_HOST)
+		WRITE_ONCE(max_host_bytes, lim->max_bytes[MEMREG_MEM_HOST]);
+	if (which & MEMREG_OVR_DEV)
+		WRITE_ONCE(max_dev_bytes, lim->max_bytes[MEMREG_MEM_DEVICE]);
+}
 
 /* Serialises find-or-create so that two opens cannot make two contexts. */
 static DEFINE_MUTEX(memreg_ctx_mutex);
@@ -31,20 +67,50 @@ DEFINE_XARRAY_ALLOC1(memreg_ctxs);
 static u32 memreg_next_ctx_id;
 
 /*
- * A context of @tgid (whose mm is @mm, if given), referenced.  Under RCU:
- * memreg_ctx_put() does not take memreg_ctx_mutex, so a context may be
- * on its way out while we look at it.
+ * Contexts by address space: a process's context is found by its mm in
+ * one hash bucket, not by walking every context.  Readers use RCU;
+ * writers (create under memreg_ctx_mutex, the last put without it) take
+ * the spinlock.
  */
-static struct memreg_ctx *memreg_ctx_find_locked(struct pid *tgid,
-						 struct mm_struct *mm)
+static DEFINE_HASHTABLE(memreg_ctx_by_mm, 8);
+static DEFINE_SPINLOCK(memreg_ctx_hash_lock);
+
+/*
+ * The context of @tgid whose mm is @mm, referenced, or NULL.  A context
+ * found may be on its way out (its last put does not take the mutex):
+ * hence RCU and refcount_inc_not_zero().
+ */
+static struct memreg_ctx *memreg_ctx_find(struct pid *tgid,
+					  struct mm_struct *mm)
+{
+	struct memreg_ctx *ctx, *found = NULL;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(memreg_ctx_by_mm, ctx, hash_node,
+				   (unsigned long)mm) {
+		if (ctx->mm == mm && ctx->tgid == tgid &&
+		    refcount_inc_not_zero(&ctx->ref)) {
+			found = ctx;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * Any context of @tgid, referenced: one an inherited file keeps alive
+ * after an exec.  Only the administrator's "limits set pid" comes here,
+ * and only after the lookup by mm found nothing: a walk, under RCU.
+ */
+static struct memreg_ctx *memreg_ctx_find_any(struct pid *tgid)
 {
 	struct memreg_ctx *ctx, *found = NULL;
 	unsigned long id;
 
 	rcu_read_lock();
 	xa_for_each(&memreg_ctxs, id, ctx) {
-		if (ctx->tgid == tgid && (!mm || ctx->mm == mm) &&
-		    refcount_inc_not_zero(&ctx->ref)) {
+		if (ctx->tgid == tgid && refcount_inc_not_zero(&ctx->ref)) {
 			found = ctx;
 			break;
 		}
@@ -107,7 +173,7 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 		return ERR_PTR(-EPERM);
 
 	mutex_lock(&memreg_ctx_mutex);
-	ctx = memreg_ctx_find_locked(tgid, current->mm);
+	ctx = memreg_ctx_find(tgid, current->mm);
 	if (ctx)
 		goto out;
 
@@ -148,6 +214,9 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 		ctx = ERR_PTR(err);
 		goto out;
 	}
+	spin_lock(&memreg_ctx_hash_lock);
+	hash_add_rcu(memreg_ctx_by_mm, &ctx->hash_node, (unsigned long)ctx->mm);
+	spin_unlock(&memreg_ctx_hash_lock);
 	atomic64_inc(&memreg_stats.procs);
 out:
 	mutex_unlock(&memreg_ctx_mutex);
@@ -160,6 +229,9 @@ void memreg_ctx_put(struct memreg_ctx *ctx)
 		return;
 
 	xa_erase(&memreg_ctxs, ctx->id);
+	spin_lock(&memreg_ctx_hash_lock);
+	hash_del_rcu(&ctx->hash_node);
+	spin_unlock(&memreg_ctx_hash_lock);
 	atomic64_dec(&memreg_stats.procs);
 	memreg_event_proc_gone(ctx);
 
@@ -206,11 +278,9 @@ struct memreg_ctx *memreg_ctx_find_pid(pid_t pid)
 	mm = task ? READ_ONCE(task->mm) : NULL;	/* compared, never used */
 	rcu_read_unlock();
 
-	mutex_lock(&memreg_ctx_mutex);
-	ctx = mm ? memreg_ctx_find_locked(p, mm) : NULL;
+	ctx = mm ? memreg_ctx_find(p, mm) : NULL;
 	if (!ctx)
-		ctx = memreg_ctx_find_locked(p, NULL);
-	mutex_unlock(&memreg_ctx_mutex);
+		ctx = memreg_ctx_find_any(p);
 	put_pid(p);
 	return ctx;
 }
@@ -242,6 +312,17 @@ void memreg_ctx_usage(struct memreg_ctx *ctx, struct memreg_usage *out)
 	spin_lock(&ctx->lock);
 	*out = ctx->use;
 	spin_unlock(&ctx->lock);
+}
+
+/* Bytes of device @dev the process has allocated. */
+u64 memreg_ctx_dev_alloc_bytes(struct memreg_ctx *ctx, u32 dev)
+{
+	u64 bytes;
+
+	spin_lock(&ctx->lock);
+	bytes = ctx->dev_alloc[dev];
+	spin_unlock(&ctx->lock);
+	return bytes;
 }
 
 void memreg_ctx_snapshot(struct memreg_ctx *ctx,

@@ -62,6 +62,20 @@
 
 struct memreg_devmem memreg_devs[MEMREG_MAX_DEVICES];
 
+unsigned int memreg_ndevs = 2;
+module_param_named(devices, memreg_ndevs, uint, 0444);
+MODULE_PARM_DESC(devices, "Emulated NPU devices (2, at most 16)");
+
+static unsigned long long dev_capacity = 1ULL << 30;
+module_param(dev_capacity, ullong, 0644);
+MODULE_PARM_DESC(dev_capacity,
+		 "Memory of each emulated device in bytes (1 GiB); a change applies to new allocations");
+
+u64 memreg_dev_capacity_bytes(void)
+{
+	return READ_ONCE(dev_capacity);
+}
+
 static unsigned long long dev_ram_reserve;
 module_param(dev_ram_reserve, ullong, 0644);
 MODULE_PARM_DESC(dev_ram_reserve,
@@ -414,9 +428,7 @@ int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info)
 	info->huge_bytes = dev->huge_bytes;
 	info->normal_bytes = dev->normal_bytes;
 	spin_unlock(&dev->lock);
-	spin_lock(&mf->ctx->lock);
-	info->proc_bytes = mf->ctx->dev_alloc[dev->id];
-	spin_unlock(&mf->ctx->lock);
+	info->proc_bytes = memreg_ctx_dev_alloc_bytes(mf->ctx, dev->id);
 	return 0;
 }
 

@@ -2,9 +2,10 @@
 /*
  * memreg - registered host and device memory for accelerator runtimes.
  *
- * Module entry: parameters (the global default limits), the /dev/memreg
- * misc device: open, release, mmap, and the ioctls, which are one table
- * in memreg_ioctl.c.
+ * Module entry: init and exit, the /dev/memreg misc device: open,
+ * release, mmap, and the ioctls, which are one table in memreg_ioctl.c.
+ * Parameters live with what they set: the default limits in memreg_ctx.c,
+ * the emulated devices' in memreg_dev.c.
  */
 #include <linux/errno.h>
 #include <linux/fs.h>
@@ -15,54 +16,7 @@
 #include <linux/string.h>
 #include "memreg.h"
 
-static unsigned long long max_regions = 256;
-module_param(max_regions, ullong, 0644);
-MODULE_PARM_DESC(max_regions, "Default registrations per process (256)");
-
-static unsigned long long max_host_bytes = 20ULL << 30;
-module_param(max_host_bytes, ullong, 0644);
-MODULE_PARM_DESC(max_host_bytes,
-		 "Default registered host bytes per process (20 GiB)");
-
-static unsigned long long max_dev_bytes = 50ULL << 30;
-module_param(max_dev_bytes, ullong, 0644);
-MODULE_PARM_DESC(max_dev_bytes,
-		 "Default registered device bytes per process (50 GiB)");
-
-unsigned int memreg_ndevs = 2;
-module_param_named(devices, memreg_ndevs, uint, 0444);
-MODULE_PARM_DESC(devices, "Emulated NPU devices (2, at most 16)");
-
-static unsigned long long dev_capacity = 1ULL << 30;
-module_param(dev_capacity, ullong, 0644);
-MODULE_PARM_DESC(dev_capacity,
-		 "Memory of each emulated device in bytes (1 GiB); a change applies to new allocations");
-
-u64 memreg_dev_capacity_bytes(void)
-{
-	return READ_ONCE(dev_capacity);
-}
-
 u8 memreg_instance_id[16];
-struct memreg_stats memreg_stats;
-
-void memreg_default_limits(struct memreg_limits *lim)
-{
-	lim->max_regions = READ_ONCE(max_regions);
-	lim->max_bytes[MEMREG_MEM_HOST] = READ_ONCE(max_host_bytes);
-	lim->max_bytes[MEMREG_MEM_DEVICE] = READ_ONCE(max_dev_bytes);
-}
-
-void memreg_set_default_limits(const struct memreg_limits *lim,
-			       unsigned int which)
-{
-	if (which & MEMREG_OVR_REGIONS)
-		WRITE_ONCE(max_regions, lim->max_regions);
-	if (which & MEMREG_OVR_HOST)
-		WRITE_ONCE(max_host_bytes, lim->max_bytes[MEMREG_MEM_HOST]);
-	if (which & MEMREG_OVR_DEV)
-		WRITE_ONCE(max_dev_bytes, lim->max_bytes[MEMREG_MEM_DEVICE]);
-}
 
 static long memreg_ioctl(struct file *filp, unsigned int cmd,
 			 unsigned long arg)

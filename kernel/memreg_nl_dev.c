@@ -51,9 +51,7 @@ static int memreg_nl_dev_usage_emit(void *entry, void *arg)
 	struct nlattr *nest;
 	u64 bytes;
 
-	spin_lock(&ctx->lock);
-	bytes = ctx->dev_alloc[w->dev];
-	spin_unlock(&ctx->lock);
+	bytes = memreg_ctx_dev_alloc_bytes(ctx, w->dev);
 	if (!bytes)
 		return 0;
 
