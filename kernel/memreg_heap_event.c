@@ -16,16 +16,9 @@ void memreg_heap_event(const struct memreg_ctx *ctx,
 	struct nlattr *nest;
 	void *hdr;
 
-	if (!genl_has_listeners(&memreg_genl_family, &init_net,
-				MEMREG_NL_GRP_EVENTS))
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	skb = memreg_nl_event_begin(MEMREG_CMD_EVENT_HEAP, &hdr);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &memreg_genl_family, 0,
-			  MEMREG_CMD_EVENT_HEAP);
-	if (!hdr)
-		goto err;
 	if (memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_GLOBAL))
 		goto err;
 	nest = nla_nest_start(skb, MEMREG_A_HEAP);
@@ -46,10 +39,8 @@ void memreg_heap_event(const struct memreg_ctx *ctx,
 			       MEMREG_HEAP_A_PAD)))
 		goto err;
 	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
-	genlmsg_multicast(&memreg_genl_family, skb, 0, MEMREG_NL_GRP_EVENTS,
-			  GFP_KERNEL);
+	memreg_nl_event_send(skb, hdr, 0);
 	return;
 err:
-	nlmsg_free(skb);
+	memreg_nl_event_send(skb, hdr, -EMSGSIZE);
 }

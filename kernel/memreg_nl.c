@@ -4,8 +4,10 @@
  * "events" group, and helpers shared by the per-command files.
  *
  * Every operation has its own strict policy: an attribute a command does not
- * take is rejected, not ignored.  Dumps keep their cursor (the next id) in
- * cb->args[0] and their pid filter in cb->args[1], parsed once in .start.
+ * take is rejected, not ignored.  Every dump goes through one core: one
+ * .start and one .dumpit for all of them, with typed state in cb->ctx
+ * (struct memreg_nl_dump_state); a dump command is its policy, a walk and
+ * a fill function in its own file, and a row below.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -18,7 +20,7 @@
 static const struct nla_policy memreg_nl_stats_policy[MEMREG_A_MAX + 1] = {
 };
 
-static const struct nla_policy memreg_nl_dump_policy[MEMREG_A_MAX + 1] = {
+const struct nla_policy memreg_nl_pid_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_PID]			= NLA_POLICY_MIN(NLA_U32, 1),
 };
 
@@ -29,13 +31,105 @@ static const struct nla_policy memreg_nl_limits_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_MAX_DEV_BYTES]	= { .type = NLA_U64 },
 };
 
-static const struct nla_policy memreg_nl_dev_policy[MEMREG_A_MAX + 1] = {
-	[MEMREG_A_DEVICE]		= { .type = NLA_U32 },
+static const struct memreg_nl_dump_cmd *const memreg_nl_dumps[] = {
+	&memreg_nl_proc_dump,
+	&memreg_nl_region_dump,
+	&memreg_nl_dev_dump,
+	&memreg_nl_heap_dump,
 };
 
-static int memreg_nl_dump_start(struct netlink_callback *cb)
+static const struct memreg_nl_dump_cmd *
+memreg_nl_dump_cmd(const struct netlink_callback *cb)
 {
-	return memreg_nl_dump_filter(cb);
+	const struct genlmsghdr *g = nlmsg_data(cb->nlh);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(memreg_nl_dumps); i++)
+		if (memreg_nl_dumps[i]->cmd == g->cmd)
+			return memreg_nl_dumps[i];
+	return NULL;
+}
+
+static struct memreg_nl_dump_state *
+memreg_nl_dump_state(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct memreg_nl_dump_state) > sizeof(cb->ctx));
+	return (struct memreg_nl_dump_state *)cb->ctx;
+}
+
+/*
+ * Every dump's .start: the request's attributes into the state.  The
+ * genetlink core has validated them already, but where it keeps the
+ * result (genl_dumpit_info) changed shape between 6.1 and 6.12; a second
+ * parse of a few small attributes per dump is cheaper than a compat layer.
+ */
+static int memreg_nl_start(struct netlink_callback *cb)
+{
+	const struct memreg_nl_dump_cmd *c = memreg_nl_dump_cmd(cb);
+	struct memreg_nl_dump_state *st = memreg_nl_dump_state(cb);
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+	int err;
+
+	if (!c)
+		return -EOPNOTSUPP;
+	memset(st, 0, sizeof(*st));
+	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, MEMREG_A_MAX, c->policy,
+			  cb->extack);
+	if (err)
+		return err;
+	if (tb[MEMREG_A_PID])
+		st->pid = nla_get_u32(tb[MEMREG_A_PID]);
+	return c->start ? c->start(st, tb, cb->extack) : 0;
+}
+
+/*
+ * Every dump's .dumpit: who reads it is decided once per piece, before
+ * the command's RCU walk (a capability check may audit).
+ */
+static int memreg_nl_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct memreg_nl_dump_cmd *c = memreg_nl_dump_cmd(cb);
+	struct sock *sk = NETLINK_CB(cb->skb).sk;
+	struct memreg_nl_dump d = {
+		.skb = skb,
+		.cb = cb,
+		.st = memreg_nl_dump_state(cb),
+		.cmd = c->cmd,
+		/*
+		 * The reader is who opened the socket (its file's
+		 * credentials), not the credentials a sender may attach.
+		 */
+		.reader = INVALID_UID,
+		.admin = netlink_capable(cb->skb, CAP_SYS_ADMIN),
+	};
+
+	if (sk && sk->sk_socket && sk->sk_socket->file)
+		d.reader = sk->sk_socket->file->f_cred->euid;
+	c->walk(&d);
+	return skb->len;
+}
+
+void *memreg_nl_dump_begin(struct memreg_nl_dump *d)
+{
+	return genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
+			   d->cb->nlh->nlmsg_seq, &memreg_genl_family,
+			   NLM_F_MULTI, d->cmd);
+}
+
+int memreg_nl_dump_end(struct memreg_nl_dump *d, void *hdr, int err)
+{
+	if (err) {
+		genlmsg_cancel(d->skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(d->skb, hdr);
+	return 0;
+}
+
+bool memreg_nl_dump_skip(const struct memreg_nl_dump *d,
+			 const struct memreg_ctx *ctx)
+{
+	return d->st->pid && memreg_ctx_pid(ctx) != d->st->pid;
 }
 
 static const struct genl_ops memreg_nl_ops[] = {
@@ -47,16 +141,16 @@ static const struct genl_ops memreg_nl_ops[] = {
 	},
 	{
 		.cmd		= MEMREG_CMD_PROC_GET,
-		.start		= memreg_nl_dump_start,
-		.dumpit		= memreg_nl_proc_dumpit,
-		.policy		= memreg_nl_dump_policy,
+		.start		= memreg_nl_start,
+		.dumpit		= memreg_nl_dumpit,
+		.policy		= memreg_nl_pid_policy,
 		.maxattr	= MEMREG_A_MAX,
 	},
 	{
 		.cmd		= MEMREG_CMD_REGION_GET,
-		.start		= memreg_nl_dump_start,
-		.dumpit		= memreg_nl_region_dumpit,
-		.policy		= memreg_nl_dump_policy,
+		.start		= memreg_nl_start,
+		.dumpit		= memreg_nl_dumpit,
+		.policy		= memreg_nl_pid_policy,
 		.maxattr	= MEMREG_A_MAX,
 	},
 	{
@@ -68,16 +162,16 @@ static const struct genl_ops memreg_nl_ops[] = {
 	},
 	{
 		.cmd		= MEMREG_CMD_DEV_GET,
-		.start		= memreg_nl_dev_start,
-		.dumpit		= memreg_nl_dev_dumpit,
+		.start		= memreg_nl_start,
+		.dumpit		= memreg_nl_dumpit,
 		.policy		= memreg_nl_dev_policy,
 		.maxattr	= MEMREG_A_MAX,
 	},
 	{
 		.cmd		= MEMREG_CMD_HEAP_GET,
-		.start		= memreg_nl_heap_start,
-		.dumpit		= memreg_nl_heap_dumpit,
-		.policy		= memreg_nl_heap_policy,
+		.start		= memreg_nl_start,
+		.dumpit		= memreg_nl_dumpit,
+		.policy		= memreg_nl_pid_policy,
 		.maxattr	= MEMREG_A_MAX,
 	},
 };
@@ -119,47 +213,6 @@ int memreg_nl_put_proc(struct sk_buff *skb, const struct memreg_ctx *ctx,
 			from_kuid_munged(&init_user_ns, ctx->uid)))
 		return -EMSGSIZE;
 	return 0;
-}
-
-/*
- * Parse the optional pid filter of a dump request into cb->args[1].  The
- * genetlink core has validated it already, but where it keeps the result
- * (genl_dumpit_info) changed shape between 6.1 and 6.12; a second parse of
- * one small attribute per dump is cheaper than a compat layer.
- */
-int memreg_nl_dump_filter(struct netlink_callback *cb)
-{
-	struct nlattr *tb[MEMREG_A_MAX + 1];
-	int err;
-
-	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, MEMREG_A_MAX,
-			  memreg_nl_dump_policy, cb->extack);
-	if (err)
-		return err;
-	cb->args[0] = 0;
-	cb->args[1] = tb[MEMREG_A_PID] ? nla_get_u32(tb[MEMREG_A_PID]) : 0;
-	return 0;
-}
-
-/*
- * Who reads the dump, decided once per piece and before the RCU walk (a
- * capability check may audit).
- */
-void memreg_nl_dump_init(struct memreg_nl_dump *d, struct sk_buff *skb,
-			 struct netlink_callback *cb)
-{
-	struct sock *sk = NETLINK_CB(cb->skb).sk;
-
-	d->skb = skb;
-	d->cb = cb;
-	/*
-	 * The reader is who opened the socket (its file's credentials), not
-	 * the credentials a sender may attach to a message.
-	 */
-	d->reader = INVALID_UID;
-	if (sk && sk->sk_socket && sk->sk_socket->file)
-		d->reader = sk->sk_socket->file->f_cred->euid;
-	d->admin = netlink_capable(cb->skb, CAP_SYS_ADMIN);
 }
 
 /*

@@ -5,34 +5,31 @@
  * One message per device: its capacity, what is allocated (huge and normal)
  * and one DEV_USAGE nest {PID, COMM, DEV_ALLOC_BYTES} per process with
  * memory on it.  Should the processes not fit in one message, the device's
- * message is repeated with the next ones (same DEVICE): cb->args[0] is the
- * next device, cb->args[1] the next context id within it, cb->args[2] the
- * DEVICE filter plus one (0: every device).
+ * message is repeated with the next ones (same DEVICE).  In the dump
+ * state: cursor is the next device, cursor2 the next context id within
+ * it, dev_end one past the last device to dump (the DEVICE filter's).
  */
 #include "memreg_nl.h"
 
-int memreg_nl_dev_start(struct netlink_callback *cb)
-{
-	struct nlattr *tb[MEMREG_A_MAX + 1];
-	int err;
+const struct nla_policy memreg_nl_dev_policy[MEMREG_A_MAX + 1] = {
+	[MEMREG_A_DEVICE]		= { .type = NLA_U32 },
+};
 
-	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, MEMREG_A_MAX, NULL,
-			  cb->extack);
-	if (err)
-		return err;
-	cb->args[0] = 0;
-	cb->args[1] = 0;
-	cb->args[2] = 0;
+static int memreg_nl_dev_start(struct memreg_nl_dump_state *st,
+			       struct nlattr **tb,
+			       struct netlink_ext_ack *extack)
+{
+	st->dev_end = memreg_ndevs;
 	if (tb[MEMREG_A_DEVICE]) {
 		u32 dev = nla_get_u32(tb[MEMREG_A_DEVICE]);
 
 		if (!memreg_dev_get(dev)) {
-			NL_SET_ERR_MSG_ATTR(cb->extack, tb[MEMREG_A_DEVICE],
+			NL_SET_ERR_MSG_ATTR(extack, tb[MEMREG_A_DEVICE],
 					    "no such device");
 			return -ENODEV;
 		}
-		cb->args[0] = dev;
-		cb->args[2] = (unsigned long)dev + 1;
+		st->cursor = dev;
+		st->dev_end = dev + 1;
 	}
 	return 0;
 }
@@ -76,11 +73,11 @@ full:
  * every process fit, 0 if some are left for another message, or -EMSGSIZE
  * if not even the header fit.
  */
-static int memreg_nl_dev_fill(struct sk_buff *skb,
-			      struct netlink_callback *cb, u32 dev,
+static int memreg_nl_dev_fill(struct memreg_nl_dump *dump, u32 dev,
 			      unsigned long *cursor)
 {
 	struct memreg_devmem *d = memreg_dev_get(dev);
+	struct sk_buff *skb = dump->skb;
 	struct memreg_nl_dev_walk w = { .skb = skb, .dev = dev };
 	u64 used, huge, normal;
 	void *hdr;
@@ -91,8 +88,7 @@ static int memreg_nl_dev_fill(struct sk_buff *skb,
 	normal = d->normal_bytes;
 	spin_unlock(&d->lock);
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &memreg_genl_family, NLM_F_MULTI, MEMREG_CMD_DEV_GET);
+	hdr = memreg_nl_dump_begin(dump);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, MEMREG_A_DEVICE, dev) ||
@@ -104,41 +100,37 @@ static int memreg_nl_dev_fill(struct sk_buff *skb,
 	    memreg_nl_put_u64(skb, MEMREG_A_RAM_RESERVE,
 			      memreg_dev_ram_reserve_bytes()) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_RAM_AVAILABLE,
-			      memreg_dev_ram_available())) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
+			      memreg_dev_ram_available()))
+		return memreg_nl_dump_end(dump, hdr, -EMSGSIZE);
 
 	/* Contexts are freed only after a grace period. */
 	rcu_read_lock();
 	memreg_walk(&memreg_ctxs, cursor, memreg_nl_dev_usage_emit, &w);
 	rcu_read_unlock();
-	if (w.full && !w.emitted) {
-		/* no process fit beside the header: all in the next skb */
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
+	/* no process fit beside the header: all in the next skb */
+	if (w.full && !w.emitted)
+		return memreg_nl_dump_end(dump, hdr, -EMSGSIZE);
+	memreg_nl_dump_end(dump, hdr, 0);
 	if (w.full)
 		return 0;	/* the rest of the processes follow */
 	*cursor = 0;
 	return 1;
 }
 
-int memreg_nl_dev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static void memreg_nl_dev_walk(struct memreg_nl_dump *d)
 {
-	unsigned long dev = cb->args[0];
-	unsigned long cursor = cb->args[1];
-	unsigned long last = cb->args[2] ? cb->args[2] : memreg_ndevs;
-	int ret;
+	struct memreg_nl_dump_state *st = d->st;
 
-	while (dev < last) {
-		ret = memreg_nl_dev_fill(skb, cb, dev, &cursor);
-		if (ret <= 0)
+	while (st->cursor < st->dev_end) {
+		if (memreg_nl_dev_fill(d, st->cursor, &st->cursor2) <= 0)
 			break;	/* this device (again) in the next skb */
-		dev++;
+		st->cursor++;
 	}
-	cb->args[0] = dev;
-	cb->args[1] = cursor;
-	return skb->len;
 }
+
+const struct memreg_nl_dump_cmd memreg_nl_dev_dump = {
+	.cmd	= MEMREG_CMD_DEV_GET,
+	.policy	= memreg_nl_dev_policy,
+	.start	= memreg_nl_dev_start,
+	.walk	= memreg_nl_dev_walk,
+};

@@ -4,11 +4,12 @@
  *
  * The group is open to every user, so events carry no address and no
  * handle: only who (pid, comm, uid), what (id, type, length) and why.
- * Nothing is built when nobody listens.
+ * Nothing is built when nobody listens.  Every event, the mstx heaps'
+ * too (memreg_heap_event.c), begins and is sent here.
  */
 #include "memreg_nl.h"
 
-static struct sk_buff *memreg_event_new(u8 cmd, void **hdr)
+struct sk_buff *memreg_nl_event_begin(u8 cmd, void **hdr)
 {
 	struct sk_buff *skb;
 
@@ -26,7 +27,7 @@ static struct sk_buff *memreg_event_new(u8 cmd, void **hdr)
 	return skb;
 }
 
-static void memreg_event_send(struct sk_buff *skb, void *hdr, int err)
+void memreg_nl_event_send(struct sk_buff *skb, void *hdr, int err)
 {
 	if (err) {
 		nlmsg_free(skb);
@@ -43,14 +44,14 @@ void memreg_event_region(const struct memreg_reg *reg, u8 cmd)
 	void *hdr;
 	int err;
 
-	skb = memreg_event_new(cmd, &hdr);
+	skb = memreg_nl_event_begin(cmd, &hdr);
 	if (!skb)
 		return;
 	err = memreg_nl_put_proc(skb, reg->ctx, MEMREG_NL_PID_GLOBAL) ||
 	      nla_put_u32(skb, MEMREG_A_ID, reg->id) ||
 	      nla_put_u32(skb, MEMREG_A_TYPE, reg->type) ||
 	      memreg_nl_put_u64(skb, MEMREG_A_LEN, reg->len);
-	memreg_event_send(skb, hdr, err);
+	memreg_nl_event_send(skb, hdr, err);
 }
 
 void memreg_event_refused(const struct memreg_ctx *ctx, u32 type, u64 len,
@@ -60,14 +61,14 @@ void memreg_event_refused(const struct memreg_ctx *ctx, u32 type, u64 len,
 	void *hdr;
 	int err;
 
-	skb = memreg_event_new(MEMREG_CMD_EVENT_LIMIT_REFUSED, &hdr);
+	skb = memreg_nl_event_begin(MEMREG_CMD_EVENT_LIMIT_REFUSED, &hdr);
 	if (!skb)
 		return;
 	err = memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_GLOBAL) ||
 	      nla_put_u32(skb, MEMREG_A_REASON, why) ||
 	      nla_put_u32(skb, MEMREG_A_TYPE, type) ||
 	      memreg_nl_put_u64(skb, MEMREG_A_LEN, len);
-	memreg_event_send(skb, hdr, err);
+	memreg_nl_event_send(skb, hdr, err);
 }
 
 void memreg_event_proc_gone(const struct memreg_ctx *ctx)
@@ -75,9 +76,9 @@ void memreg_event_proc_gone(const struct memreg_ctx *ctx)
 	struct sk_buff *skb;
 	void *hdr;
 
-	skb = memreg_event_new(MEMREG_CMD_EVENT_PROC_GONE, &hdr);
+	skb = memreg_nl_event_begin(MEMREG_CMD_EVENT_PROC_GONE, &hdr);
 	if (!skb)
 		return;
-	memreg_event_send(skb, hdr,
+	memreg_nl_event_send(skb, hdr,
 			  memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_GLOBAL));
 }

@@ -3,23 +3,12 @@
  * memreg - MEMREG_CMD_HEAP_GET: dump of the mstx heaps, one message per
  * heap (and one for the regions of a file that lie outside every heap).
  *
- * The cursor is two numbers: the set (file) id in cb->args[0] and the next
- * heap key of that set in cb->args[2]; the pid filter is cb->args[1], as
- * in the other dumps.  Heaps are read under their set's mutex, so a row is
- * one consistent snapshot of its heap.
+ * The cursor is two numbers: the set (file) id and the next heap key of
+ * that set (the dump state's cursor and cursor2).  Heaps are read under
+ * their set's mutex, so a row is one consistent snapshot of its heap.
  */
 #include "memreg_nl.h"
 #include "memreg_heap.h"
-
-const struct nla_policy memreg_nl_heap_policy[MEMREG_A_MAX + 1] = {
-	[MEMREG_A_PID]	= NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-int memreg_nl_heap_start(struct netlink_callback *cb)
-{
-	cb->args[2] = 0;
-	return memreg_nl_dump_filter(cb);
-}
 
 static int memreg_nl_heap_u64(struct sk_buff *skb, int attr, u64 value)
 {
@@ -72,35 +61,27 @@ static int memreg_nl_heap_emit(struct memreg_heaps *set,
 			       struct memreg_mstx_heap *heap, void *arg)
 {
 	struct memreg_nl_dump *d = arg;
-	struct netlink_callback *cb = d->cb;
-	pid_t filter = cb->args[1];
 	void *hdr;
 
-	if (filter && memreg_ctx_pid(set->ctx) != filter)
+	if (memreg_nl_dump_skip(d, set->ctx))
 		return 0;
-	hdr = genlmsg_put(d->skb, NETLINK_CB(cb->skb).portid,
-			  cb->nlh->nlmsg_seq, &memreg_genl_family, NLM_F_MULTI,
-			  MEMREG_CMD_HEAP_GET);
+	hdr = memreg_nl_dump_begin(d);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (memreg_nl_put_proc(d->skb, set->ctx, MEMREG_NL_PID_READER) ||
-	    memreg_nl_heap_nest(d->skb, heap,
-				memreg_nl_may_see_secrets(d, set->ctx))) {
-		genlmsg_cancel(d->skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(d->skb, hdr);
-	return 0;
+	return memreg_nl_dump_end(d, hdr,
+		memreg_nl_put_proc(d->skb, set->ctx, MEMREG_NL_PID_READER) ||
+		memreg_nl_heap_nest(d->skb, heap,
+				    memreg_nl_may_see_secrets(d, set->ctx)));
 }
 
-int memreg_nl_heap_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static void memreg_nl_heap_walk(struct memreg_nl_dump *d)
 {
-	unsigned long set_cursor = cb->args[0], heap_cursor = cb->args[2];
-	struct memreg_nl_dump d;
-
-	memreg_nl_dump_init(&d, skb, cb);
-	memreg_heap_walk(&set_cursor, &heap_cursor, memreg_nl_heap_emit, &d);
-	cb->args[0] = set_cursor;
-	cb->args[2] = heap_cursor;
-	return skb->len;
+	memreg_heap_walk(&d->st->cursor, &d->st->cursor2, memreg_nl_heap_emit,
+			 d);
 }
+
+const struct memreg_nl_dump_cmd memreg_nl_heap_dump = {
+	.cmd	= MEMREG_CMD_HEAP_GET,
+	.policy	= memreg_nl_pid_policy,
+	.walk	= memreg_nl_heap_walk,
+};

@@ -26,10 +26,10 @@ static int memreg_nl_put_dev_usage(struct sk_buff *skb, const u64 *alloc)
 	return 0;
 }
 
-static int memreg_nl_proc_fill(struct sk_buff *skb,
-			       struct netlink_callback *cb,
+static int memreg_nl_proc_fill(struct memreg_nl_dump *d,
 			       struct memreg_ctx *ctx)
 {
+	struct sk_buff *skb = d->skb;
 	struct memreg_ctx_snapshot snap;
 	struct memreg_limits lim;
 	void *hdr;
@@ -38,8 +38,7 @@ static int memreg_nl_proc_fill(struct sk_buff *skb,
 	memreg_ctx_snapshot(ctx, &snap);
 	memreg_ctx_limits(ctx, &lim);
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &memreg_genl_family, NLM_F_MULTI, MEMREG_CMD_PROC_GET);
+	hdr = memreg_nl_dump_begin(d);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_READER) ||
@@ -66,34 +65,31 @@ static int memreg_nl_proc_fill(struct sk_buff *skb,
 	    memreg_nl_put_u64(skb, MEMREG_A_XFER_WRITE_BYTES,
 			      atomic64_read(&ctx->xfer_write_bytes)))
 		goto cancel;
-	genlmsg_end(skb, hdr);
-	return 0;
+	return memreg_nl_dump_end(d, hdr, 0);
 cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
+	return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 }
 
 static int memreg_nl_proc_emit(void *entry, void *arg)
 {
 	struct memreg_nl_dump *d = arg;
 	struct memreg_ctx *ctx = entry;
-	pid_t filter = d->cb->args[1];
 
-	if (filter && memreg_ctx_pid(ctx) != filter)
+	if (memreg_nl_dump_skip(d, ctx))
 		return 0;
-	return memreg_nl_proc_fill(d->skb, d->cb, ctx);
+	return memreg_nl_proc_fill(d, ctx);
 }
 
-int memreg_nl_proc_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static void memreg_nl_proc_walk(struct memreg_nl_dump *d)
 {
-	unsigned long cursor = cb->args[0];
-	struct memreg_nl_dump d;
-
-	memreg_nl_dump_init(&d, skb, cb);
 	/* Contexts are freed only after a grace period. */
 	rcu_read_lock();
-	memreg_walk(&memreg_ctxs, &cursor, memreg_nl_proc_emit, &d);
+	memreg_walk(&memreg_ctxs, &d->st->cursor, memreg_nl_proc_emit, d);
 	rcu_read_unlock();
-	cb->args[0] = cursor;
-	return skb->len;
 }
+
+const struct memreg_nl_dump_cmd memreg_nl_proc_dump = {
+	.cmd	= MEMREG_CMD_PROC_GET,
+	.policy	= memreg_nl_pid_policy,
+	.walk	= memreg_nl_proc_walk,
+};

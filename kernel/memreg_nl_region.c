@@ -9,17 +9,14 @@
  */
 #include "memreg_nl.h"
 
-static int memreg_nl_region_fill(const struct memreg_nl_dump *d,
+static int memreg_nl_region_fill(struct memreg_nl_dump *d,
 				 const struct memreg_reg *reg)
 {
 	bool secrets = memreg_nl_may_see_secrets(d, reg->ctx);
-	struct netlink_callback *cb = d->cb;
 	struct sk_buff *skb = d->skb;
 	void *hdr;
 
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &memreg_genl_family, NLM_F_MULTI,
-			  MEMREG_CMD_REGION_GET);
+	hdr = memreg_nl_dump_begin(d);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (memreg_nl_put_proc(skb, reg->ctx, MEMREG_NL_PID_READER) ||
@@ -29,44 +26,39 @@ static int memreg_nl_region_fill(const struct memreg_nl_dump *d,
 	    memreg_nl_put_u64(skb, MEMREG_A_LEN, reg->len) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_PINNED_PAGES, reg->pinned_pages) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_AGE_MS, memreg_region_age_ms(reg)))
-		goto cancel;
+		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 	if (reg->ops->fill_nl && reg->ops->fill_nl(skb, reg))
-		goto cancel;
+		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 	if (nla_put_u32(skb, MEMREG_A_GRANTS, atomic_read(&reg->nr_grants)) ||
 	    nla_put_u32(skb, MEMREG_A_IMPORTS, atomic_read(&reg->nr_imports)))
-		goto cancel;
+		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 	if (secrets &&
 	    (memreg_nl_put_u64(skb, MEMREG_A_HANDLE, reg->handle) ||
 	     memreg_nl_put_u64(skb, MEMREG_A_ADDR, reg->addr)))
-		goto cancel;
-	genlmsg_end(skb, hdr);
-	return 0;
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
+		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
+	return memreg_nl_dump_end(d, hdr, 0);
 }
 
 static int memreg_nl_region_emit(void *entry, void *arg)
 {
 	struct memreg_nl_dump *d = arg;
 	struct memreg_reg *reg = entry;
-	pid_t filter = d->cb->args[1];
 
-	if (filter && memreg_ctx_pid(reg->ctx) != filter)
+	if (memreg_nl_dump_skip(d, reg->ctx))
 		return 0;
 	return memreg_nl_region_fill(d, reg);
 }
 
-int memreg_nl_region_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static void memreg_nl_region_walk(struct memreg_nl_dump *d)
 {
-	unsigned long cursor = cb->args[0];
-	struct memreg_nl_dump d;
-
-	memreg_nl_dump_init(&d, skb, cb);
 	/* Entries and their contexts are freed only after a grace period. */
 	rcu_read_lock();
-	memreg_walk(&memreg_regions, &cursor, memreg_nl_region_emit, &d);
+	memreg_walk(&memreg_regions, &d->st->cursor, memreg_nl_region_emit, d);
 	rcu_read_unlock();
-	cb->args[0] = cursor;
-	return skb->len;
 }
+
+const struct memreg_nl_dump_cmd memreg_nl_region_dump = {
+	.cmd	= MEMREG_CMD_REGION_GET,
+	.policy	= memreg_nl_pid_policy,
+	.walk	= memreg_nl_region_walk,
+};
