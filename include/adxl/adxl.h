@@ -177,6 +177,84 @@ adxl_status_t adxl_send_notify(adxl_engine_t *engine, const char *remote_engine,
 adxl_status_t adxl_get_notifies(adxl_engine_t *engine, adxl_notify_fn fn,
 				void *arg);
 
+/*
+ * hixl::Hixl's additions (<hixl/hixl.h>), same engine.
+ *
+ * adxl_transfer_async_ex() is adxl_transfer_async() with a pointer of the
+ * caller's that adxl_get_transfer_statuses() hands back with the request.
+ */
+adxl_status_t adxl_transfer_async_ex(adxl_engine_t *engine,
+				     const char *remote_engine,
+				     enum adxl_transfer_op op,
+				     const struct adxl_transfer_desc *descs,
+				     size_t n_descs, const void *user_data,
+				     adxl_transfer_req_t *req);
+
+/* One request's state, as adxl_get_transfer_statuses() reports it. */
+struct adxl_transfer_result {
+	adxl_transfer_req_t req;
+	const void *user_data;
+	enum adxl_transfer_status status;
+};
+
+typedef void (*adxl_transfer_result_fn)(const struct adxl_transfer_result *r,
+					void *arg);
+
+/*
+ * Every unreleased request, oldest first, to @fn, at most @max_count of
+ * them; with @skip_waiting those still running are not reported.  A
+ * request reported COMPLETED or FAILED is released, as by
+ * adxl_get_transfer_status().  ADXL_SUCCESS unless the arguments are bad.
+ */
+adxl_status_t adxl_get_transfer_statuses(adxl_engine_t *engine,
+					 uint32_t max_count, int skip_waiting,
+					 adxl_transfer_result_fn fn, void *arg);
+
+/* hixl::AsyncConnectStatus */
+enum adxl_connect_status {
+	ADXL_CONN_NOT_CONNECT		= 0,
+	ADXL_CONN_CONNECT_PENDING	= 1,
+	ADXL_CONN_CONNECTING		= 2,
+	ADXL_CONN_CONNECTED		= 3,
+	ADXL_CONN_CONNECT_FAILED	= 4,
+	ADXL_CONN_DISCONNECT_PENDING	= 5,
+	ADXL_CONN_DISCONNECTING		= 6,
+};
+
+/* Queued, not yet started asynchronous connects and disconnects. */
+#define ADXL_CONNECT_ASYNC_MAX_PENDING	128
+
+/*
+ * Queue adxl_connect() / adxl_disconnect() for a worker thread of the
+ * engine; their progress is the peer's status below.  ADXL_PARAM_INVALID
+ * for a bad name or timeout, ADXL_FAILED if not initialised,
+ * ADXL_RESOURCE_EXHAUSTED if ADXL_CONNECT_ASYNC_MAX_PENDING are queued.
+ * Operations on one peer run in the order they were asked.
+ */
+adxl_status_t adxl_connect_async(adxl_engine_t *engine,
+				 const char *remote_engine, int32_t timeout_ms);
+adxl_status_t adxl_disconnect_async(adxl_engine_t *engine,
+				    const char *remote_engine,
+				    int32_t timeout_ms);
+
+/*
+ * The state of the last asynchronous operation on @remote_engine:
+ * NOT_CONNECT if none (or its disconnect finished).  A CONNECTED peer
+ * stays so here until an asynchronous disconnect, as in the reference.
+ */
+adxl_status_t adxl_get_async_connect_status(adxl_engine_t *engine,
+					    const char *remote_engine,
+					    enum adxl_connect_status *status);
+
+typedef void (*adxl_connect_status_fn)(const char *remote_engine,
+				       enum adxl_connect_status status,
+				       void *arg);
+
+/* Every peer with a state other than NOT_CONNECT, to @fn. */
+adxl_status_t adxl_get_async_connect_statuses(adxl_engine_t *engine,
+					      adxl_connect_status_fn fn,
+					      void *arg);
+
 /* Page-aligned, zeroed host memory (the reference: host memory only). */
 adxl_status_t adxl_malloc_mem(enum adxl_mem_type type, size_t size, void **ptr);
 adxl_status_t adxl_free_mem(void *ptr);

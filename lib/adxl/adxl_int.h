@@ -7,8 +7,9 @@
  * engine->lock (peer list, state), peer->io_lock (its control socket),
  * engine->ucx_lock (starting UCX), engine->reg_lock (registration
  * table), engine->notify_lock,
- * engine->async_lock.  None is held across a transfer ioctl except
- * reg_lock for reading while descriptors are resolved (before the ioctl).
+ * engine->async_lock; engine->ca_lock is taken alone.  None is held across
+ * a transfer ioctl except reg_lock for reading while descriptors are
+ * resolved (before the ioctl).
  */
 #ifndef ADXL_INT_H
 #define ADXL_INT_H
@@ -251,6 +252,8 @@ struct adxl_notify {
 };
 
 struct adxl_req;
+struct adxl_ca_task;
+struct adxl_ca_state;
 
 /* trust.c: who may connect */
 struct adxl_allow_net;
@@ -319,6 +322,15 @@ struct adxl_engine {
 	uint64_t next_req_id;
 	bool worker_running, worker_stop;
 	pthread_t worker;
+
+	/* conn_async.c: ConnectAsync and DisconnectAsync */
+	pthread_mutex_t ca_lock;
+	pthread_cond_t ca_cond;
+	struct adxl_ca_task *ca_head, **ca_tail;	/* queued, oldest first */
+	size_t ca_queued;
+	struct adxl_ca_state *ca_states;	/* the last state per peer */
+	bool ca_running, ca_stop;
+	pthread_t ca_worker;
 };
 
 /* regs.c */
@@ -406,5 +418,8 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 
 /* async.c */
 void adxl__async_stop(struct adxl_engine *e);
+
+/* conn_async.c: stop the worker, forget the queue and the states. */
+void adxl__conn_async_stop(struct adxl_engine *e);
 
 #endif /* ADXL_INT_H */

@@ -22,7 +22,9 @@ struct adxl_req {
 	enum adxl_transfer_op op;
 	struct adxl_transfer_desc *descs;
 	size_t n;
+	const void *user_data;		/* the caller's, handed back */
 	bool done;
+	bool report;			/* get_transfer_statuses: release */
 	adxl_status_t result;
 };
 
@@ -73,6 +75,17 @@ adxl_status_t adxl_transfer_async(adxl_engine_t *e, const char *remote_engine,
 				  const struct adxl_transfer_desc *descs,
 				  size_t n_descs, adxl_transfer_req_t *req)
 {
+	return adxl_transfer_async_ex(e, remote_engine, op, descs, n_descs,
+				      NULL, req);
+}
+
+adxl_status_t adxl_transfer_async_ex(adxl_engine_t *e,
+				     const char *remote_engine,
+				     enum adxl_transfer_op op,
+				     const struct adxl_transfer_desc *descs,
+				     size_t n_descs, const void *user_data,
+				     adxl_transfer_req_t *req)
+{
 	struct adxl_peer *p;
 	struct adxl_req *r;
 	adxl_status_t st;
@@ -106,6 +119,7 @@ adxl_status_t adxl_transfer_async(adxl_engine_t *e, const char *remote_engine,
 	r->n = n_descs;
 	r->op = op;
 	r->peer = p;
+	r->user_data = user_data;
 
 	pthread_mutex_lock(&e->async_lock);
 	if (e->n_reqs >= ADXL_ASYNC_MAX_PENDING) {
@@ -182,6 +196,70 @@ adxl_status_t adxl_get_transfer_status(adxl_engine_t *e,
 	*status = st ? ADXL_TRANSFER_FAILED : ADXL_TRANSFER_COMPLETED;
 	free(r);
 	return st;
+}
+
+static enum adxl_transfer_status req_status(const struct adxl_req *r)
+{
+	if (!r->done)
+		return ADXL_TRANSFER_WAITING;
+	return r->result ? ADXL_TRANSFER_FAILED : ADXL_TRANSFER_COMPLETED;
+}
+
+adxl_status_t adxl_get_transfer_statuses(adxl_engine_t *e, uint32_t max_count,
+					 int skip_waiting,
+					 adxl_transfer_result_fn fn, void *arg)
+{
+	struct adxl_transfer_result *res = NULL;
+	struct adxl_req **all = NULL, **rp, *r;
+	size_t i, n = 0, n_res = 0;
+
+	if (!e || !fn)
+		return ADXL_PARAM_INVALID;
+	if (!max_count)
+		return ADXL_SUCCESS;
+	pthread_mutex_lock(&e->async_lock);
+	if (e->n_reqs) {
+		all = malloc(e->n_reqs * sizeof(*all));
+		res = malloc(e->n_reqs * sizeof(*res));
+		if (!all || !res) {
+			pthread_mutex_unlock(&e->async_lock);
+			free(all);
+			free(res);
+			adxl__err("GetTransferStatus: out of memory");
+			return ADXL_FAILED;
+		}
+	}
+	/* The list is newest first: report from its end. */
+	for (r = e->reqs; r; r = r->next)
+		all[n++] = r;
+	for (i = n; i-- > 0 && n_res < max_count;) {
+		r = all[i];
+		if (!r->done && skip_waiting)
+			continue;
+		res[n_res].req = (adxl_transfer_req_t)(uintptr_t)r->id;
+		res[n_res].user_data = r->user_data;
+		res[n_res].status = req_status(r);
+		n_res++;
+		r->report = r->done;
+	}
+	/* Release what was reported done. */
+	for (rp = &e->reqs; *rp;) {
+		r = *rp;
+		if (r->report) {
+			*rp = r->next;
+			e->n_reqs--;
+			free(r);
+		} else {
+			rp = &r->next;
+		}
+	}
+	pthread_mutex_unlock(&e->async_lock);
+
+	for (i = 0; i < n_res; i++)
+		fn(&res[i], arg);
+	free(all);
+	free(res);
+	return ADXL_SUCCESS;
 }
 
 void adxl__async_stop(struct adxl_engine *e)

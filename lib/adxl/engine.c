@@ -26,6 +26,9 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 	pthread_mutex_init(&e->notify_lock, NULL);
 	pthread_mutex_init(&e->async_lock, NULL);
 	pthread_cond_init(&e->async_cond, NULL);
+	pthread_mutex_init(&e->ca_lock, NULL);
+	pthread_cond_init(&e->ca_cond, NULL);
+	e->ca_tail = &e->ca_head;
 	e->ntail = &e->nhead;
 	e->listen_fd = -1;
 	e->wake_fd = -1;
@@ -38,6 +41,8 @@ void adxl_engine_destroy(adxl_engine_t *e)
 	if (!e)
 		return;
 	adxl_finalize(e);
+	pthread_cond_destroy(&e->ca_cond);
+	pthread_mutex_destroy(&e->ca_lock);
 	pthread_cond_destroy(&e->async_cond);
 	pthread_mutex_destroy(&e->async_lock);
 	pthread_mutex_destroy(&e->notify_lock);
@@ -239,7 +244,8 @@ void adxl_finalize(adxl_engine_t *e)
 {
 	if (!e || !e->initialised)
 		return;
-	/* Users first (the worker, peers), then what they used. */
+	/* Users first (the workers, peers), then what they used. */
+	adxl__conn_async_stop(e);
 	adxl__async_stop(e);
 	adxl__server_stop(e);
 	adxl__peers_drop_all(e);

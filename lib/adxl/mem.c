@@ -115,10 +115,14 @@ adxl_status_t adxl_get_capability(int32_t feature, int32_t *value)
 		return ADXL_PARAM_INVALID;
 	switch (feature) {
 	case ADXL_FEATURE_AUTO_CONNECT:
+	/*
+	 * The reference documents CLIENT_SERVER_COMM as "a server listens on
+	 * a port, clients connect to it": what every engine here does.
+	 */
+	case ADXL_FEATURE_CLIENT_SERVER_COMM:
 		*value = ADXL_FEATURE_SUPPORTED;
 		break;
 	default:
-		/* CLIENT_SERVER_COMM is the HIXL client/server engine: absent. */
 		*value = ADXL_FEATURE_NOT_SUPPORTED;
 	}
 	return ADXL_SUCCESS;

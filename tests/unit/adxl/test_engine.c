@@ -342,6 +342,207 @@ static void test_notifies_in_order(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+static enum adxl_connect_status wait_status(adxl_engine_t *e, const char *name,
+					    enum adxl_connect_status want)
+{
+	enum adxl_connect_status st = ADXL_CONN_NOT_CONNECT;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		assert_int_equal(adxl_get_async_connect_status(e, name, &st),
+				 ADXL_SUCCESS);
+		if (st == want)
+			break;
+		usleep(10000);
+	}
+	return st;
+}
+
+struct conn_seen {
+	int n;
+	char name[64];
+	enum adxl_connect_status st;
+};
+
+static void on_conn(const char *name, enum adxl_connect_status st, void *arg)
+{
+	struct conn_seen *s = arg;
+
+	s->n++;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->st = st;
+}
+
+static void test_connect_async(void **state)
+{
+	struct pair *p = *state;
+	struct conn_seen s = { 0 };
+	struct adxl_transfer_desc d = { (uintptr_t)p->la, (uintptr_t)p->rb, 8 };
+	enum adxl_connect_status st;
+	adxl_engine_t *idle;
+	char nobody[32];
+
+	/* Bad calls. */
+	assert_int_equal(adxl_connect_async(p->a, B, 0), ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_connect_async(p->a, "no name", 1000),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_disconnect_async(p->a, NULL, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_get_async_connect_status(p->a, B, NULL),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_get_async_connect_statuses(p->a, NULL, NULL),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_engine_create(&idle), ADXL_SUCCESS);
+	assert_int_equal(adxl_connect_async(idle, B, 1000), ADXL_FAILED);
+	adxl_engine_destroy(idle);
+
+	/* Nothing asked yet: NOT_CONNECT, though setup connected A to B. */
+	assert_int_equal(adxl_get_async_connect_status(p->a, B, &st),
+			 ADXL_SUCCESS);
+	assert_int_equal(st, ADXL_CONN_NOT_CONNECT);
+	assert_int_equal(adxl_get_async_connect_statuses(p->a, on_conn, &s),
+			 ADXL_SUCCESS);
+	assert_int_equal(s.n, 0);
+
+	/* Disconnect in the background; transfers then find no peer. */
+	assert_int_equal(adxl_disconnect_async(p->a, B, 1000), ADXL_SUCCESS);
+	assert_int_equal(wait_status(p->a, B, ADXL_CONN_NOT_CONNECT),
+			 ADXL_CONN_NOT_CONNECT);
+	/* The worker may still be between its status and the next task. */
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, &d, 1, 1000),
+			 ADXL_NOT_CONNECTED);
+
+	/* Connect in the background. */
+	assert_int_equal(adxl_connect_async(p->a, B, 2000), ADXL_SUCCESS);
+	assert_int_equal(wait_status(p->a, B, ADXL_CONN_CONNECTED),
+			 ADXL_CONN_CONNECTED);
+	assert_int_equal(adxl_connect(p->a, B, 1000), ADXL_ALREADY_CONNECTED);
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, &d, 1, 1000),
+			 ADXL_SUCCESS);
+	assert_int_equal(adxl_get_async_connect_statuses(p->a, on_conn, &s),
+			 ADXL_SUCCESS);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.name, B);
+	assert_int_equal(s.st, ADXL_CONN_CONNECTED);
+	/* Connecting again is no failure. */
+	assert_int_equal(adxl_connect_async(p->a, B, 2000), ADXL_SUCCESS);
+	assert_int_equal(wait_status(p->a, B, ADXL_CONN_CONNECTED),
+			 ADXL_CONN_CONNECTED);
+
+	/* Nobody listens on B's port + 1 (almost surely): CONNECT_FAILED. */
+	snprintf(nobody, sizeof(nobody), "127.0.0.1:%d",
+		 atoi(strchr(B, ':') + 1) + 1);
+	assert_int_equal(adxl_connect_async(p->a, nobody, 300), ADXL_SUCCESS);
+	assert_int_equal(wait_status(p->a, nobody, ADXL_CONN_CONNECT_FAILED),
+			 ADXL_CONN_CONNECT_FAILED);
+
+	/* A connect overtaken by a disconnect ends not connected. */
+	assert_int_equal(adxl_disconnect(p->a, B, 1000), ADXL_SUCCESS);
+	assert_int_equal(adxl_connect_async(p->a, B, 2000), ADXL_SUCCESS);
+	assert_int_equal(adxl_disconnect_async(p->a, B, 1000), ADXL_SUCCESS);
+	assert_int_equal(wait_status(p->a, B, ADXL_CONN_NOT_CONNECT),
+			 ADXL_CONN_NOT_CONNECT);
+	usleep(50000);
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, &d, 1, 1000),
+			 ADXL_NOT_CONNECTED);
+
+	/* Finalize with work queued: dropped, no leak (ASan). */
+	assert_int_equal(adxl_connect_async(p->a, B, 2000), ADXL_SUCCESS);
+	assert_int_equal(adxl_connect_async(p->a, nobody, 300), ADXL_SUCCESS);
+	adxl_finalize(p->a);
+	assert_int_equal(adxl_get_async_connect_status(p->a, B, &st),
+			 ADXL_SUCCESS);
+	assert_int_equal(st, ADXL_CONN_NOT_CONNECT);
+}
+
+struct results {
+	int n;
+	struct adxl_transfer_result r[8];
+};
+
+static void on_result(const struct adxl_transfer_result *r, void *arg)
+{
+	struct results *res = arg;
+
+	if (res->n < 8)
+		res->r[res->n] = *r;
+	res->n++;
+}
+
+static void test_transfer_statuses(void **state)
+{
+	struct pair *p = *state;
+	struct adxl_transfer_desc d = { (uintptr_t)p->la, (uintptr_t)p->rb, 64 };
+	static const int tag[3];
+	adxl_transfer_req_t req[3];
+	enum adxl_transfer_status ts;
+	struct results res;
+	int i, got = 0;
+
+	assert_int_equal(adxl_get_transfer_statuses(p->a, 10, 0, NULL, NULL),
+			 ADXL_PARAM_INVALID);
+	for (i = 0; i < 3; i++) {
+		p->rb[i] = (uint8_t)(i + 1);
+		assert_int_equal(adxl_transfer_async_ex(p->a, B, ADXL_READ, &d,
+							1, &tag[i], &req[i]),
+				 ADXL_SUCCESS);
+	}
+	/* No count: nothing reported, nothing released. */
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(adxl_get_transfer_statuses(p->a, 0, 0, on_result, &res),
+			 ADXL_SUCCESS);
+	assert_int_equal(res.n, 0);
+
+	/* One at a time as they finish: oldest first, with their data. */
+	for (i = 0; i < 500 && got < 3; i++) {
+		memset(&res, 0, sizeof(res));
+		assert_int_equal(adxl_get_transfer_statuses(p->a, 1, 1,
+							    on_result, &res),
+				 ADXL_SUCCESS);
+		assert_true(res.n <= 1);
+		if (!res.n) {
+			usleep(10000);
+			continue;
+		}
+		assert_ptr_equal(res.r[0].req, req[got]);
+		assert_ptr_equal(res.r[0].user_data, &tag[got]);
+		assert_int_equal(res.r[0].status, ADXL_TRANSFER_COMPLETED);
+		got++;
+	}
+	assert_int_equal(got, 3);
+	/* Released: the single query no longer knows them. */
+	assert_int_equal(adxl_get_transfer_status(p->a, req[0], &ts),
+			 ADXL_FAILED);
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(adxl_get_transfer_statuses(p->a, UINT32_MAX, 0,
+						    on_result, &res),
+			 ADXL_SUCCESS);
+	assert_int_equal(res.n, 0);
+
+	/* A failed transfer: FAILED in the batch, the call succeeds. */
+	fail_errno = EFAULT;
+	{
+		struct adxl_transfer_desc two[2] = { d, d };
+
+		assert_int_equal(adxl_transfer_async_ex(p->a, B, ADXL_READ, two,
+							2, NULL, &req[0]),
+				 ADXL_SUCCESS);
+	}
+	for (i = 0; i < 500; i++) {
+		memset(&res, 0, sizeof(res));
+		assert_int_equal(adxl_get_transfer_statuses(p->a, 8, 1,
+							    on_result, &res),
+				 ADXL_SUCCESS);
+		if (res.n)
+			break;
+		usleep(10000);
+	}
+	assert_int_equal(res.n, 1);
+	assert_ptr_equal(res.r[0].req, req[0]);
+	assert_null(res.r[0].user_data);
+	assert_int_equal(res.r[0].status, ADXL_TRANSFER_FAILED);
+}
+
 int test_engine_group(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +553,10 @@ int test_engine_group(void)
 		cmocka_unit_test_setup_teardown(test_later_registration_invisible,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notifies_in_order, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_connect_async, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_transfer_statuses, setup,
 						teardown),
 	};
 
