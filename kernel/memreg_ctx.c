@@ -24,7 +24,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 static unsigned long long max_regions = 256;
 module_param(max_regions, ullong, 0644);

@@ -6,7 +6,7 @@
  * cursor is the next index to visit, so entries added or removed between
  * pieces neither repeat nor hide the entries that stay.
  */
-#include "memreg.h"
+#include "memreg_internal.h"
 
 /*
  * Visit the entries of @xa from *@cursor on.  @emit returns 0 when it has

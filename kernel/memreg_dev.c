@@ -41,7 +41,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 #include "memreg_compat.h"
 
 #define MEMREG_HUGE_ORDER	(21 - PAGE_SHIFT)

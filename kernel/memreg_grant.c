@@ -2,27 +2,27 @@
 /*
  * memreg - grants of registrations to peers, and their imports.
  *
- * GRANT makes a share of a registration, named by a 128-bit random token:
- * its first four bytes are the share's id in memreg_shares (a cyclic id,
+ * GRANT makes a grant of a registration, named by a 128-bit random token:
+ * its first four bytes are the grant's id in memreg_grants (a cyclic id,
  * so a dead token's id is not soon reused), the other twelve are random,
  * and a lookup compares all sixteen in constant time.  IMPORT of the token
- * by a peer makes a remote, a handle in the peer's file that refers to the
- * share.
+ * by a peer makes an import, a handle in the peer's file that refers to
+ * the grant.
  *
- * A share's registration pointer goes NULL (under RCU) when it is revoked:
+ * A grant's registration pointer goes NULL (under RCU) when it is revoked:
  * by REVOKE, by unregistering the registration, or by closing its file
  * (exit).  From then on IMPORT of its token fails, and transfers through
- * its remotes fail with EKEYREVOKED; a transfer already copying holds its
+ * its imports fail with EKEYREVOKED; a transfer already copying holds its
  * own reference on the registration (memreg_xfer.c).
  */
 #include <linux/errno.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
-static DEFINE_XARRAY_ALLOC1(memreg_shares);
-static u32 memreg_next_share;
+static DEFINE_XARRAY_ALLOC1(memreg_grants);
+static u32 memreg_next_grant;
 
 /*
  * Compare two tokens in a time that does not depend on where they differ
@@ -38,52 +38,52 @@ static bool memreg_token_eq(const u8 *a, const u8 *b)
 	return !diff;
 }
 
-static void memreg_share_release(struct kref *ref)
+static void memreg_grant_release(struct kref *ref)
 {
-	struct memreg_share *share = container_of(ref, struct memreg_share,
+	struct memreg_grant_obj *grant = container_of(ref, struct memreg_grant_obj,
 						  ref);
 
 	/* transfers may still be reading it under RCU */
-	kfree_rcu(share, rcu);
+	kfree_rcu(grant, rcu);
 }
 
-void memreg_share_put(struct memreg_share *share)
+void memreg_grant_put(struct memreg_grant_obj *grant)
 {
-	kref_put(&share->ref, memreg_share_release);
+	kref_put(&grant->ref, memreg_grant_release);
 }
 
-/* A live share by token, referenced; NULL if unknown or revoked. */
-static struct memreg_share *memreg_share_find(const u8 *token)
+/* A live grant by token, referenced; NULL if unknown or revoked. */
+static struct memreg_grant_obj *memreg_grant_find(const u8 *token)
 {
-	struct memreg_share *share;
+	struct memreg_grant_obj *grant;
 	u32 id;
 
 	memcpy(&id, token, sizeof(id));
 	rcu_read_lock();
-	share = xa_load(&memreg_shares, id);
-	if (share && (!memreg_token_eq(share->token, token) ||
-		      !kref_get_unless_zero(&share->ref)))
-		share = NULL;
+	grant = xa_load(&memreg_grants, id);
+	if (grant && (!memreg_token_eq(grant->token, token) ||
+		      !kref_get_unless_zero(&grant->ref)))
+		grant = NULL;
 	rcu_read_unlock();
-	return share;
+	return grant;
 }
 
-int memreg_share_create(struct memreg_file *mf, struct memreg_grant *req)
+int memreg_grant_create(struct memreg_file *mf, struct memreg_grant *req)
 {
-	struct memreg_share *share;
+	struct memreg_grant_obj *grant;
 	struct memreg_reg *reg;
 	int err;
 
 	if (!req->access || req->access & ~MEMREG_ACCESS_ALL)
 		return -EINVAL;
 
-	share = kzalloc(sizeof(*share), GFP_KERNEL_ACCOUNT);
-	if (!share)
+	grant = kzalloc(sizeof(*grant), GFP_KERNEL_ACCOUNT);
+	if (!grant)
 		return -ENOMEM;
-	kref_init(&share->ref);
-	spin_lock_init(&share->lock);
-	share->owner = mf;
-	share->access = req->access;
+	kref_init(&grant->ref);
+	spin_lock_init(&grant->lock);
+	grant->owner = mf;
+	grant->access = req->access;
 
 	mutex_lock(&mf->lock);
 	reg = memreg_region_lookup(&memreg_regions, req->handle, mf);
@@ -100,89 +100,89 @@ int memreg_share_create(struct memreg_file *mf, struct memreg_grant *req)
 		err = -EMFILE;
 		goto unlock;
 	}
-	err = xa_alloc_cyclic(&memreg_shares, &share->id, NULL, xa_limit_32b,
-			      &memreg_next_share, GFP_KERNEL);
+	err = xa_alloc_cyclic(&memreg_grants, &grant->id, NULL, xa_limit_32b,
+			      &memreg_next_grant, GFP_KERNEL);
 	if (err < 0)
 		goto unlock;
-	memcpy(share->token, &share->id, sizeof(share->id));
-	get_random_bytes(share->token + sizeof(share->id),
-			 sizeof(share->token) - sizeof(share->id));
-	rcu_assign_pointer(share->reg, reg);
-	list_add_tail(&share->reg_node, &reg->grants);
+	memcpy(grant->token, &grant->id, sizeof(grant->id));
+	get_random_bytes(grant->token + sizeof(grant->id),
+			 sizeof(grant->token) - sizeof(grant->id));
+	rcu_assign_pointer(grant->reg, reg);
+	list_add_tail(&grant->reg_node, &reg->grants);
 	atomic_inc(&reg->nr_grants);
 	/* published last: IMPORT may find it from here on */
-	xa_store(&memreg_shares, share->id, share, GFP_KERNEL);
-	memcpy(req->token, share->token, sizeof(req->token));
+	xa_store(&memreg_grants, grant->id, grant, GFP_KERNEL);
+	memcpy(req->token, grant->token, sizeof(req->token));
 	mutex_unlock(&mf->lock);
 	return 0;
 
 unlock:
 	mutex_unlock(&mf->lock);
-	kfree(share);
+	kfree(grant);
 	return err;
 }
 
-/* Revoke @share; the caller holds its owner's lock. */
-static void memreg_share_kill(struct memreg_share *share)
+/* Revoke @grant; the caller holds its owner's lock. */
+static void memreg_grant_kill(struct memreg_grant_obj *grant)
 {
-	struct memreg_reg *reg = rcu_dereference_protected(share->reg,
-				lockdep_is_held(&share->owner->lock));
+	struct memreg_reg *reg = rcu_dereference_protected(grant->reg,
+				lockdep_is_held(&grant->owner->lock));
 
-	xa_erase(&memreg_shares, share->id);
-	list_del(&share->reg_node);
+	xa_erase(&memreg_grants, grant->id);
+	list_del(&grant->reg_node);
 	atomic_dec(&reg->nr_grants);
-	spin_lock(&share->lock);
-	atomic_sub(share->nremotes, &reg->nr_imports);
-	RCU_INIT_POINTER(share->reg, NULL);
-	spin_unlock(&share->lock);
-	memreg_share_put(share);
+	spin_lock(&grant->lock);
+	atomic_sub(grant->nimports, &reg->nr_imports);
+	RCU_INIT_POINTER(grant->reg, NULL);
+	spin_unlock(&grant->lock);
+	memreg_grant_put(grant);
 }
 
 /* The registration goes: every grant of it dies with it. */
-void memreg_share_revoke_reg(struct memreg_reg *reg)
+void memreg_grant_revoke_reg(struct memreg_reg *reg)
 {
-	struct memreg_share *share, *next;
+	struct memreg_grant_obj *grant, *next;
 
 	lockdep_assert_held(&reg->owner->lock);
-	list_for_each_entry_safe(share, next, &reg->grants, reg_node)
-		memreg_share_kill(share);
+	list_for_each_entry_safe(grant, next, &reg->grants, reg_node)
+		memreg_grant_kill(grant);
 }
 
-int memreg_share_revoke(struct memreg_file *mf, const u8 *token)
+int memreg_grant_revoke(struct memreg_file *mf, const u8 *token)
 {
-	struct memreg_share *share;
+	struct memreg_grant_obj *grant;
 	int err = -ENOENT;
 
 	mutex_lock(&mf->lock);
-	share = memreg_share_find(token);
-	if (share) {
+	grant = memreg_grant_find(token);
+	if (grant) {
 		/* only the file that granted it may revoke it */
-		if (share->owner == mf && rcu_access_pointer(share->reg)) {
-			memreg_share_kill(share);
+		if (grant->owner == mf && rcu_access_pointer(grant->reg)) {
+			memreg_grant_kill(grant);
 			err = 0;
 		}
-		memreg_share_put(share);
+		memreg_grant_put(grant);
 	}
 	mutex_unlock(&mf->lock);
 	return err;
 }
 
-int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req)
+int memreg_import_create(struct memreg_file *mf, struct memreg_import *req)
 {
-	struct memreg_remote *remote;
-	struct memreg_share *share;
+	struct memreg_import_obj *import;
+	struct memreg_grant_obj *grant;
 	struct memreg_reg *reg;
 	int err;
 
-	share = memreg_share_find(req->token);
-	if (!share)
+	grant = memreg_grant_find(req->token);
+	if (!grant)
 		return -ENOENT;
-	remote = kzalloc(sizeof(*remote), GFP_KERNEL_ACCOUNT);
-	if (!remote) {
+	import = kzalloc(sizeof(*import), GFP_KERNEL_ACCOUNT);
+	if (!import) {
 		err = -ENOMEM;
 		goto put_share;
 	}
-	remote->share = share;
+	import->grant = grant;
 
 	/* counted first: two files of the process may import at once */
 	if (atomic_inc_return(&mf->ctx->nr_imports) > MEMREG_MAX_IMPORTS) {
@@ -190,18 +190,18 @@ int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req)
 		goto uncount;
 	}
 	mutex_lock(&mf->lock);
-	err = xa_alloc_cyclic(&mf->imports, &remote->id, NULL, xa_limit_32b,
+	err = xa_alloc_cyclic(&mf->imports, &import->id, NULL, xa_limit_32b,
 			      &mf->next_import, GFP_KERNEL);
 	if (err < 0)
 		goto unlock;
-	remote->handle = memreg_handle_make(remote->id, get_random_u32());
+	import->handle = memreg_handle_make(import->id, get_random_u32());
 
 	/* the grant may have been revoked since we found it */
 	rcu_read_lock();
-	spin_lock(&share->lock);
-	reg = rcu_dereference(share->reg);
+	spin_lock(&grant->lock);
+	reg = rcu_dereference(grant->reg);
 	if (reg) {
-		share->nremotes++;
+		grant->nimports++;
 		atomic_inc(&reg->nr_imports);
 		req->addr = reg->addr;
 		req->len = reg->len;
@@ -209,16 +209,16 @@ int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req)
 		req->device = reg->device;
 		req->pid = memreg_ctx_pid(reg->ctx);
 	}
-	spin_unlock(&share->lock);
+	spin_unlock(&grant->lock);
 	rcu_read_unlock();
 	if (!reg) {
-		xa_erase(&mf->imports, remote->id);
+		xa_erase(&mf->imports, import->id);
 		err = -ENOENT;
 		goto unlock;
 	}
-	req->access = share->access;
-	req->handle = remote->handle;
-	xa_store(&mf->imports, remote->id, remote, GFP_KERNEL);
+	req->access = grant->access;
+	req->handle = import->handle;
+	xa_store(&mf->imports, import->id, import, GFP_KERNEL);
 	mutex_unlock(&mf->lock);
 	return 0;
 
@@ -226,92 +226,92 @@ unlock:
 	mutex_unlock(&mf->lock);
 uncount:
 	atomic_dec(&mf->ctx->nr_imports);
-	kfree(remote);
+	kfree(import);
 put_share:
-	memreg_share_put(share);
+	memreg_grant_put(grant);
 	return err;
 }
 
-/* Drop @remote, already out of its file's xarray. */
-static void memreg_remote_free(struct memreg_file *mf,
-			       struct memreg_remote *remote)
+/* Drop @import, already out of its file's xarray. */
+static void memreg_import_free(struct memreg_file *mf,
+			       struct memreg_import_obj *import)
 {
-	struct memreg_share *share = remote->share;
+	struct memreg_grant_obj *grant = import->grant;
 	struct memreg_reg *reg;
 
 	rcu_read_lock();
-	spin_lock(&share->lock);
-	reg = rcu_dereference(share->reg);
-	share->nremotes--;
+	spin_lock(&grant->lock);
+	reg = rcu_dereference(grant->reg);
+	grant->nimports--;
 	if (reg)
 		atomic_dec(&reg->nr_imports);
-	spin_unlock(&share->lock);
+	spin_unlock(&grant->lock);
 	rcu_read_unlock();
 	atomic_dec(&mf->ctx->nr_imports);
-	memreg_share_put(share);
-	kfree_rcu(remote, rcu);
+	memreg_grant_put(grant);
+	kfree_rcu(import, rcu);
 }
 
-int memreg_remote_remove(struct memreg_file *mf, u64 handle)
+int memreg_import_remove(struct memreg_file *mf, u64 handle)
 {
-	struct memreg_remote *remote;
+	struct memreg_import_obj *import;
 
 	mutex_lock(&mf->lock);
-	remote = xa_load(&mf->imports, memreg_handle_id(handle));
-	if (!remote || remote->handle != handle) {
+	import = xa_load(&mf->imports, memreg_handle_id(handle));
+	if (!import || import->handle != handle) {
 		mutex_unlock(&mf->lock);
 		return -ENOENT;
 	}
-	xa_erase(&mf->imports, remote->id);
+	xa_erase(&mf->imports, import->id);
 	mutex_unlock(&mf->lock);
-	memreg_remote_free(mf, remote);
+	memreg_import_free(mf, import);
 	return 0;
 }
 
-void memreg_remote_release_file(struct memreg_file *mf)
+void memreg_import_release_file(struct memreg_file *mf)
 {
-	struct memreg_remote *remote;
+	struct memreg_import_obj *import;
 	unsigned long id;
 
-	xa_for_each(&mf->imports, id, remote) {
+	xa_for_each(&mf->imports, id, import) {
 		xa_erase(&mf->imports, id);
-		memreg_remote_free(mf, remote);
+		memreg_import_free(mf, import);
 		cond_resched();
 	}
 	xa_destroy(&mf->imports);
 }
 
 /*
- * The registration behind remote @handle of @mf, referenced for a copy,
- * and its share (referenced too, so that the copy can see a revocation);
- * an ERR_PTR: -ENOENT no such remote, -EKEYREVOKED the grant is gone.
+ * The registration behind import @handle of @mf, referenced for a copy,
+ * and its grant (referenced too, so that the copy can see a revocation);
+ * an ERR_PTR: -ENOENT no such import, -EKEYREVOKED the grant is gone.
  */
-struct memreg_reg *memreg_remote_get_reg(struct memreg_file *mf, u64 handle,
-					 struct memreg_share **sharep)
+struct memreg_reg *memreg_import_get_reg(struct memreg_file *mf, u64 handle,
+					 struct memreg_grant_obj **sharep)
 {
 	struct memreg_reg *reg, *drop = NULL;
-	struct memreg_remote *remote;
-	struct memreg_share *share;
+	struct memreg_import_obj *import;
+	struct memreg_grant_obj *grant;
 
 	rcu_read_lock();
-	remote = xa_load(&mf->imports, memreg_handle_id(handle));
-	if (!remote || remote->handle != handle) {
+	import = xa_load(&mf->imports, memreg_handle_id(handle));
+	if (!import || import->handle != handle) {
 		reg = ERR_PTR(-ENOENT);
 		goto out;
 	}
-	share = remote->share;
-	reg = rcu_dereference(share->reg);
+	grant = import->grant;
+	reg = rcu_dereference(grant->reg);
 	if (!reg || !refcount_inc_not_zero(&reg->users)) {
 		reg = ERR_PTR(-EKEYREVOKED);
 		goto out;
 	}
-	if (!kref_get_unless_zero(&share->ref)) {
-		/* the remote is being dropped by another thread */
+	if (!kref_get_unless_zero(&grant->ref)) {
+		/* the import is being dropped by another thread */
 		drop = reg;
 		reg = ERR_PTR(-EKEYREVOKED);
 		goto out;
 	}
-	*sharep = share;
+	*sharep = grant;
 out:
 	rcu_read_unlock();
 	if (drop)	/* may be the last reference: not under RCU */

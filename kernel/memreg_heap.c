@@ -168,7 +168,7 @@ static struct hlist_head *memreg_bucket(const struct memreg_mstx_heap *heap,
 }
 
 static struct memreg_mstx_region *
-memreg_region_find(const struct memreg_mstx_heap *heap, u64 addr)
+memreg_mstx_region_find(const struct memreg_mstx_heap *heap, u64 addr)
 {
 	struct memreg_mstx_region *r;
 
@@ -389,7 +389,7 @@ static bool memreg_heap_contains(const struct memreg_mstx_heap *heap,
 	       end <= heap->addr + heap->size;
 }
 
-static int memreg_region_add(struct memreg_heaps *set,
+static int memreg_mstx_region_add(struct memreg_heaps *set,
 			     const struct memreg_mstx_op *op)
 {
 	struct memreg_mstx_heap *heap, *home;
@@ -414,7 +414,7 @@ static int memreg_region_add(struct memreg_heaps *set,
 				      op->len);
 		home = &set->none;
 	}
-	if (memreg_region_find(home, op->addr)) {
+	if (memreg_mstx_region_find(home, op->addr)) {
 		memreg_heap_violation(set, heap, MEMREG_VIOL_DUPLICATE, op->len);
 		err = 0;
 		goto give_back;
@@ -440,7 +440,7 @@ give_back:
 	return err;
 }
 
-static int memreg_region_del(struct memreg_heaps *set,
+static int memreg_mstx_region_del(struct memreg_heaps *set,
 			     const struct memreg_mstx_op *op)
 {
 	struct memreg_mstx_heap *heap, *home;
@@ -450,11 +450,11 @@ static int memreg_region_del(struct memreg_heaps *set,
 	if (!heap)
 		return -ENOENT;
 	home = heap;
-	r = memreg_region_find(home, op->addr);
+	r = memreg_mstx_region_find(home, op->addr);
 	if (!r && heap != &set->none) {
 		/* registered while running past its heap's end */
 		home = &set->none;
-		r = memreg_region_find(home, op->addr);
+		r = memreg_mstx_region_find(home, op->addr);
 	}
 	if (!r) {
 		memreg_heap_violation(set, heap, MEMREG_VIOL_UNKNOWN, 0);
@@ -478,7 +478,7 @@ static int memreg_region_del(struct memreg_heaps *set,
  * out a region that was live before); a refusal for the limit is counted
  * by the ADD and does not stop the batch, so that the DEL is not lost.
  */
-static int memreg_region_add_del(struct memreg_heaps *set,
+static int memreg_mstx_region_add_del(struct memreg_heaps *set,
 				 const struct memreg_mstx_op *op)
 {
 	struct memreg_mstx_heap *heap;
@@ -494,16 +494,16 @@ static int memreg_region_add_del(struct memreg_heaps *set,
 	if (memreg_heap_contains(heap, op->addr, end) &&
 	    atomic64_read(&set->ctx->mstx_regions) <
 	    READ_ONCE(mstx_max_regions) &&
-	    !memreg_region_find(heap, op->addr)) {
+	    !memreg_mstx_region_find(heap, op->addr)) {
 		c = &heap->c;
 		c->peak_regions = max(c->peak_regions, c->regions + 1);
 		c->peak_bytes = max(c->peak_bytes, c->bytes + op->len);
 		return 0;
 	}
-	err = memreg_region_add(set, op);
+	err = memreg_mstx_region_add(set, op);
 	if (err && err != -ENOSPC)
 		return err;
-	return memreg_region_del(set, op);
+	return memreg_mstx_region_del(set, op);
 }
 
 static int memreg_heap_apply(struct memreg_heaps *set,
@@ -517,11 +517,11 @@ static int memreg_heap_apply(struct memreg_heaps *set,
 	case MEMREG_MSTX_HEAP_DEL:
 		return memreg_heap_del(set, op);
 	case MEMREG_MSTX_REGION_ADD:
-		return memreg_region_add(set, op);
+		return memreg_mstx_region_add(set, op);
 	case MEMREG_MSTX_REGION_DEL:
-		return memreg_region_del(set, op);
+		return memreg_mstx_region_del(set, op);
 	case MEMREG_MSTX_REGION_ADD_DEL:
-		return memreg_region_add_del(set, op);
+		return memreg_mstx_region_add_del(set, op);
 	}
 	return -EINVAL;
 }

@@ -31,7 +31,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/xarray.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 /* Violations that are announced once per kind, heap and batch. */
 enum memreg_mstx_viol {

@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <linux/hugetlb.h>
 #include <linux/shmem_fs.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 /* A registration of host memory: the pages it pinned. */
 struct memreg_host_reg {

@@ -23,7 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 #include "memreg_heap.h"
 
 /* Every command's struct: the dispatcher's buffer holds any of them. */
@@ -159,32 +159,32 @@ static int memreg_ioc_dev_info(struct memreg_file *mf, void *arg)
 
 static int memreg_ioc_grant(struct memreg_file *mf, void *arg)
 {
-	return memreg_share_create(mf, arg);
+	return memreg_grant_create(mf, arg);
 }
 
 static void memreg_undo_grant(struct memreg_file *mf, void *arg)
 {
-	memreg_share_revoke(mf, ((struct memreg_grant *)arg)->token);
+	memreg_grant_revoke(mf, ((struct memreg_grant *)arg)->token);
 }
 
 static int memreg_ioc_revoke(struct memreg_file *mf, void *arg)
 {
-	return memreg_share_revoke(mf, ((struct memreg_revoke *)arg)->token);
+	return memreg_grant_revoke(mf, ((struct memreg_revoke *)arg)->token);
 }
 
 static int memreg_ioc_import(struct memreg_file *mf, void *arg)
 {
-	return memreg_remote_create(mf, arg);
+	return memreg_import_create(mf, arg);
 }
 
 static void memreg_undo_import(struct memreg_file *mf, void *arg)
 {
-	memreg_remote_remove(mf, ((struct memreg_import *)arg)->handle);
+	memreg_import_remove(mf, ((struct memreg_import *)arg)->handle);
 }
 
 static int memreg_ioc_unimport(struct memreg_file *mf, void *arg)
 {
-	return memreg_remote_remove(mf,
+	return memreg_import_remove(mf,
 			((struct memreg_unimport *)arg)->handle);
 }
 

@@ -7,7 +7,7 @@
 #include <kunit/test.h>
 #include <linux/limits.h>
 #include <linux/xarray.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 static void memreg_test_range_rejects_malformed(struct kunit *test)
 {

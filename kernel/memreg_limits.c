@@ -10,7 +10,7 @@
 #include <linux/overflow.h>
 #include <linux/export.h>
 #include <linux/limits.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 /*
  * Validate a user range and compute the page-aligned start and the number of

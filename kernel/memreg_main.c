@@ -14,7 +14,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 u8 memreg_instance_id[16];
 
@@ -65,7 +65,7 @@ static int memreg_open(struct inode *inode, struct file *filp)
 void memreg_file_drop_all(struct memreg_file *mf)
 {
 	memreg_heap_release_file(mf);
-	memreg_remote_release_file(mf);
+	memreg_import_release_file(mf);
 	memreg_region_release_file(mf);
 	memreg_dev_release_file(mf);
 }

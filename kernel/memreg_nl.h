@@ -7,7 +7,7 @@
 #define _MEMREG_NL_H
 
 #include <net/genetlink.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 extern struct genl_family memreg_genl_family;
 

@@ -14,7 +14,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 DEFINE_XARRAY_ALLOC1(memreg_regions);
 static u32 memreg_next_id;
@@ -198,7 +198,7 @@ int memreg_region_unregister(struct memreg_file *mf, u64 handle)
 	}
 	xa_erase(&memreg_regions, reg->id);
 	list_del(&reg->file_node);
-	memreg_share_revoke_reg(reg);
+	memreg_grant_revoke_reg(reg);
 	mutex_unlock(&mf->lock);
 
 	memreg_region_destroy(reg);
@@ -214,7 +214,7 @@ void memreg_region_release_file(struct memreg_file *mf)
 	mutex_lock(&mf->lock);
 	list_for_each_entry(reg, &mf->regions, file_node) {
 		xa_erase(&memreg_regions, reg->id);
-		memreg_share_revoke_reg(reg);
+		memreg_grant_revoke_reg(reg);
 	}
 	list_splice_init(&mf->regions, &dying);
 	mutex_unlock(&mf->lock);

@@ -15,7 +15,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "memreg.h"
+#include "memreg_internal.h"
 
 /* Descriptors copied in from user space at a time. */
 #define MEMREG_XFER_CHUNK	64
@@ -29,9 +29,9 @@ struct memreg_xfer_state {
 	struct memreg_file *mf;
 	u64 lhandle;			/* handle of lreg */
 	struct memreg_reg *lreg;	/* referenced */
-	u64 rhandle;			/* remote handle of rreg */
+	u64 rhandle;			/* import handle of rreg */
 	struct memreg_reg *rreg;	/* referenced */
-	struct memreg_share *share;	/* referenced, rreg's grant */
+	struct memreg_grant_obj *grant;	/* referenced, rreg's grant */
 	u64 bytes;
 	u64 read_bytes;
 	u64 write_bytes;
@@ -48,7 +48,7 @@ static void memreg_xfer_drop_remote(struct memreg_xfer_state *st)
 {
 	if (st->rreg) {
 		memreg_region_put(st->rreg);
-		memreg_share_put(st->share);
+		memreg_grant_put(st->grant);
 	}
 	st->rreg = NULL;
 }
@@ -114,20 +114,20 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 	}
 	if (!st->rreg || st->rhandle != d->remote_handle) {
 		memreg_xfer_drop_remote(st);
-		reg = memreg_remote_get_reg(st->mf, d->remote_handle,
-					    &st->share);
+		reg = memreg_import_get_reg(st->mf, d->remote_handle,
+					    &st->grant);
 		if (IS_ERR(reg))
 			return PTR_ERR(reg);
 		st->rreg = reg;
 		st->rhandle = d->remote_handle;
 	}
 	/* revoked since the batch took its reference: stop now */
-	if (!rcu_access_pointer(st->share->reg))
+	if (!rcu_access_pointer(st->grant->reg))
 		return -EKEYREVOKED;
 
 	need = d->op == MEMREG_XFER_READ ? MEMREG_ACCESS_REMOTE_READ :
 					   MEMREG_ACCESS_REMOTE_WRITE;
-	if (!(st->share->access & need))
+	if (!(st->grant->access & need))
 		return -EACCES;
 	if (!memreg_xfer_inside(st->lreg, d->local_addr, d->len) ||
 	    !memreg_xfer_inside(st->rreg, d->remote_addr, d->len))

@@ -22,7 +22,7 @@
 #include "fmt.h"
 #include "json.h"
 #include "listing.h"
-#include "memreg.h"
+#include "tool.h"
 
 static const struct out_column dev_columns[] = {
 	{ "DEV", 4 },

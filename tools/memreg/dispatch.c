@@ -7,7 +7,7 @@
 
 #include <linux/memreg.h>
 
-#include "memreg.h"
+#include "tool.h"
 
 #ifndef MEMREG_TOOL_VERSION
 #define MEMREG_TOOL_VERSION	"unknown"

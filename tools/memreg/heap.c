@@ -15,7 +15,7 @@
 #include "attrs.h"
 #include "fmt.h"
 #include "listing.h"
-#include "memreg.h"
+#include "tool.h"
 
 /*
  * The five violation counts share one column, "OOB/UNK/DUP/DROP/REF",

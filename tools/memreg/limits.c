@@ -12,7 +12,7 @@
 #include <linux/memreg.h>
 
 #include "attrs.h"
-#include "memreg.h"
+#include "tool.h"
 
 static const struct out_column limits_columns[] = {
 	{ "pid", 7 },

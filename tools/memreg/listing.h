@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "memreg.h"
+#include "tool.h"
 
 struct listing {
 	const char *what;			/* "proc show", for messages */

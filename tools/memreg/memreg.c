@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "memreg.h"
+#include "tool.h"
 
 int main(int argc, char **argv)
 {

@@ -15,7 +15,7 @@
 
 #include "attrs.h"
 #include "fmt.h"
-#include "memreg.h"
+#include "tool.h"
 
 /* Text labels of event fields, lower case as in "ip monitor". */
 static const struct out_column region_event_columns[] = {

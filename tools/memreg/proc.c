@@ -15,7 +15,7 @@
 #include "fmt.h"
 #include "json.h"
 #include "listing.h"
-#include "memreg.h"
+#include "tool.h"
 
 /*
  * PEAK and LIMITS are "regions/host/dev" in one column each: three

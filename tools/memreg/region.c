@@ -14,7 +14,7 @@
 #include "attrs.h"
 #include "json.h"
 #include "listing.h"
-#include "memreg.h"
+#include "tool.h"
 
 static const struct out_column region_columns[] = {
 	{ "PID", 7 },

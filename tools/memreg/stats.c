@@ -11,7 +11,7 @@
 
 #include "attrs.h"
 #include "fmt.h"
-#include "memreg.h"
+#include "tool.h"
 
 /* Titles as people read them; JSON keys follow the attribute names. */
 static const struct out_column stats_columns[] = {

@@ -9,7 +9,7 @@
 #include "tool_test.h"
 #include "comm.h"
 #include "fake_msgs.h"
-#include "memreg.h"
+#include "tool.h"
 
 enum mode { TEXT, JSON, PRETTY };
 

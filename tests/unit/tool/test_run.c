@@ -9,7 +9,7 @@
 #include <netlink/genl/ctrl.h>
 
 #include "tool_test.h"
-#include "memreg.h"
+#include "tool.h"
 
 #define ARGV(...)	((char *[]){ "memreg", __VA_ARGS__, NULL })
 

@@ -8,8 +8,8 @@
  * struct out.  The printers need no kernel: unit tests feed them messages
  * built by hand.
  */
-#ifndef MEMREG_TOOL_MEMREG_H
-#define MEMREG_TOOL_MEMREG_H
+#ifndef MEMREG_TOOL_TOOL_H
+#define MEMREG_TOOL_TOOL_H
 
 #include <stdio.h>
 
@@ -63,4 +63,4 @@ int dev_print_row(struct out *o, struct nlmsghdr *nlh);
 int cmd_monitor(struct memreg *m);
 int monitor_print_event(struct out *o, struct nlmsghdr *nlh);
 
-#endif /* MEMREG_TOOL_MEMREG_H */
+#endif /* MEMREG_TOOL_TOOL_H */

@@ -16,8 +16,8 @@
  * netlink dumps can walk them under rcu_read_lock() without taking locks
  * that the register path holds while it allocates.
  */
-#ifndef _MEMREG_H
-#define _MEMREG_H
+#ifndef _MEMREG_INTERNAL_H
+#define _MEMREG_INTERNAL_H
 
 #include <linux/types.h>
 #include <linux/export.h>
@@ -107,7 +107,7 @@ struct memreg_ctx {
 	atomic64_t mstx_regions;
 
 	/* transfers (memreg_xfer.c) */
-	atomic_t nr_imports;		/* remote handles the process holds */
+	atomic_t nr_imports;		/* import handles the process holds */
 	atomic64_t xfer_descs;
 	atomic64_t xfer_read_bytes;
 	atomic64_t xfer_write_bytes;
@@ -328,38 +328,39 @@ struct memreg_reg *memreg_region_get(struct memreg_file *mf, u64 handle);
 void memreg_region_put(struct memreg_reg *reg);
 
 /*
- * memreg_grant.c: a grant is kept as a share of the registration; its
- * import by a peer is a remote (handle) in the peer's file.
+ * memreg_grant.c: a grant of a registration to peers (the UAPI's struct
+ * memreg_grant is the ioctl that makes one, hence _obj); its import by a
+ * peer is an import (a handle) in the peer's file.
  */
-struct memreg_share {
-	u32 id;				/* key in memreg_shares: token bytes 0-3 */
+struct memreg_grant_obj {
+	u32 id;				/* key in memreg_grants: token bytes 0-3 */
 	u8 token[16];
 	u32 access;
 	struct memreg_reg __rcu *reg;	/* NULL once revoked */
 	struct memreg_file *owner;
 	struct list_head reg_node;	/* in reg->grants, under owner->lock */
-	spinlock_t lock;		/* reg going NULL against nremotes */
-	unsigned int nremotes;
-	struct kref ref;		/* the registry's, and each remote's */
+	spinlock_t lock;		/* reg going NULL against nimports */
+	unsigned int nimports;
+	struct kref ref;		/* the registry's, and each import's */
 	struct rcu_head rcu;
 };
 
-struct memreg_remote {
+struct memreg_import_obj {
 	u32 id;				/* key in its file's imports */
 	u64 handle;
-	struct memreg_share *share;	/* referenced */
+	struct memreg_grant_obj *grant;	/* referenced */
 	struct rcu_head rcu;
 };
 
-int memreg_share_create(struct memreg_file *mf, struct memreg_grant *req);
-int memreg_share_revoke(struct memreg_file *mf, const u8 *token);
-void memreg_share_revoke_reg(struct memreg_reg *reg);
-int memreg_remote_create(struct memreg_file *mf, struct memreg_import *req);
-int memreg_remote_remove(struct memreg_file *mf, u64 handle);
-void memreg_remote_release_file(struct memreg_file *mf);
-struct memreg_reg *memreg_remote_get_reg(struct memreg_file *mf, u64 handle,
-					 struct memreg_share **share);
-void memreg_share_put(struct memreg_share *share);
+int memreg_grant_create(struct memreg_file *mf, struct memreg_grant *req);
+int memreg_grant_revoke(struct memreg_file *mf, const u8 *token);
+void memreg_grant_revoke_reg(struct memreg_reg *reg);
+int memreg_import_create(struct memreg_file *mf, struct memreg_import *req);
+int memreg_import_remove(struct memreg_file *mf, u64 handle);
+void memreg_import_release_file(struct memreg_file *mf);
+struct memreg_reg *memreg_import_get_reg(struct memreg_file *mf, u64 handle,
+					 struct memreg_grant_obj **grant);
+void memreg_grant_put(struct memreg_grant_obj *grant);
 
 /* memreg_xfer.c */
 int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req);
@@ -388,4 +389,4 @@ void memreg_event_refused(const struct memreg_ctx *ctx, u32 type, u64 len,
 			  enum memreg_refusal why);
 void memreg_event_proc_gone(const struct memreg_ctx *ctx);
 
-#endif /* _MEMREG_H */
+#endif /* _MEMREG_INTERNAL_H */
