@@ -10,7 +10,9 @@
 #                   registrations with the memreg tool
 #   make install    (root) DKMS module, udev rule, library, headers, tool,
 #                   man pages; make uninstall removes all of it
-VERSION		:= 0.1.0
+# The one version of memreg (the package, the library file, the tool, the
+# module, DKMS): the file VERSION, read by every part that shows it.
+VERSION		:= $(shell cat $(CURDIR)/VERSION)
 BUILD		:= $(CURDIR)/build
 PREFIX		?= /usr/local
 KVER		?= $(shell uname -r)

@@ -7,6 +7,8 @@
  * Parameters live with what they set: the default limits in memreg_ctx.c,
  * the emulated devices' in memreg_dev.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -114,7 +116,7 @@ static int __init memreg_init(void)
 
 	get_random_bytes(memreg_instance_id, sizeof(memreg_instance_id));
 	if (memreg_ndevs > MEMREG_MAX_DEVICES) {
-		pr_err("memreg: devices=%u: at most %u\n", memreg_ndevs,
+		pr_err("devices=%u: at most %u\n", memreg_ndevs,
 		       MEMREG_MAX_DEVICES);
 		return -EINVAL;
 	}
@@ -149,3 +151,4 @@ module_exit(memreg_exit);
 MODULE_DESCRIPTION("memreg: registered host and device memory");
 MODULE_AUTHOR("memreg developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(MEMREG_VERSION);
