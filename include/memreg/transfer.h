@@ -10,10 +10,11 @@
  * the owner's context is closed (or the owner exits).
  *
  * Errors follow <memreg/memreg.h>: a negative enum memreg_err, errno set.
- * Two transfer errors have no memreg_err of their own and come back as
- * -MEMREG_E_IO with errno telling them apart: EKEYREVOKED (the grant
- * behind an import is gone) and ERANGE (a range is not inside its
- * registration).  ENOENT (unknown handle or token) is -MEMREG_E_NOENT.
+ * ENOENT (unknown handle or token) is -MEMREG_E_NOENT, EACCES (more
+ * access than the grant allows) -MEMREG_E_ACCESS, EKEYREVOKED (the grant
+ * behind an import is gone) -MEMREG_E_REVOKED, ERANGE (a range is not
+ * inside its registration) -MEMREG_E_RANGE, EMFILE (64 grants of one
+ * registration, 65536 imports of one process) -MEMREG_E_TOO_MANY.
  */
 #ifndef MEMREG_TRANSFER_H
 #define MEMREG_TRANSFER_H
@@ -97,7 +98,7 @@ int memreg_unimport(struct memreg_ctx *ctx, uint64_t remote_handle);
  * @bytes: if not NULL, receives the bytes copied
  *
  * Return: 0, or the error of the first descriptor that failed (see the
- * header comment for EKEYREVOKED and ERANGE); -MEMREG_E_INTR only for a
+ * header comment); -MEMREG_E_INTR only for a
  * fatal signal.
  */
 int memreg_transfer(struct memreg_ctx *ctx,

@@ -1,36 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * MEMREG_IOC_GRANT, REVOKE, IMPORT, UNIMPORT and TRANSFER.
- *
- * The core's errno table gives ENOENT and EACCES their meanings only for
- * the operations it knows; these five say the same things (unknown
- * handle or token, more access than allowed), so they are mapped here
- * before falling back to the rows every operation shares, and so are the
- * errnos only they return (EKEYREVOKED, ERANGE, EMFILE of the grant and
- * import limits).
+ * MEMREG_IOC_GRANT, REVOKE, IMPORT, UNIMPORT and TRANSFER.  What their
+ * errnos mean (ENOENT, EACCES, EKEYREVOKED, ERANGE, EMFILE) is in the one
+ * errno table of errors.c, with the rest.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core.h"
-
-static int xfer_fail(void)
-{
-	int err = errno;
-
-	if (err == ENOENT)
-		return memreg__refuse(MEMREG_E_NOENT, err);
-	if (err == EACCES)
-		return memreg__refuse(MEMREG_E_ACCESS, err);
-	if (err == EKEYREVOKED)
-		return memreg__refuse(MEMREG_E_REVOKED, err);
-	if (err == ERANGE)
-		return memreg__refuse(MEMREG_E_RANGE, err);
-	if (err == EMFILE)
-		return memreg__refuse(MEMREG_E_TOO_MANY, err);
-	return memreg__fail(MEMREG_OP_ANY);
-}
 
 int memreg_grant(struct memreg_ctx *ctx, uint64_t handle, unsigned int access,
 		 uint8_t token[MEMREG_TOKEN_LEN])
@@ -45,7 +23,7 @@ int memreg_grant(struct memreg_ctx *ctx, uint64_t handle, unsigned int access,
 	g.access = access;
 	g.handle = handle;
 	if (memreg__ioctl(ctx->fd, MEMREG_IOC_GRANT, &g))
-		return xfer_fail();
+		return memreg__fail(MEMREG_OP_GRANT);
 	memcpy(token, g.token, MEMREG_TOKEN_LEN);
 	return 0;
 }
@@ -62,7 +40,7 @@ int memreg_revoke(struct memreg_ctx *ctx,
 	r.size = sizeof(r);
 	memcpy(r.token, token, MEMREG_TOKEN_LEN);
 	if (memreg__ioctl(ctx->fd, MEMREG_IOC_REVOKE, &r))
-		return xfer_fail();
+		return memreg__fail(MEMREG_OP_REVOKE);
 	return 0;
 }
 
@@ -79,7 +57,7 @@ int memreg_import(struct memreg_ctx *ctx,
 	im.size = sizeof(im);
 	memcpy(im.token, token, MEMREG_TOKEN_LEN);
 	if (memreg__ioctl(ctx->fd, MEMREG_IOC_IMPORT, &im))
-		return xfer_fail();
+		return memreg__fail(MEMREG_OP_IMPORT);
 
 	memset(remote, 0, sizeof(*remote));
 	remote->handle = im.handle;
@@ -103,7 +81,7 @@ int memreg_unimport(struct memreg_ctx *ctx, uint64_t remote_handle)
 	u.size = sizeof(u);
 	u.handle = remote_handle;
 	if (memreg__ioctl(ctx->fd, MEMREG_IOC_UNIMPORT, &u))
-		return xfer_fail();
+		return memreg__fail(MEMREG_OP_UNIMPORT);
 	return 0;
 }
 
@@ -138,7 +116,7 @@ int memreg_transfer(struct memreg_ctx *ctx,
 		t.count = (__u32)n;
 		t.desc_size = sizeof(*descs);
 		if (memreg__ioctl(ctx->fd, MEMREG_IOC_TRANSFER, &t)) {
-			ret = xfer_fail();
+			ret = memreg__fail(MEMREG_OP_TRANSFER);
 			off += t.done;
 			moved += t.bytes;
 			break;

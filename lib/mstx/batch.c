@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/core.h"
+#include "../core/layers.h"
 #include "mstx.h"
 
 struct mstx_stats mstx__stats;
@@ -49,17 +49,19 @@ static void mstx_probe_add_del(void)
 		.op_size = sizeof(op),
 	};
 
-	mstx__add_del = memreg__ioctl(mstx_ctx->fd, MEMREG_IOC_MSTX, &m) &&
-			errno == ENOENT;
+	mstx__add_del = memreg__mstx_batch(mstx_ctx, &m) && errno == ENOENT;
 }
 
 static void mstx_do_connect(void)
 {
+	struct memreg_lib_info info;
+
 	mstx_connect_err = memreg_open(&mstx_ctx);
 	if (mstx_connect_err)
 		return;
 	/* a module without heap tracking: run as if no tool were there */
-	if (!(mstx_ctx->info.features & MEMREG_FEATURE_MSTX)) {
+	if (memreg_info(mstx_ctx, &info) ||
+	    !(info.features & MEMREG_FEATURE_MSTX)) {
 		memreg_close(mstx_ctx);
 		mstx_ctx = NULL;
 		mstx_connect_err = -MEMREG_E_ABI;
@@ -102,7 +104,7 @@ int mstx__submit(struct memreg_mstx_op *ops, uint32_t n)
 		m.count = n - off;
 		m.op_size = sizeof(*ops);
 		mstx_stat_add(&mstx__stats.flushes, 1);
-		if (!memreg__ioctl(mstx_ctx->fd, MEMREG_IOC_MSTX, &m)) {
+		if (!memreg__mstx_batch(mstx_ctx, &m)) {
 			mstx_stat_add(&mstx__stats.submitted, n - off);
 			return first;
 		}
