@@ -2,7 +2,7 @@
 /*
  * The messages of adxl-ucx.so's read/write protocol on UCP active messages
  * (why a protocol of our own: lib/adxl/ucx_plugin.h; how it runs:
- * adxl_ucx.c).  Shared with the unit test that plays a peer sending what
+ * client.c and serve.c).  Shared with the unit test that plays a peer sending what
  * a broken or hostile one would.
  *
  *   READ   wire_req                  -> DATA  wire_ans + the bytes
