@@ -14,11 +14,9 @@
  *                         regions are only ever looked up by address, never
  *                         walked in order.
  *
- * Region nodes come from a pool of the set (page-sized chunks, cut up as
- * needed, freed nodes reused): one accounted allocation per 127 regions
- * instead of one per region.  The pool holds at most as many nodes as the
- * set ever had live regions at once, which mstx_max_regions bounds, and
- * goes with the set.
+ * Region nodes come from a kmem_cache of their own with SLAB_ACCOUNT:
+ * charged to the process's memory cgroup, and bounded per process by
+ * mstx_max_regions.
  *
  * Locking: a set's mutex protects everything in it; the ioctl holds it for
  * one batch.  memreg_heap_sets_mutex protects the set list and is taken
@@ -68,7 +66,6 @@ struct memreg_mstx_heap {
 	struct list_head ev_node;	/* on memreg_heaps.pending, or empty */
 };
 
-struct memreg_mstx_chunk;
 struct memreg_mstx_op;
 
 struct memreg_heaps {
@@ -79,10 +76,6 @@ struct memreg_heaps {
 	struct memreg_mstx_heap none;
 	struct memreg_mstx_heap *last;	/* the last heap looked up by id */
 	struct memreg_mstx_op *ops;	/* a page of the batch being applied */
-	/* the region node pool */
-	struct hlist_head free;		/* freed nodes */
-	struct memreg_mstx_chunk *chunks;	/* newest first */
-	unsigned int chunk_used;	/* nodes of the newest chunk handed out */
 	u64 nr_regions;			/* in every heap and in none */
 	unsigned int nr_heaps;
 	struct list_head pending;	/* heaps with violations to announce */

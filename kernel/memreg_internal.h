@@ -379,6 +379,8 @@ int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);
 
 /* memreg_heap.c: mstx heaps and regions */
 int memreg_heap_batch(struct memreg_file *mf, struct memreg_mstx *req);
+int memreg_heap_cache_init(void);
+void memreg_heap_cache_exit(void);
 void memreg_heap_release_file(struct memreg_file *mf);
 
 /* memreg_nl.c and memreg_nl_*.c */

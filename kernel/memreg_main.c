@@ -122,15 +122,22 @@ static int __init memreg_init(void)
 	}
 	memreg_dev_init();
 
-	err = memreg_nl_init();
+	err = memreg_heap_cache_init();
 	if (err)
 		return err;
+	err = memreg_nl_init();
+	if (err)
+		goto heap_cache;
 	err = misc_register(&memreg_misc);
-	if (err) {
-		memreg_nl_exit();
-		return err;
-	}
+	if (err)
+		goto nl;
 	return 0;
+
+nl:
+	memreg_nl_exit();
+heap_cache:
+	memreg_heap_cache_exit();
+	return err;
 }
 
 static void __exit memreg_exit(void)
@@ -143,6 +150,7 @@ static void __exit memreg_exit(void)
 	 */
 	mmu_notifier_synchronize();
 	rcu_barrier();
+	memreg_heap_cache_exit();
 }
 
 module_init(memreg_init);
