@@ -163,7 +163,7 @@ static int fz_call(struct fz_thread *t, enum fz_kind kind, int fd,
 {
 	uint32_t usize = ssize, csize = ssize;
 	void *arg = fz_argbuf;
-	unsigned int r = fz_below(&t->rng, 100);
+	unsigned int r = fz_below(&t->rng, 200);
 	int ret;
 
 	memset(fz_argbuf + ssize, 0, 128);
@@ -469,6 +469,30 @@ static void fz_do_dev_info(struct fz_thread *t)
 		&clean);
 }
 
+/* For any process to import: a torn copy is just a wrong token. */
+static void fz_publish(const uint8_t *token, const struct fz_reg *reg,
+		       uint32_t access)
+{
+	struct fz_token *tok = &fz_sh->tokens[__atomic_fetch_add(
+		&fz_sh->tokens_published, 1, __ATOMIC_RELAXED) % FZ_NTOKENS];
+
+	memcpy(tok->token, token, 16);
+	tok->addr = reg->addr;
+	tok->len = reg->len;
+	tok->access = access;
+	tok->pid = getpid();
+}
+
+/* One of the newest tokens of any process: the likeliest to be alive. */
+static void fz_newest_token(struct fz_thread *t, uint8_t *token, unsigned int n)
+{
+	uint64_t pub = __atomic_load_n(&fz_sh->tokens_published,
+				       __ATOMIC_RELAXED);
+
+	memcpy(token, fz_sh->tokens[(pub - 1 - fz_below(&t->rng, n)) %
+				    FZ_NTOKENS].token, 16);
+}
+
 static void fz_do_grant(struct fz_thread *t)
 {
 	struct memreg_grant *g = (void *)fz_argbuf;
@@ -477,7 +501,6 @@ static void fz_do_grant(struct fz_thread *t)
 	int fdi, fd = fz_pick_fd(t, &fdi);
 	bool clean, have = fz_pick_reg(t, fdi, &reg, false);
 	struct fz_grant *slot;
-	struct fz_token *tok;
 
 	memset(g, 0, sizeof(*g));
 	g->handle = have && !fz_one_in(&t->rng, 15) ? reg.handle :
@@ -495,14 +518,7 @@ static void fz_do_grant(struct fz_thread *t)
 	slot->fdi = fdi;
 	slot->used = true;
 	pthread_mutex_unlock(&p->lock);
-	/* for any process to import: a torn copy is just a wrong token */
-	tok = &fz_sh->tokens[fz_below(&t->rng, FZ_NTOKENS)];
-	memcpy(tok->token, g->token, 16);
-	tok->addr = reg.addr;
-	tok->len = reg.len;
-	tok->access = g->access;
-	tok->pid = getpid();
-	__atomic_fetch_add(&fz_sh->tokens_published, 1, __ATOMIC_RELAXED);
+	fz_publish(g->token, &reg, g->access);
 }
 
 static void fz_do_revoke(struct fz_thread *t)
@@ -543,12 +559,32 @@ static void fz_unimport(int fd, uint64_t handle)
 	fz_stale_add(handle);
 }
 
+static struct fz_import fz_keep_import(struct fz_thread *t, int fd, int fdi,
+				       const struct memreg_import *im)
+{
+	struct fz_proc *p = t->p;
+	struct fz_import *slot, old, nw = {
+		.handle = im->handle, .fdi = fdi, .addr = im->addr,
+		.len = im->len, .access = im->access,
+	};
+
+	pthread_mutex_lock(&p->lock);
+	slot = &p->imports[fz_below(&t->rng, FZ_NIMPORTS)];
+	old = *slot;
+	*slot = nw;
+	if (old.handle)
+		fd = p->fds[old.fdi];
+	pthread_mutex_unlock(&p->lock);
+	if (old.handle)
+		fz_unimport(fd, old.handle);
+	return nw;
+}
+
 static void fz_do_import(struct fz_thread *t)
 {
 	struct memreg_import *im = (void *)fz_argbuf;
 	struct fz_proc *p = t->p;
 	int fdi, fd = fz_pick_fd(t, &fdi);
-	struct fz_import *slot, old;
 	bool clean;
 
 	memset(im, 0, sizeof(*im));
@@ -561,27 +597,14 @@ static void fz_do_import(struct fz_thread *t)
 		       16);
 		pthread_mutex_unlock(&p->lock);
 	} else {
-		memcpy(im->token,
-		       fz_sh->tokens[fz_below(&t->rng, FZ_NTOKENS)].token, 16);
+		fz_newest_token(t, im->token, 8);
 	}
 	im->flags = fz_flags(t);
 	fz_reserved(t, im->reserved, sizeof(im->reserved));
 	if (fz_call(t, FZ_IMPORT, fd, _IOC_NR(MEMREG_IOC_IMPORT), sizeof(*im),
 		    &clean) || !clean || fdi < 0)
 		return;
-	pthread_mutex_lock(&p->lock);
-	slot = &p->imports[fz_below(&t->rng, FZ_NIMPORTS)];
-	old = *slot;
-	slot->handle = im->handle;
-	slot->fdi = fdi;
-	slot->addr = im->addr;
-	slot->len = im->len;
-	slot->access = im->access;
-	if (old.handle)
-		fd = p->fds[old.fdi];
-	pthread_mutex_unlock(&p->lock);
-	if (old.handle)
-		fz_unimport(fd, old.handle);
+	fz_keep_import(t, fd, fdi, im);
 }
 
 static void fz_do_unimport(struct fz_thread *t)
@@ -630,15 +653,32 @@ static void fz_subrange(struct fz_thread *t, uint64_t base, uint64_t len,
 	}
 }
 
-static void fz_fill_desc(struct fz_thread *t, int fdi, struct memreg_xfer_desc *d)
+/*
+ * One descriptor between @reg and @im (either may be empty: 0 handles).
+ * @sane: every field as a good caller sets it, else any of them may be off.
+ */
+static void fz_desc(struct fz_thread *t, bool sane, const struct fz_reg *r,
+		    const struct fz_import *i, struct memreg_xfer_desc *d)
 {
-	struct fz_reg reg = { 0 };
-	struct fz_import im = { 0 };
+	struct fz_reg reg = *r;
+	struct fz_import im = *i;
 	uint64_t n1, n2, la, ra;
 
-	fz_pick_reg(t, fdi, &reg, false);
-	fz_pick_import(t, fdi, &im, false);
 	memset(d, 0, sizeof(*d));
+	if (sane) {
+		uint64_t len = reg.len < im.len ? reg.len : im.len;
+
+		/* the op the grant allows */
+		d->op = im.access == MEMREG_ACCESS_REMOTE_READ ? MEMREG_XFER_READ :
+			im.access == MEMREG_ACCESS_REMOTE_WRITE ? MEMREG_XFER_WRITE :
+			fz_below(&t->rng, 2);
+		d->local_handle = reg.handle;
+		d->remote_handle = im.handle;
+		d->len = len ? 1 + fz_below(&t->rng, len < 8192 ? len : 8192) : 1;
+		d->local_addr = reg.addr + fz_below(&t->rng, reg.len - d->len + 1);
+		d->remote_addr = im.addr + fz_below(&t->rng, im.len - d->len + 1);
+		return;
+	}
 	d->op = fz_one_in(&t->rng, 30) ? fz_interesting(&t->rng) :
 		fz_below(&t->rng, 2);
 	d->flags = fz_flags(t);
@@ -659,6 +699,18 @@ static void fz_fill_desc(struct fz_thread *t, int fdi, struct memreg_xfer_desc *
 		d->remote_addr = im.addr;
 }
 
+static void fz_fill_desc(struct fz_thread *t, int fdi, bool sane,
+			 struct memreg_xfer_desc *d)
+{
+	struct fz_reg reg = { 0 };
+	struct fz_import im = { 0 };
+
+	fz_pick_reg(t, fdi, &reg, false);
+	fz_pick_import(t, fdi, &im, false);
+	fz_desc(t, sane && reg.handle && im.handle && reg.fdi == fdi &&
+		im.fdi == fdi, &reg, &im, d);
+}
+
 static void fz_do_transfer(struct fz_thread *t)
 {
 	struct memreg_transfer *x = (void *)fz_argbuf;
@@ -666,7 +718,7 @@ static void fz_do_transfer(struct fz_thread *t)
 	unsigned int r = fz_below(&t->rng, 200);
 	uint32_t dsz = MEMREG_XFER_DESC_SIZE_VER0, count, filled;
 	uint8_t *descs = t->scratch;
-	bool clean;
+	bool clean, sane = !fz_one_in(&t->rng, 4);
 
 	if (r < 4)
 		dsz = 48 + 8 * (1 + fz_below(&t->rng, 4));	/* zero tail */
@@ -694,7 +746,7 @@ static void fz_do_transfer(struct fz_thread *t)
 	for (uint32_t i = 0; i < filled; i++) {
 		uint8_t *d = descs + (size_t)i * dsz;
 
-		fz_fill_desc(t, fdi, (void *)d);
+		fz_fill_desc(t, fdi, sane, (void *)d);
 		if (dsz > 48) {
 			memset(d + 48, 0, dsz - 48);
 			if ((dsz - 48) % 8)
@@ -702,7 +754,7 @@ static void fz_do_transfer(struct fz_thread *t)
 		}
 	}
 	memset(x, 0, sizeof(*x));
-	x->flags = fz_flags(t);
+	x->flags = sane ? 0 : fz_flags(t);
 	x->descs = fz_one_in(&t->rng, 60) ? fz_interesting(&t->rng) :
 		   (uintptr_t)descs;
 	x->count = count;
@@ -798,6 +850,59 @@ static void fz_do_mstx(struct fz_thread *t)
 	fz_call(t, FZ_MSTX, fd, _IOC_NR(MEMREG_IOC_MSTX), sizeof(*m), &clean);
 }
 
+/*
+ * The path a real pair of peers takes, in one go: register, grant, import
+ * one of the newest tokens (often this one, often another process's) and
+ * transfer between the two.  Separate calls seldom line these up before
+ * one of them is gone again.
+ */
+static void fz_do_chain(struct fz_thread *t)
+{
+	struct memreg_register r = {
+		.size = sizeof(r), .type = MEMREG_MEM_HOST,
+		.access = MEMREG_ACCESS_ALL,
+	};
+	struct memreg_grant g = { .size = sizeof(g) };
+	struct memreg_import im = { .size = sizeof(im) };
+	struct memreg_transfer x = { .size = sizeof(x) };
+	struct memreg_xfer_desc *d = t->scratch;
+	int fdi, fd = fz_pick_fd(t, &fdi), ret;
+	struct fz_reg reg;
+	struct fz_import imp;
+	uint64_t len;
+
+	if (fdi < 0)
+		return;
+	r.addr = fz_pick_addr(t, &len);
+	r.len = len;
+	ret = ioctl(fd, MEMREG_IOC_REGISTER, &r) ? errno : 0;
+	fz_count(FZ_REGISTER, ret);
+	if (ret)
+		return;
+	reg = (struct fz_reg){ .handle = r.handle, .fdi = fdi, .addr = r.addr,
+			       .len = r.len, .access = r.access };
+	fz_keep_reg(t, fd, &reg);
+	g.handle = r.handle;
+	g.access = 1 + fz_below(&t->rng, 3);
+	ret = ioctl(fd, MEMREG_IOC_GRANT, &g) ? errno : 0;
+	fz_count(FZ_GRANT, ret);
+	if (ret)
+		return;
+	fz_publish(g.token, &reg, g.access);
+	fz_newest_token(t, im.token, 3);
+	ret = ioctl(fd, MEMREG_IOC_IMPORT, &im) ? errno : 0;
+	fz_count(FZ_IMPORT, ret);
+	if (ret)
+		return;
+	imp = fz_keep_import(t, fd, fdi, &im);
+	x.count = 1 + fz_below(&t->rng, 4);
+	for (uint32_t i = 0; i < x.count; i++)
+		fz_desc(t, true, &reg, &imp, &d[i]);
+	x.descs = (uintptr_t)d;
+	x.desc_size = sizeof(*d);
+	fz_count(FZ_TRANSFER, ioctl(fd, MEMREG_IOC_TRANSFER, &x) ? errno : 0);
+}
+
 /* Numbers, directions and magics the module does not serve: ENOTTY. */
 static void fz_do_badcmd(struct fz_thread *t)
 {
@@ -821,7 +926,9 @@ void fz_ioctl_one(struct fz_thread *t)
 {
 	unsigned int r = fz_below(&t->rng, 100);
 
-	if (r < 18)
+	if (r < 8)
+		fz_do_chain(t);
+	else if (r < 22)
 		fz_do_register(t);
 	else if (r < 30)
 		fz_do_unregister(t);

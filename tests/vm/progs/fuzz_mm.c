@@ -165,7 +165,12 @@ static void fz_do_dev_mmap(struct fz_thread *t)
 	void *m;
 
 	pthread_mutex_lock(&p->lock);
-	d = p->devs[fz_below(&t->rng, FZ_NDEVS)];
+	/* a live allocation if there is one; else offset 0: ENXIO */
+	for (int i = 0, s = fz_below(&t->rng, FZ_NDEVS); i < FZ_NDEVS; i++) {
+		d = p->devs[(s + i) % FZ_NDEVS];
+		if (d.handle)
+			break;
+	}
 	fd = d.handle ? p->fds[d.fdi] : p->fds[0];
 	pages = d.len / ps;
 	off = pages ? fz_below(&t->rng, pages) : 0;
@@ -298,6 +303,7 @@ static void fz_do_reopen(struct fz_thread *t)
 	pthread_mutex_lock(&p->lock);
 	if (p->fds[i] >= 0)
 		close(p->fds[i]);
+	errno = 0;
 	/* left closed now and then: fz_pick_fd opens it when it is next used */
 	p->fds[i] = fz_one_in(&t->rng, 4) ? -1 :
 		    open(fz_one_in(&t->rng, 20) ? "/dev/null" : "/dev/memreg",
@@ -377,7 +383,7 @@ static void fz_do_kill(struct fz_thread *t)
 static void fz_child(struct fz_thread *t)
 {
 	struct fz_proc *p = t->p;
-	unsigned int steps = fz_below(&t->rng, 300), end;
+	unsigned int steps = fz_below(&t->rng, 40), end;
 
 	/* the lock may have been held by another thread at fork() */
 	pthread_mutex_init(&p->lock, NULL);

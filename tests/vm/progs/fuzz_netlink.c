@@ -157,7 +157,9 @@ static void fz_good_attrs(struct fz_thread *t, uint8_t cmd, uint8_t *buf,
 	uint32_t u32;
 	uint64_t u64;
 
-	if (fz_one_in(&t->rng, 2)) {
+	/* PID filters the dumps but DEV_GET's, and aims SET_LIMITS */
+	if (cmd != MEMREG_CMD_GET_STATS && cmd != MEMREG_CMD_DEV_GET &&
+	    fz_one_in(&t->rng, cmd == MEMREG_CMD_SET_LIMITS ? 4 : 2)) {
 		u32 = fz_some_pid(t);
 		fz_put(buf, off, room, MEMREG_A_PID, &u32, 4);
 	}
@@ -295,7 +297,7 @@ void fz_netlink_one(struct fz_thread *t)
 	struct nlmsghdr *nh = (void *)buf;
 	struct genlmsghdr *gh = (void *)(buf + NLMSG_HDRLEN);
 	size_t off = NLMSG_HDRLEN + GENL_HDRLEN, sendlen;
-	bool dump = fz_one_in(&t->rng, 2), garbage = fz_one_in(&t->rng, 6);
+	bool dump, garbage = fz_one_in(&t->rng, 6);
 	uint8_t cmd;
 	enum fz_kind kind;
 	int ret;
@@ -323,6 +325,10 @@ void fz_netlink_one(struct fz_thread *t)
 	if (fz_one_in(&t->rng, 15))
 		cmd = fz_one_in(&t->rng, 2) ? fz_below(&t->rng, MEMREG_CMD_MAX + 4) :
 		      fz_next(&t->rng);
+	/* mostly as the command is served (do or dump), one in 8 the other way */
+	dump = cmd != MEMREG_CMD_GET_STATS && cmd != MEMREG_CMD_SET_LIMITS;
+	if (fz_one_in(&t->rng, 8))
+		dump = !dump;
 	/* SET_LIMITS is rare: each one changes what the other calls get */
 	if (cmd == MEMREG_CMD_SET_LIMITS && !dump && !fz_one_in(&t->rng, 4))
 		cmd = MEMREG_CMD_GET_STATS;

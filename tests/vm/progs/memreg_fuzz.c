@@ -50,13 +50,17 @@ uint64_t fz_now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* --mix: how many in 100 calls go to the ioctls, netlink, memory and files */
+static unsigned int fz_mix_ioctl = 72, fz_mix_netlink = 12, fz_mix_mm = 16;
+
 void fz_step(struct fz_thread *t)
 {
-	unsigned int r = fz_below(&t->rng, 100);
+	unsigned int r = fz_below(&t->rng, fz_mix_ioctl + fz_mix_netlink +
+				  fz_mix_mm);
 
-	if (r < 72)
+	if (r < fz_mix_ioctl)
 		fz_ioctl_one(t);
-	else if (r < 84)
+	else if (r < fz_mix_ioctl + fz_mix_netlink)
 		fz_netlink_one(t);
 	else
 		fz_mm_one(t);
@@ -134,7 +138,8 @@ static int fz_worker(int index, uint64_t seed, int threads)
 static void fz_usage(void)
 {
 	fprintf(stderr,
-		"usage: memreg_fuzz [--seed N] [--seconds S] [--procs P] [--threads T]\n");
+		"usage: memreg_fuzz [--seed N] [--seconds S] [--procs P] [--threads T]\n"
+		"                   [--mix IOCTL,NETLINK,MM]  (weights, default 72,12,16)\n");
 	exit(2);
 }
 
@@ -182,6 +187,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 't' },
 		{ "procs", required_argument, NULL, 'p' },
 		{ "threads", required_argument, NULL, 'T' },
+		{ "mix", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -206,6 +212,12 @@ int main(int argc, char **argv)
 		case 'T':
 			threads = atoi(optarg);
 			break;
+		case 'm':
+			if (sscanf(optarg, "%u,%u,%u", &fz_mix_ioctl,
+				   &fz_mix_netlink, &fz_mix_mm) != 3 ||
+			    !(fz_mix_ioctl + fz_mix_netlink + fz_mix_mm))
+				fz_usage();
+			break;
 		default:
 			fz_usage();
 		}
@@ -216,8 +228,9 @@ int main(int argc, char **argv)
 	if (!have_seed)
 		seed = fz_now_ns() ^ ((uint64_t)getpid() << 32);
 	printf("# seed %llu\n", (unsigned long long)seed);
-	printf("# memreg_fuzz --seed %llu --seconds %d --procs %d --threads %d (uid %d)\n",
-	       (unsigned long long)seed, seconds, procs, threads, getuid());
+	printf("# memreg_fuzz --seed %llu --seconds %d --procs %d --threads %d --mix %u,%u,%u (uid %d)\n",
+	       (unsigned long long)seed, seconds, procs, threads, fz_mix_ioctl,
+	       fz_mix_netlink, fz_mix_mm, getuid());
 	fflush(stdout);
 
 	fz_sh = mmap(NULL, sizeof(*fz_sh), PROT_READ | PROT_WRITE,
