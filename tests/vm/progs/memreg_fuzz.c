@@ -51,7 +51,7 @@ uint64_t fz_now_ns(void)
 }
 
 /* --mix: how many in 100 calls go to the ioctls, netlink, memory and files */
-static unsigned int fz_mix_ioctl = 72, fz_mix_netlink = 12, fz_mix_mm = 16;
+static unsigned int fz_mix_ioctl = 84, fz_mix_netlink = 8, fz_mix_mm = 8;
 
 void fz_step(struct fz_thread *t)
 {
@@ -139,7 +139,7 @@ static void fz_usage(void)
 {
 	fprintf(stderr,
 		"usage: memreg_fuzz [--seed N] [--seconds S] [--procs P] [--threads T]\n"
-		"                   [--mix IOCTL,NETLINK,MM]  (weights, default 72,12,16)\n");
+		"                   [--mix IOCTL,NETLINK,MM]  (weights, default 84,8,8)\n");
 	exit(2);
 }
 
