@@ -241,7 +241,7 @@ extern int fz_genl_family;	/* resolved once per process; 0 if unknown */
 void fz_ioctl_one(struct fz_thread *t);
 int fz_pick_fd(struct fz_thread *t, int *fdi);
 void fz_pool_init(struct fz_proc *p);
-uint64_t fz_pick_addr(struct fz_thread *t, uint64_t *len);
+uint64_t fz_pick_addr(struct fz_thread *t, uint64_t *len, int *kind);
 
 /* fuzz_netlink.c */
 int fz_nl_resolve(void);

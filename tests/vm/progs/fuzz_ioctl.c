@@ -105,12 +105,13 @@ int fz_pick_fd(struct fz_thread *t, int *fdi)
  * (any alignment, any length up to its end), sometimes straddling its end,
  * unmapped, in the kernel's half or overflowing.
  */
-uint64_t fz_pick_addr(struct fz_thread *t, uint64_t *len)
+uint64_t fz_pick_addr(struct fz_thread *t, uint64_t *len, int *kind)
 {
 	struct fz_proc *p = t->p;
 	struct fz_map m = { 0 };
 	uint64_t off, ps = p->page_size;
 
+	*kind = -1;
 	if (fz_one_in(&t->rng, 12)) {
 		switch (fz_below(&t->rng, 5)) {
 		case 0:		/* the kernel's half */
@@ -135,6 +136,7 @@ uint64_t fz_pick_addr(struct fz_thread *t, uint64_t *len)
 		*len = ps;
 		return ps * 16;
 	}
+	*kind = m.kind;
 	if (fz_one_in(&t->rng, 3)) {
 		off = ps * fz_below(&t->rng, m.len / ps);
 		*len = ps * (1 + fz_below(&t->rng, (m.len - off) / ps));
@@ -295,13 +297,17 @@ static void fz_do_register(struct fz_thread *t)
 	struct memreg_register *r = (void *)fz_argbuf;
 	struct fz_reg nr = { 0 };
 	int fdi, fd = fz_pick_fd(t, &fdi);
-	uint64_t len, addr = fz_pick_addr(t, &len);
+	int kind;
+	uint64_t len, addr = fz_pick_addr(t, &len, &kind);
 	unsigned int ty = fz_below(&t->rng, 20);
 	bool clean;
 
 	memset(r, 0, sizeof(*r));
-	r->type = ty < 16 ? MEMREG_MEM_HOST : ty < 19 ? MEMREG_MEM_DEVICE :
-		  fz_interesting(&t->rng);
+	/* the type that fits the mapping, mostly; device memory as host too */
+	r->type = (kind == FZ_MAP_DEV) == (ty < 16) ? MEMREG_MEM_DEVICE :
+		  MEMREG_MEM_HOST;
+	if (ty == 19)
+		r->type = fz_interesting(&t->rng);
 	r->addr = addr;
 	r->len = len;
 	r->access = fz_one_in(&t->rng, 20) ? fz_next(&t->rng) :
@@ -870,11 +876,14 @@ static void fz_do_chain(struct fz_thread *t)
 	struct fz_reg reg;
 	struct fz_import imp;
 	uint64_t len;
+	int kind;
 
 	if (fdi < 0)
 		return;
-	r.addr = fz_pick_addr(t, &len);
+	r.addr = fz_pick_addr(t, &len, &kind);
 	r.len = len;
+	if (kind == FZ_MAP_DEV)
+		r.type = MEMREG_MEM_DEVICE;
 	ret = ioctl(fd, MEMREG_IOC_REGISTER, &r) ? errno : 0;
 	fz_count(FZ_REGISTER, ret);
 	if (ret)
