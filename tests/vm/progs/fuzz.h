@@ -21,6 +21,10 @@
 #include <sys/types.h>
 #include <linux/memreg.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* ------------------------------------------------------------------ PRNG */
 
 /* splitmix64: one 64-bit state, good enough spread for choosing calls */
@@ -49,8 +53,10 @@ static inline bool fz_one_in(struct fz_rng *r, unsigned int n)
 	return fz_below(r, n) == 0;
 }
 
-/* A number from the values that make kernels trip: 0, 1, page edges, the
- * top of every width, powers of two and their neighbours. */
+/*
+ * A number from the values that make kernels trip: 0, 1, page edges, the
+ * top of every width, powers of two and their neighbours.
+ */
 uint64_t fz_interesting(struct fz_rng *r);
 
 /* ----------------------------------------------------------------- stats */

@@ -35,7 +35,7 @@ uint64_t fz_interesting(struct fz_rng *r)
 		0xffffffff81000000ULL, 0x7fffffffffffffffULL,
 		0x8000000000000000ULL, ~0ULL - 4095, ~0ULL,
 	};
-	uint64_t v = vals[fz_below(r, sizeof(vals) / sizeof(vals[0]))];
+	uint64_t v = vals[fz_below(r, ARRAY_SIZE(vals))];
 
 	switch (fz_below(r, 4)) {
 	case 0:
@@ -186,9 +186,8 @@ static int fz_call(struct fz_thread *t, enum fz_kind kind, int fd,
 		*clean = true;
 	}
 	memcpy(fz_argbuf, &usize, sizeof(usize));
-	if (fz_one_in(&t->rng, 40)) {
+	if (fz_one_in(&t->rng, 40))
 		csize = fz_below(&t->rng, 1 << 14);	/* _IOC_SIZEBITS */
-	}
 	if (fz_one_in(&t->rng, 150)) {
 		static const uintptr_t bad[] = {
 			0, 1, 4096, 0xffff888000000000ULL, ~0ULL - 7,
@@ -362,7 +361,7 @@ static void fz_do_query(struct fz_thread *t)
 		MEMREG_REGION_SIZE_VER0, MEMREG_REGION_SIZE_VER0,
 		MEMREG_REGION_SIZE_VER0, 72, 128, 4096, 32, 4097, 0,
 	};
-	uint32_t es = esz[fz_below(&t->rng, sizeof(esz) / sizeof(esz[0]))];
+	uint32_t es = esz[fz_below(&t->rng, ARRAY_SIZE(esz))];
 	bool clean;
 
 	memset(q, 0, sizeof(*q));

@@ -332,7 +332,7 @@ void fz_netlink_one(struct fz_thread *t)
 	/* SET_LIMITS is rare: each one changes what the other calls get */
 	if (cmd == MEMREG_CMD_SET_LIMITS && !dump && !fz_one_in(&t->rng, 4))
 		cmd = MEMREG_CMD_GET_STATS;
-	kind = cmd < sizeof(fz_nl_kinds) / sizeof(fz_nl_kinds[0]) &&
+	kind = cmd < ARRAY_SIZE(fz_nl_kinds) &&
 	       fz_nl_kinds[cmd][0] ? fz_nl_kinds[cmd][dump] : FZ_NL_OTHER;
 
 	memset(buf, 0, NLMSG_HDRLEN + GENL_HDRLEN);
