@@ -120,10 +120,12 @@ grep -E '^(not )?ok' /tmp/adv.out
 if is_root; then
 	host_lim=$(memreg -j stats | jq -r .max_host_bytes)
 	memreg limits set host unlimited
-	for who in "" "runas 1000 1000"; do
-		$who itest_adversary huge-range >/tmp/adv.out 2>&1
+	for who in root "uid 1000"; do
+		pre=
+		[ "$who" = root ] || pre="runas 1000 1000"
+		$pre itest_adversary huge-range >/tmp/adv.out 2>&1
 		rc=$?
-		grep -E '^(not )?ok' /tmp/adv.out | sed "s/\$/ (${who:-root})/"
+		grep -E '^(not )?ok' /tmp/adv.out | sed "s/\$/ (as $who)/"
 		[ $rc = 0 ] || grep -q '^not ok' /tmp/adv.out || not_ok "huge-range exited $rc"
 	done
 	memreg limits set host "$host_lim"
