@@ -12,12 +12,21 @@
  * from the pool's own record of what is mapped: a stale copy of a range
  * would otherwise unmap memory that a later mmap() put there (a thread's
  * scratch buffer, say) and crash the fuzzer instead of the kernel.
+ *
+ * And every pool mapping lives in an arena of its own, reserved PROT_NONE
+ * at the start: slot i has 32 MiB of it, its mapping at 2 MiB or 16 MiB
+ * in (mremap() moves it between the two), at most 8 MiB long, and what is
+ * unmapped is reserved again at once.  A range that runs past a mapping's
+ * end (on purpose, or into a hole) meets PROT_NONE, never the fuzzer's
+ * own memory: registered, that memory would be written by TRANSFERs --
+ * the statistics page, a thread's stack.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -30,6 +39,24 @@
 
 #define FZ_HPAGE	(2UL << 20)
 #define FZ_FILE_PAGES	64
+#define FZ_SLOT		(32UL << 20)	/* arena bytes per pool slot */
+#define FZ_HALF_A	(2UL << 20)	/* where in it a mapping starts */
+#define FZ_HALF_B	(16UL << 20)	/* ... or, mremap()ed, starts */
+#define FZ_MAP_MAX	(8UL << 20)	/* longest mapping */
+
+static uint64_t fz_arena;
+
+static uint64_t fz_slot_base(int i)
+{
+	return fz_arena + (uint64_t)i * FZ_SLOT;
+}
+
+/* Close [addr, addr + len) of the arena again (the lock held). */
+static void fz_reserve(uint64_t addr, uint64_t len)
+{
+	mmap((void *)addr, len, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
 
 static int fz_errno(long ret)
 {
@@ -43,6 +70,7 @@ static void fz_unmap_slot(struct fz_proc *p, int i)
 		return;
 	fz_count(FZ_MUNMAP, fz_errno(munmap((void *)p->maps[i].addr,
 					    p->maps[i].len)));
+	fz_reserve(p->maps[i].addr, p->maps[i].len);
 	p->maps[i].addr = 0;
 }
 
@@ -55,40 +83,37 @@ static int fz_hugetlb_maps(struct fz_proc *p)
 	return n;
 }
 
-/* A new mapping of @kind, touched; 0 and an errno in *err if it failed. */
+/*
+ * A new mapping of @kind in slot @slot (free), touched; 0 and an errno in
+ * *err if it failed.
+ */
 static uint64_t fz_map_kind(struct fz_proc *p, struct fz_rng *r, int kind,
-			    uint64_t *len, int *err)
+			    int slot, uint64_t *len, int *err)
 {
 	uint64_t ps = p->page_size, pages = 1 + fz_below(r, 16);
 	int rw = PROT_READ | PROT_WRITE, fd;
-	void *m = MAP_FAILED;
+	void *m = MAP_FAILED, *at = (void *)(fz_slot_base(slot) + FZ_HALF_A);
 
 	*len = pages * ps;
 	switch (kind) {
 	case FZ_MAP_ANON:
-		m = mmap(NULL, *len, rw, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		m = mmap(at, *len, rw,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_FIXED,
 			 -1, 0);
 		break;
-	case FZ_MAP_THP: {
-		/* 2 MiB aligned, so that THP (always, in the VM) can back it */
-		uint8_t *raw = mmap(NULL, 2 * FZ_HPAGE, rw,
-				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		uint64_t head;
-
-		if (raw == MAP_FAILED)
-			break;
-		head = -(uintptr_t)raw & (FZ_HPAGE - 1);
-		if (head)
-			munmap(raw, head);
-		munmap(raw + head + FZ_HPAGE, FZ_HPAGE - head);
-		m = raw + head;
+	case FZ_MAP_THP:
+		/* 2 MiB aligned (the arena is), so THP (always, in the VM) backs it */
 		*len = FZ_HPAGE;
+		m = mmap(at, *len, rw, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+			 -1, 0);
+		if (m == MAP_FAILED)
+			break;
 		madvise(m, *len, MADV_HUGEPAGE);
 		madvise(m, *len, MADV_POPULATE_WRITE);
 		break;
-	}
 	case FZ_MAP_SHARED:
-		m = mmap(NULL, *len, rw, MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE,
+		m = mmap(at, *len, rw,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE | MAP_FIXED,
 			 -1, 0);
 		break;
 	case FZ_MAP_MEMFD:
@@ -96,7 +121,8 @@ static uint64_t fz_map_kind(struct fz_proc *p, struct fz_rng *r, int kind,
 		if (fd < 0)
 			break;
 		if (!ftruncate(fd, *len))
-			m = mmap(NULL, *len, rw, MAP_SHARED | MAP_POPULATE, fd, 0);
+			m = mmap(at, *len, rw, MAP_SHARED | MAP_POPULATE | MAP_FIXED,
+				 fd, 0);
 		close(fd);
 		break;
 	case FZ_MAP_HUGETLB:
@@ -106,24 +132,27 @@ static uint64_t fz_map_kind(struct fz_proc *p, struct fz_rng *r, int kind,
 			break;
 		}
 		*len = FZ_HPAGE;
-		m = mmap(NULL, *len, rw,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE,
-			 -1, 0);
+		m = mmap(at, *len, rw,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE |
+			 MAP_FIXED, -1, 0);
 		break;
 	case FZ_MAP_FILE_SHARED:
 	case FZ_MAP_FILE_PRIVATE:
-		m = mmap(NULL, *len, rw,
+		m = mmap(at, *len, rw,
 			 (kind == FZ_MAP_FILE_SHARED ? MAP_SHARED : MAP_PRIVATE) |
-			 MAP_POPULATE, p->tmpfd,
+			 MAP_POPULATE | MAP_FIXED, p->tmpfd,
 			 ps * fz_below(r, FZ_FILE_PAGES - pages + 1));
 		break;
 	case FZ_MAP_RDONLY:
-		m = mmap(NULL, *len, PROT_READ,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		m = mmap(at, *len, PROT_READ,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_FIXED,
+			 -1, 0);
 		break;
 	}
 	if (m == MAP_FAILED) {
 		*err = errno ? errno : EINVAL;
+		/* a failed MAP_FIXED may have unmapped the reservation */
+		fz_reserve((uintptr_t)at, FZ_MAP_MAX);
 		return 0;
 	}
 	*err = 0;
@@ -133,7 +162,6 @@ static uint64_t fz_map_kind(struct fz_proc *p, struct fz_rng *r, int kind,
 static void fz_map_into(struct fz_proc *p, int slot, uint64_t addr,
 			uint64_t len, int kind)
 {
-	fz_unmap_slot(p, slot);
 	p->maps[slot].addr = addr;
 	p->maps[slot].len = len;
 	p->maps[slot].kind = kind;
@@ -147,7 +175,8 @@ static void fz_do_mmap(struct fz_thread *t)
 	uint64_t len, addr;
 
 	pthread_mutex_lock(&p->lock);
-	addr = fz_map_kind(p, &t->rng, kind, &len, &err);
+	fz_unmap_slot(p, slot);
+	addr = fz_map_kind(p, &t->rng, kind, slot, &len, &err);
 	fz_count(FZ_MMAP, err);
 	if (addr)
 		fz_map_into(p, slot, addr, len, kind);
@@ -190,10 +219,16 @@ static void fz_do_dev_mmap(struct fz_thread *t)
 		prot = PROT_READ;
 		break;
 	}
-	m = mmap(NULL, len, prot, flags, fd, off);
+	if (len > FZ_MAP_MAX)
+		len = FZ_MAP_MAX;
+	fz_unmap_slot(p, slot);
+	m = mmap((void *)(fz_slot_base(slot) + FZ_HALF_A), len, prot,
+		 flags | MAP_FIXED, fd, off);
 	fz_count(FZ_DEV_MMAP, m == MAP_FAILED ? errno : 0);
 	if (m != MAP_FAILED)
 		fz_map_into(p, slot, (uintptr_t)m, len, FZ_MAP_DEV);
+	else
+		fz_reserve(fz_slot_base(slot) + FZ_HALF_A, FZ_MAP_MAX);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -230,6 +265,7 @@ static void fz_do_munmap(struct fz_thread *t)
 		} else {
 			/* a hole: the pool still names the whole range */
 			fz_count(FZ_MUNMAP, fz_errno(munmap((void *)addr, len)));
+			fz_reserve(addr, len);
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -240,7 +276,7 @@ static void fz_do_mremap(struct fz_thread *t)
 	struct fz_proc *p = t->p;
 	int i = fz_below(&t->rng, FZ_NMAPS);
 	struct fz_map *m = &p->maps[i];
-	uint64_t ps = p->page_size, nlen;
+	uint64_t ps = p->page_size, nlen, to;
 	void *n;
 
 	pthread_mutex_lock(&p->lock);
@@ -250,13 +286,21 @@ static void fz_do_mremap(struct fz_thread *t)
 	}
 	nlen = m->kind == FZ_MAP_HUGETLB ? m->len :
 	       ps * (1 + fz_below(&t->rng, 2 * m->len / ps));
-	if (nlen > 4 * FZ_HPAGE)
-		nlen = 4 * FZ_HPAGE;
-	n = mremap((void *)m->addr, m->len, nlen, MREMAP_MAYMOVE);
+	if (nlen > FZ_MAP_MAX)
+		nlen = FZ_MAP_MAX;
+	/* to the other half of the slot: the mapping moves, the arena stays */
+	to = fz_slot_base(i) + (m->addr - fz_slot_base(i) < FZ_HALF_B ?
+				FZ_HALF_B : FZ_HALF_A);
+	n = mremap((void *)m->addr, m->len, nlen, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   (void *)to);
 	fz_count(FZ_MREMAP, n == MAP_FAILED ? errno : 0);
 	if (n != MAP_FAILED) {
+		fz_reserve(m->addr, m->len);
 		m->addr = (uintptr_t)n;
 		m->len = nlen;
+	} else {
+		/* MREMAP_FIXED may have unmapped the target first */
+		fz_reserve(to, FZ_MAP_MAX);
 	}
 	pthread_mutex_unlock(&p->lock);
 }
@@ -452,7 +496,17 @@ static void fz_do_fork(struct fz_thread *t)
 void fz_mm_init(struct fz_proc *p, struct fz_rng *r)
 {
 	char name[64];
+	void *a;
 	int err;
+
+	/* the arena, 2 MiB aligned for THP and hugetlb */
+	a = mmap(NULL, FZ_NMAPS * FZ_SLOT + FZ_HPAGE, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (a == MAP_FAILED) {
+		perror("memreg_fuzz: arena");
+		exit(1);
+	}
+	fz_arena = ((uintptr_t)a + FZ_HPAGE - 1) & ~(FZ_HPAGE - 1);
 
 	snprintf(name, sizeof(name), "/tmp/memreg_fuzz.%d", getpid());
 	p->tmpfd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -464,7 +518,7 @@ void fz_mm_init(struct fz_proc *p, struct fz_rng *r)
 	/* a few of each kind to start with, so the first calls have targets */
 	for (int i = 0; i < FZ_NMAPS / 2; i++) {
 		int kind = i < 4 ? FZ_MAP_ANON : i % FZ_MAP_DEV;
-		uint64_t len, addr = fz_map_kind(p, r, kind, &len, &err);
+		uint64_t len, addr = fz_map_kind(p, r, kind, i, &len, &err);
 
 		fz_count(FZ_MMAP, err);
 		if (addr)
