@@ -6,6 +6,9 @@
 #                   with "N passed, N failed"
 #   make bench      every benchmark (one VM boot per kernel, native micro-
 #                   benchmarks); report in build/bench/report.md
+#   make fuzz       the fuzzer for 30 minutes in a VM on the debug kernel
+#                   (scripts/fuzz: --minutes, --seed, --kernel; here
+#                   FUZZ_ARGS='--minutes 5 --seed N')
 #   make demo       boot a VM with the module and show two processes'
 #                   registrations with the memreg tool
 #   make install    (root) DKMS module, udev rule, library, headers, tool,
@@ -41,6 +44,9 @@ check:
 demo:
 	scripts/demo
 
+fuzz:
+	scripts/fuzz $(FUZZ_ARGS)
+
 bench:
 	scripts/bench
 
@@ -53,4 +59,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all lib tool tests module check demo bench install uninstall clean
+.PHONY: all lib tool tests module check demo fuzz bench install uninstall clean

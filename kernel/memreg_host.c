@@ -136,15 +136,28 @@ static int memreg_host_attach(struct memreg_reg *reg, u64 start,
 	if (ret)
 		return ret;
 
-	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
-	if (!pages)
-		return -ENOMEM;
-
+	/*
+	 * RLIMIT_MEMLOCK before the page array: the array of a range the
+	 * limit refuses (up to 8 bytes per 4 KiB page asked for) must not be
+	 * allocated on behalf of a user who may not pin it.
+	 */
 	ret = memreg_charge_pinned(mm, npages, capable(CAP_IPC_LOCK));
 	if (ret) {
 		memreg_ctx_refused(reg->ctx, reg->type, reg->len,
 				   MEMREG_REFUSED_MEMLOCK);
-		goto free_pages;
+		return ret;
+	}
+	/*
+	 * With the byte limit raised (limits set host unlimited) and no
+	 * memlock limit (CAP_IPC_LOCK, or RLIMIT_MEMLOCK infinity), the array
+	 * of a range of 1 TiB or more is above INT_MAX bytes: kvmalloc()
+	 * refuses it, and without __GFP_NOWARN it WARNs.  It is just ENOMEM.
+	 */
+	pages = kvmalloc_array(npages, sizeof(*pages),
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!pages) {
+		ret = -ENOMEM;
+		goto uncharge;
 	}
 
 	while (pinned < npages) {
@@ -175,9 +188,9 @@ static int memreg_host_attach(struct memreg_reg *reg, u64 start,
 
 unpin:
 	memreg_unpin_pages(pages, pinned);
-	atomic64_sub(npages, &mm->pinned_vm);
-free_pages:
 	kvfree(pages);
+uncharge:
+	atomic64_sub(npages, &mm->pinned_vm);
 	return ret;
 }
 

@@ -138,4 +138,23 @@ if is_root; then
 	wait "$eng"
 fi
 
+# 9. A registration whose page array is above INT_MAX bytes (1 TiB + 4 KiB),
+# with the host byte limit raised as an administrator may: ENOMEM, without
+# the kvmalloc() WARNING that memreg_fuzz found.  As root (CAP_IPC_LOCK:
+# no memlock limit) and as uid 1000 (RLIMIT_MEMLOCK refuses it first).
+if is_root; then
+	host_lim=$(memreg -j stats | jq -r .max_host_bytes)
+	memreg limits set host unlimited
+	for who in root "uid 1000"; do
+		pre=
+		[ "$who" = root ] || pre="runas 1000 1000"
+		$pre itest_adversary huge-range >/tmp/adv.out 2>&1
+		rc=$?
+		grep -E '^(not )?ok' /tmp/adv.out | sed "s/\$/ (as $who)/"
+		[ $rc = 0 ] || grep -q '^not ok' /tmp/adv.out || not_ok "huge-range exited $rc"
+	done
+	memreg limits set host "$host_lim"
+	expect "... and nothing registered" "$host0" "$(total host_bytes)"
+fi
+
 tap_done

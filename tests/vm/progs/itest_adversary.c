@@ -24,6 +24,11 @@
  *                             the module's limit is per process, so the
  *                             files together get mstx_max_heaps, not N
  *                             times it
+ *   huge-range                a registration of 1 TiB + 4 KiB from a page
+ *                             that is mapped (run with the host byte limit
+ *                             raised): ENOMEM, quietly -- its page array is
+ *                             above INT_MAX bytes, which kvmalloc() refused
+ *                             with a WARNING (found by memreg_fuzz)
  *   fill-dev CHUNK            allocate (and touch) device memory in CHUNK
  *                             pieces from every device until refused: the
  *                             refusal must be ENOSPC (device full) or
@@ -306,6 +311,39 @@ static int rdonly_mmap(void)
 }
 
 /*
+ * A range whose array of page pointers kvmalloc() cannot give: 2^28 + 1
+ * pages, 2 GiB + 8 bytes of pointers.  As root (CAP_IPC_LOCK) nothing but
+ * the host byte limit stands in front of the allocation, so the script
+ * raises it first; as a user RLIMIT_MEMLOCK refuses it before anything is
+ * allocated.  Either way ENOMEM, with no kernel warning (the harness
+ * checks the console), and nothing registered.
+ */
+static int huge_range(void)
+{
+	int fd = memtest_open();
+	/* low, so that the whole range is below TASK_SIZE (else EFAULT) */
+	void *p = mmap((void *)(1UL << 32), 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
+		       MAP_FIXED_NOREPLACE, -1, 0);
+	uint64_t handle;
+	int err;
+
+	if (fd < 0 || p == MAP_FAILED) {
+		perror("huge-range");
+		return 1;
+	}
+	err = memtest_register(fd, p, (1ULL << 40) + 4096, MEMREG_MEM_HOST,
+			       &handle);
+	result(err == -ENOMEM,
+	       "a registration of 1 TiB + 4 KiB (a page array above INT_MAX bytes) is ENOMEM (%s)",
+	       err ? strerror(-err) : "registered");
+	if (!err)
+		memtest_unregister(fd, handle);
+	close(fd);
+	return failures ? 1 : 0;
+}
+
+/*
  * Take device memory until the module says no.  In a VM with less RAM
  * than the devices' capacity that is the RAM reserve (ENOMEM), and the
  * OOM killer must not have run: the caller checks the kernel log.
@@ -520,6 +558,8 @@ int main(int argc, char **argv)
 		return pass_fds(argv);
 	if (argc == 2 && !strcmp(argv[1], "rdonly-mmap"))
 		return rdonly_mmap();
+	if (argc == 2 && !strcmp(argv[1], "huge-range"))
+		return huge_range();
 	if (argc == 3 && !strcmp(argv[1], "fill-dev"))
 		return fill_dev(argv);
 	if (argc == 3 && !strcmp(argv[1], "mstx-files"))
@@ -529,7 +569,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "memlock"))
 		return memlock(argv);
 	fprintf(stderr,
-		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | fill-dev CHUNK | mstx-files N | steal HANDLE N | memlock N BYTES\n",
+		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | huge-range | fill-dev CHUNK | mstx-files N | steal HANDLE N | memlock N BYTES\n",
 		argv[0]);
 	return 2;
 }

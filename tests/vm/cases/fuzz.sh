@@ -1,0 +1,101 @@
+#!/bin/sh
+# memreg_fuzz against /dev/memreg and the netlink family for
+# MEMREG_FUZZ_SECONDS (default 180): as root and, at the same time, as uid
+# 1000 (runas) when run as root, so that the unprivileged paths
+# (RLIMIT_MEMLOCK, no CAP_NET_ADMIN, another uid's listing) race the
+# privileged ones.  Then nothing may be left: no registration, no device
+# memory, no pinned page, no VmPin.  KASAN, lockdep and kmemleak reports
+# fail the run in the harness.
+#
+# MEMREG_FUZZ_SEED=N replays a seed (both runs get it; the user's run
+# draws the same calls as root's then, under other rights).
+# MEMREG_FUZZ_ARGS adds options (--procs, --threads).
+. "$(dirname "$0")/tap.sh"
+
+secs=${MEMREG_FUZZ_SECONDS:-180}
+seed_arg=
+[ -n "${MEMREG_FUZZ_SEED:-}" ] && seed_arg="--seed $MEMREG_FUZZ_SEED"
+stat_of() { memreg -j stats | jq -r ".$1"; }
+
+# Seeds that found kernel bugs, replayed briefly first (regressions):
+# "SEED SECONDS" per line.  Bugs that take minutes to find are kept as
+# focused tests instead:
+#   seed 269400164873698 (debug kernel, after 320 s): a REGISTER of 1 TiB
+#   with the host limit raised WARNed in kvmalloc() -- now
+#   `itest_adversary huge-range` in adversary.sh.
+regressions=""
+
+# The fuzzer changes the global limits now and then (as root): put them back.
+lim_regions=$(stat_of max_regions)
+lim_host=$(stat_of max_host_bytes)
+lim_dev=$(stat_of max_dev_bytes)
+dev0=$(memreg -j dev | jq '[.[] | .used_bytes] | add')
+
+# run_fuzz WHO OUT ARGS...: memreg_fuzz ARGS as WHO ("user": uid 1000
+# when we are root; else as we are), its output into OUT.
+run_fuzz() {
+	who=$1 out=$2
+	shift 2
+	if [ "$who" = user ] && is_root; then
+		runas 1000 1000 memreg_fuzz "$@" >"$out" 2>&1
+	else
+		memreg_fuzz "$@" >"$out" 2>&1
+	fi
+}
+
+# report WHO OUT STATUS: its table, and its TAP line labelled with WHO.
+report() {
+	grep -vE '^(not )?ok' "$2"
+	if grep -qE '^(not )?ok - fuzz:' "$2"; then
+		grep -E '^(not )?ok - fuzz:' "$2" | sed -E "s/^((not )?ok - fuzz:)/\1 $1,/"
+		grep -q '^not ok' "$2" && tap_failed=$((tap_failed + 1))
+	else
+		not_ok "$1: memreg_fuzz exited $3 without a result"
+	fi
+}
+
+# (a here-document, not a pipe: the loop must count in this shell)
+while read -r rseed rsecs; do
+	[ -n "$rseed" ] || continue
+	run_fuzz self /tmp/fuzz-regression.out --seed "$rseed" --seconds "$rsecs"
+	report "regression seed $rseed" /tmp/fuzz-regression.out $?
+done <<EOF
+$regressions
+EOF
+
+if is_root; then
+	# shellcheck disable=SC2086
+	run_fuzz user /tmp/fuzz-user.out --seconds "$secs" $seed_arg ${MEMREG_FUZZ_ARGS:-} &
+	user_pid=$!
+fi
+# shellcheck disable=SC2086
+run_fuzz root /tmp/fuzz-root.out --seconds "$secs" $seed_arg ${MEMREG_FUZZ_ARGS:-}
+root_rc=$?
+if is_root; then
+	wait "$user_pid"
+	user_rc=$?
+	report "as root" /tmp/fuzz-root.out "$root_rc"
+	report "as uid 1000" /tmp/fuzz-user.out "$user_rc"
+	memreg limits set regions "$lim_regions" host "$lim_host" dev "$lim_dev" ||
+		not_ok "putting the limits back"
+else
+	report "as uid $(id -u)" /tmp/fuzz-root.out "$root_rc"
+fi
+
+# What is left once every fuzzer process is gone.
+expect "no registration left" 0 "$(stat_of regions)"
+expect "no host bytes registered" 0 "$(stat_of host_bytes)"
+expect "device memory back to what it was" "$dev0" \
+	"$(memreg -j dev | jq '[.[] | .used_bytes] | add')"
+if is_root; then
+	echo 1 >/proc/sys/vm/stat_refresh
+	acq=$(awk '$1 == "nr_foll_pin_acquired" { print $2 }' /proc/vmstat)
+	rel=$(awk '$1 == "nr_foll_pin_released" { print $2 }' /proc/vmstat)
+	expect "every pin released (nr_foll_pin_acquired == released)" "$acq" "$rel"
+else
+	skip "every pin released" "stat_refresh needs root"
+fi
+pinned=$(grep -H '^VmPin:' /proc/[0-9]*/status 2>/dev/null | awk '$2 != 0')
+expect "no process has VmPin" "" "$pinned"
+
+tap_done
