@@ -244,8 +244,13 @@ static int memreg_dev_fill(struct memreg_dalloc *d, u64 want)
 	err = memreg_dev_reserve(d->dev, d->len, d->huge);
 	if (err)
 		return err;
+	/*
+	 * A device of 1 TiB or more (dev_capacity) allows an array above
+	 * INT_MAX bytes, which kvmalloc() refuses with a WARNING unless told
+	 * not to: it is ENOMEM, as for host registrations.
+	 */
 	d->pages = kvmalloc_array(d->npages, sizeof(*d->pages),
-				  GFP_KERNEL_ACCOUNT);
+				  GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!d->pages) {
 		err = -ENOMEM;
 		goto unreserve;
