@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Devices and contexts.  The devices are the memreg module's emulated
- * NPUs; the module is opened by the first aclrtSetDevice after aclInit.
+ * NPUs; the module is opened by the first aclrtSetDevice (with or without
+ * aclInit, as in CANN).
  *
  * As in CANN, the current context belongs to the thread: aclrtSetDevice
  * makes the device's default context current in the calling thread only.
@@ -11,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -54,7 +56,9 @@ static aclError open_module(void)
 	if (err || !(info.features & MEMREG_FEATURE_DEVICE) || !info.devices) {
 		memreg_close(rt->mctx);
 		rt->mctx = NULL;
-		return err ? memreg__acl_error(err) : ACL_ERROR_RT_NO_DEVICE;
+		return err ? memreg__acl_error(err) :
+			acl_fail(ACL_ERROR_RT_NO_DEVICE,
+				 "the memreg module has no emulated devices");
 	}
 	rt->devices = calloc(info.devices, sizeof(*rt->devices));
 	if (!rt->devices) {
@@ -126,13 +130,14 @@ static aclError check_device(int32_t deviceId)
 	struct acl_runtime *rt = &memreg__acl_rt;
 	aclError ret;
 
-	if (!rt->init_refs)
-		return ACL_ERROR_UNINITIALIZE;
+	/* As CANN's runtime: no aclInit needed (hixl's examples make none). */
 	ret = open_module();
 	if (ret)
 		return ret;
 	if (deviceId < 0 || (uint32_t)deviceId >= rt->nr_devices)
-		return ACL_ERROR_RT_INVALID_DEVICEID;
+		return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID,
+				"device %d does not exist: the memreg module has %u (its devices= parameter)",
+				deviceId, rt->nr_devices);
 	return ACL_SUCCESS;
 }
 
@@ -158,7 +163,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 	set_current(dev->default_ctx);
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtResetDevice(int32_t deviceId)
@@ -180,7 +185,7 @@ aclError aclrtResetDevice(int32_t deviceId)
 		memreg__acl_context_destroy(dev->default_ctx, false);
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 /*
@@ -220,7 +225,28 @@ aclError aclrtResetDeviceForce(int32_t deviceId)
 	free(all);
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
+}
+
+/*
+ * An emulated device has no hardware faults (no ECC, no AI core, no
+ * link): its summary is always ACL_RT_NO_ERROR, with nothing to repair.
+ */
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!errorInfo)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "errorInfo is NULL"));
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		return acl_ret(ret);
+	memset(errorInfo, 0, sizeof(*errorInfo));
+	errorInfo->errorType = ACL_RT_NO_ERROR;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtGetDevice(int32_t *deviceId)
@@ -228,13 +254,13 @@ aclError aclrtGetDevice(int32_t *deviceId)
 	struct acl_context *ctx;
 
 	if (!deviceId)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	*deviceId = ctx->device;
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtGetDeviceCount(uint32_t *count)
@@ -243,22 +269,22 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 	aclError ret;
 
 	if (!count)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
-	ret = rt->init_refs ? open_module() : ACL_ERROR_UNINITIALIZE;
+	ret = open_module();
 	if (!ret)
 		*count = rt->nr_devices;
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
 	if (!runMode)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* The program runs on the host; the devices are emulated beside it. */
 	*runMode = ACL_HOST;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
@@ -268,7 +294,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 	aclError ret;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	ret = check_device(deviceId);
 	if (ret)
@@ -283,7 +309,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 	*context = ctx;
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtDestroyContext(aclrtContext context)
@@ -293,7 +319,7 @@ aclError aclrtDestroyContext(aclrtContext context)
 	aclError ret = ACL_SUCCESS;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	ctx = memreg__ptrmap_get(&rt->contexts, context);
 	/* The default context belongs to aclrtSetDevice/aclrtResetDevice. */
@@ -302,7 +328,7 @@ aclError aclrtDestroyContext(aclrtContext context)
 	else
 		memreg__acl_context_destroy(ctx, false);
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context)
@@ -311,13 +337,13 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 	struct acl_context *ctx;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	ctx = memreg__ptrmap_get(&rt->contexts, context);
 	if (ctx)
 		set_current(ctx);
 	pthread_mutex_unlock(&rt->lock);
-	return ctx ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+	return acl_ret(ctx ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
 }
 
 aclError aclrtGetCurrentContext(aclrtContext *context)
@@ -325,13 +351,13 @@ aclError aclrtGetCurrentContext(aclrtContext *context)
 	struct acl_context *ctx;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	*context = ctx;
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtSynchronizeDevice(void)
@@ -343,7 +369,7 @@ aclError aclrtSynchronizeDevice(void)
 
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	/* References, so that the waits can run without rt.lock. */
 	streams = memreg__acl_streams_ref(NULL, ctx->device, &n);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
@@ -354,5 +380,5 @@ aclError aclrtSynchronizeDevice(void)
 		memreg__acl_stream_put(streams[i]);
 	}
 	free(streams);
-	return ret;
+	return acl_ret(ret);
 }

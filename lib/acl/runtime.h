@@ -80,6 +80,17 @@ extern struct acl_runtime memreg__acl_rt;
 aclError memreg__acl_error(int memreg_err);
 
 /*
+ * Record @err and why (printf-like) as the calling thread's last error;
+ * returns @err.  The public call returning it names itself with
+ * acl_ret() (every return of an exported acl* function goes through it).
+ */
+aclError memreg__acl_fail(aclError err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+aclError memreg__acl_ret(const char *func, aclError err);
+#define acl_fail(err, ...)	memreg__acl_fail((err), __VA_ARGS__)
+#define acl_ret(err)		memreg__acl_ret(__func__, (err))
+
+/*
  * What stream tasks wait for (events, blocking host callbacks) and the
  * host callbacks' queue: one lock and one condition for all of it,
  * broadcast on every change.  Innermost lock.

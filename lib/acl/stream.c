@@ -380,15 +380,15 @@ aclError aclrtCreateStream(aclrtStream *stream)
 	aclError err;
 
 	if (!stream)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	s = memreg__acl_stream_new(ctx, &err);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	if (s)
 		*stream = s;
-	return err;
+	return acl_ret(err);
 }
 
 static aclError destroy_stream(aclrtStream stream, bool force)
@@ -414,12 +414,12 @@ static aclError destroy_stream(aclrtStream stream, bool force)
 
 aclError aclrtDestroyStream(aclrtStream stream)
 {
-	return destroy_stream(stream, false);
+	return acl_ret(destroy_stream(stream, false));
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream)
 {
-	return destroy_stream(stream, true);
+	return acl_ret(destroy_stream(stream, true));
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream)
@@ -429,10 +429,10 @@ aclError aclrtSynchronizeStream(aclrtStream stream)
 
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
-		return err;
+		return acl_ret(err);
 	err = memreg__acl_stream_sync(s);
 	memreg__acl_stream_put(s);
-	return err;
+	return acl_ret(err);
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
@@ -442,13 +442,13 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 
 	/* -1 waits for ever, 0 only looks; nothing else below 0 means anything. */
 	if (timeout < -1)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
-		return err;
+		return acl_ret(err);
 	err = memreg__acl_stream_sync_timeout(s, timeout);
 	memreg__acl_stream_put(s);
-	return err;
+	return acl_ret(err);
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
@@ -457,14 +457,14 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 	aclError err;
 
 	if (!status)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
-		return err;
+		return acl_ret(err);
 	pthread_mutex_lock(&s->lock);
 	*status = s->done == s->queued ? ACL_STREAM_STATUS_COMPLETE :
 					 ACL_STREAM_STATUS_NOT_READY;
 	pthread_mutex_unlock(&s->lock);
 	memreg__acl_stream_put(s);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
