@@ -78,6 +78,12 @@ typedef enum aclrtMemAttr {
 #define ACL_EVENT_EXTERNAL			0x00000020U
 #define ACL_EVENT_IPC				0x00000040U
 
+/* aclrtValueWait's conditions on the 64-bit value at the address. */
+#define ACL_STREAM_WAIT_VALUE_GEQ		0x00000000U
+#define ACL_STREAM_WAIT_VALUE_EQ		0x00000001U
+#define ACL_STREAM_WAIT_VALUE_AND		0x00000002U
+#define ACL_STREAM_WAIT_VALUE_NOR		0x00000003U
+
 #define ACL_PKG_VERSION_MAX_SIZE		128
 #define ACL_PKG_VERSION_PARTS_MAX_SIZE		64
 
@@ -280,6 +286,15 @@ ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+
+/*
+ * Stream tasks on a 64-bit value in device memory: write it, or wait
+ * until it meets an ACL_STREAM_WAIT_VALUE_* condition.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag,
+					     aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
+					    aclrtStream stream);
 
 /* Versions of the installed packages. */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);

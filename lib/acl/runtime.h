@@ -183,6 +183,8 @@ enum acl_task_kind {
 	ACL_TASK_WAIT,
 	ACL_TASK_RESET,
 	ACL_TASK_CALLBACK,	/* report.c */
+	ACL_TASK_VALUE_WRITE,	/* value.c */
+	ACL_TASK_VALUE_WAIT,
 };
 
 struct acl_event;
@@ -203,6 +205,10 @@ struct acl_task {
 	aclrtCallback fn;
 	void *user;
 	bool blocking;		/* ACL_CALLBACK_BLOCK */
+
+	/* ACL_TASK_VALUE_*: at dst, with value64; flag: the wait's condition. */
+	uint64_t value64;
+	uint32_t flag;
 
 	/* ACL_TASK_COPY; which sides must still be device memory when it runs. */
 	bool dst_dev, src_dev;
@@ -237,6 +243,12 @@ aclError memreg__acl_callback_task(struct acl_stream *s, struct acl_task *t,
 				   bool drop);
 /* The stream ends: its pending reports go, its subscription too. */
 void memreg__acl_report_stream_gone(struct acl_stream *s);
+
+/* ---- value.c ---- */
+
+/* Run or drop a value write or wait task; 0 or the failure. */
+aclError memreg__acl_value_task(struct acl_stream *s, struct acl_task *t,
+				bool drop);
 
 /* ---- exception.c ---- */
 

@@ -117,6 +117,9 @@ static aclError run_task(struct acl_stream *s, struct acl_task *t, bool drop)
 		return memreg__acl_event_task(s, t, drop);
 	case ACL_TASK_CALLBACK:
 		return memreg__acl_callback_task(s, t, drop);
+	case ACL_TASK_VALUE_WRITE:
+	case ACL_TASK_VALUE_WAIT:
+		return memreg__acl_value_task(s, t, drop);
 	}
 	return ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
 }
@@ -164,6 +167,7 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_stream *s = calloc(1, sizeof(*s));
+	pthread_condattr_t attr;
 
 	pthread_once(&wait_cv_once, wait_cv_init);
 	*err = ACL_ERROR_BAD_ALLOC;
@@ -175,7 +179,11 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 	s->device = ctx->device;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work_cv, NULL);
-	pthread_cond_init(&s->done_cv, NULL);
+	/* Timed waits on it use memreg__acl_deadline(): CLOCK_MONOTONIC. */
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->done_cv, &attr);
+	pthread_condattr_destroy(&attr);
 	if (memreg__ptrmap_put(&rt->streams, s, s))
 		goto err_free;
 	if (pthread_create(&s->worker, NULL, worker_main, s)) {

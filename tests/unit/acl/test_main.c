@@ -22,6 +22,7 @@ int main(int argc, char **argv)
 		run_event_tests,
 		run_misc_tests,
 		run_error_tests,
+		run_value_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;
