@@ -118,8 +118,10 @@ void memreg__acl_devices_release(void)
 
 	while (memreg__ptrmap_values(&rt->contexts, (void **)&ctx, 1))
 		memreg__acl_context_destroy(ctx, false);
-	for (i = 0; i < rt->nr_devices; i++)
+	for (i = 0; i < rt->nr_devices; i++) {
 		rt->devices[i].refs = 0;
+		rt->devices[i].peers = 0;
+	}
 	memreg__ptrmap_clear(&rt->contexts);
 	set_current(NULL);
 }
@@ -181,8 +183,11 @@ aclError aclrtResetDevice(int32_t deviceId)
 	if (!dev->refs)
 		goto out;
 	/* Like aclrtSetDevice, counted: the last reset releases. */
-	if (--dev->refs == 0 && dev->default_ctx)
-		memreg__acl_context_destroy(dev->default_ctx, false);
+	if (--dev->refs == 0) {
+		dev->peers = 0;
+		if (dev->default_ctx)
+			memreg__acl_context_destroy(dev->default_ctx, false);
+	}
 out:
 	pthread_mutex_unlock(&rt->lock);
 	return acl_ret(ret);
@@ -205,6 +210,7 @@ aclError aclrtResetDeviceForce(int32_t deviceId)
 	if (ret)
 		goto out;
 	rt->devices[deviceId].refs = 0;
+	rt->devices[deviceId].peers = 0;
 	n = memreg__ptrmap_values(&rt->contexts, NULL, 0);
 	all = n ? calloc(n, sizeof(*all)) : NULL;
 	if (n && !all) {
@@ -381,4 +387,119 @@ aclError aclrtSynchronizeDevice(void)
 	}
 	free(streams);
 	return acl_ret(ret);
+}
+
+/*
+ * Peer access.  The emulated devices are memory of one host, so every
+ * device reaches every other: CanAccessPeer says 1 for any two different
+ * devices.  Enabling is recorded per device of the calling thread's
+ * context (cleared by its last reset); copies between devices do not
+ * depend on it (a D2D copy across devices works as within one).
+ */
+aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+				  int32_t peerDeviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!canAccessPeer)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "canAccessPeer is NULL"));
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	if (!ret)
+		ret = check_device(peerDeviceId);
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		return acl_ret(ret);
+	if (deviceId == peerDeviceId)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"deviceId and peerDeviceId are both %d",
+					deviceId));
+	*canAccessPeer = 1;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/* The calling thread's device and @peer, checked; rt.lock held on success. */
+static aclError lock_peer(int32_t peer, int32_t *self)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx;
+	aclError ret;
+
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = check_device(peer);
+	if (!ret && peer == ctx->device)
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "peer device %d is the current device", peer);
+	if (ret) {
+		pthread_mutex_unlock(&rt->lock);
+		return ret;
+	}
+	*self = ctx->device;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	int32_t self;
+	aclError ret;
+
+	if (flags)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"flags %u: reserved, must be 0", flags));
+	ret = lock_peer(peerDeviceId, &self);
+	if (ret)
+		return acl_ret(ret);
+	rt->devices[self].peers |= 1U << peerDeviceId;
+	pthread_mutex_unlock(&rt->lock);
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	int32_t self;
+	aclError ret;
+	uint32_t bit;
+
+	ret = lock_peer(peerDeviceId, &self);
+	if (ret)
+		return acl_ret(ret);
+	bit = 1U << peerDeviceId;
+	if (!(rt->devices[self].peers & bit))
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "peer access from device %d to %d is not enabled",
+			       self, peerDeviceId);
+	rt->devices[self].peers &= ~bit;
+	pthread_mutex_unlock(&rt->lock);
+	return acl_ret(ret);
+}
+
+/*
+ * Cores of the thread's device, for aclrtGetResInCurrentThread: those of
+ * the SoC aclrtGetSocName names (Ascend910B1: 24 AI cores, each one cube
+ * and two vector units).  Nothing runs on them here.
+ */
+#define EMU_CUBE_CORES		24
+#define EMU_VECTOR_CORES	48
+
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
+{
+	struct acl_context *ctx;
+
+	if (!value)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "value is NULL"));
+	if (type != ACL_RT_DEV_RES_CUBE_CORE && type != ACL_RT_DEV_RES_VECTOR_CORE)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"type %d is no aclrtDevResLimitType", (int)type));
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	*value = type == ACL_RT_DEV_RES_CUBE_CORE ? EMU_CUBE_CORES :
+						     EMU_VECTOR_CORES;
+	return acl_ret(ACL_SUCCESS);
 }

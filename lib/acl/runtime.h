@@ -33,6 +33,7 @@ struct acl_context {
 
 struct acl_device {
 	unsigned int refs;	/* aclrtSetDevice calls not yet reset */
+	uint32_t peers;		/* bit n: peer access to device n enabled */
 	struct acl_context *default_ctx;
 };
 
@@ -136,6 +137,7 @@ struct acl_stream {
 	bool stopping;
 	bool force;			/* atomic: drop tasks, end waits */
 	uint32_t id;			/* for exception info */
+	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch's flag */
 	int32_t device;			/* its context's, which may go first */
 
 	/* Under the wait lock: the thread that runs its host callbacks. */

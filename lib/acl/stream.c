@@ -476,3 +476,54 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 	memreg__acl_stream_put(s);
 	return acl_ret(ACL_SUCCESS);
 }
+
+/* The handle of the current context's default stream (made if need be). */
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (!stream)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "stream is NULL"));
+	s = memreg__acl_stream_get(NULL, &err);
+	if (!s)
+		return acl_ret(err);
+	*stream = memreg__acl_stream_handle(s);
+	memreg__acl_stream_put(s);
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * Overflow detection per stream: 1 on, 0 off.  Only recorded (no
+ * operator runs here to overflow); aclrtGetStreamOverflowSwitch reads it.
+ */
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (flag > 1)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"flag %u: 0 (off) or 1 (on)", flag));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
+	memreg__acl_stream_put(s);
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (!flag)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "flag is NULL"));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	*flag = __atomic_load_n(&s->overflow_switch, __ATOMIC_RELAXED);
+	memreg__acl_stream_put(s);
+	return acl_ret(ACL_SUCCESS);
+}
