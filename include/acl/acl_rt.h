@@ -8,6 +8,10 @@
 #ifndef MEMREG_ACL_ACL_RT_H
 #define MEMREG_ACL_ACL_RT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "acl_base.h"
 #include "acl_rt_allocator.h"
 
@@ -74,6 +78,12 @@ typedef enum aclrtMemAttr {
 #define ACL_EVENT_EXTERNAL			0x00000020U
 #define ACL_EVENT_IPC				0x00000040U
 
+/* aclrtValueWait's conditions on the 64-bit value at the address. */
+#define ACL_STREAM_WAIT_VALUE_GEQ		0x00000000U
+#define ACL_STREAM_WAIT_VALUE_EQ		0x00000001U
+#define ACL_STREAM_WAIT_VALUE_AND		0x00000002U
+#define ACL_STREAM_WAIT_VALUE_NOR		0x00000003U
+
 #define ACL_PKG_VERSION_MAX_SIZE		128
 #define ACL_PKG_VERSION_PARTS_MAX_SIZE		64
 
@@ -114,6 +124,61 @@ typedef enum aclrtFloatOverflowMode {
 
 /* Opaque: read it with the aclrtGet*FromExceptionInfo calls. */
 typedef struct rtExceptionInfo aclrtExceptionInfo;
+
+typedef enum {
+	ACL_RT_DEV_RES_CUBE_CORE = 0,
+	ACL_RT_DEV_RES_VECTOR_CORE,
+} aclrtDevResLimitType;
+
+/* Which error aclrtGetLastError and aclrtPeekAtLastError report. */
+typedef enum aclrtLastErrLevel {
+	ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
+/* aclrtGetErrorVerbose: a device's hardware error (none, emulated). */
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+#define UCE_INFO_RESERVED_SIZE 14
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+
+typedef struct aclrtMemUceInfo {
+	void *addr;
+	size_t len;
+	size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+typedef enum {
+	ACL_RT_NO_ERROR = 0,
+	ACL_RT_ERROR_MEMORY = 1,
+	ACL_RT_ERROR_L2 = 2,
+	ACL_RT_ERROR_AICORE = 3,
+	ACL_RT_ERROR_LINK = 4,
+	ACL_RT_ERROR_L3_PORT = 5,
+	ACL_RT_ERROR_OTHERS = 0xFFFF,
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+	ACL_RT_AICORE_ERROR_UNKNOWN,
+	ACL_RT_AICORE_ERROR_SW,
+	ACL_RT_AICORE_ERROR_HW_LOCAL,
+} aclrtAicoreErrorType;
+
+typedef struct {
+	size_t arraySize;
+	aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+	aclrtMemUceInfoArray uceInfo;
+	aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+	uint8_t tryRepair;
+	uint8_t hasDetail;
+	uint8_t reserved[2];
+	aclrtErrorType errorType;
+	aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
 
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
@@ -217,6 +282,39 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
 ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
 						    aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
+/*
+ * The calling thread's most recent failure: its message (then cleared;
+ * NULL if none), its code (Get clears it, Peek does not).
+ */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+
+/*
+ * Stream tasks on a 64-bit value in device memory: write it, or wait
+ * until it meets an ACL_STREAM_WAIT_VALUE_* condition.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag,
+					     aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
+					    aclrtStream stream);
+
+/* Peer access between devices (docs/acl.md: always possible here). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+						      int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* The current context's default stream; the thread's device's cores. */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
+							 uint32_t *value);
+
+/* Overflow detection of a stream's tasks: 1 on, 0 off. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
 
 /* Versions of the installed packages. */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);

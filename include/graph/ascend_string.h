@@ -7,10 +7,12 @@
 #ifndef MEMREG_GRAPH_ASCEND_STRING_H
 #define MEMREG_GRAPH_ASCEND_STRING_H
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ge {
 class AscendString {

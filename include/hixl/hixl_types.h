@@ -10,6 +10,18 @@
 
 #include <cstddef>
 #include <cstdint>
+/*
+ * What CANN's header chain brings in, for programs that rely on it:
+ * hixl_types.h -> ge_common/api_error_codes.h (<map>, <string>) ->
+ * graph/ascend_string.h (<string>, <memory>, <functional>) ->
+ * graph/types.h (<atomic>, <memory>, <vector>).  hixl's own examples
+ * use std::cerr and std::endl without including <iostream>: on a CANN
+ * toolkit it comes through that chain (metadef's config_options.h, not
+ * in the public snapshots read), so it is included here too.
+ */
+#include <iostream>
+#include <map>
+#include <string>
 #include <graph/ascend_string.h>
 #include <adxl/adxl.h>
 

@@ -39,10 +39,10 @@ aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
 aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 {
 	if (!allocatorDesc)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* Registrations hold copies: they keep working. */
 	free(allocatorDesc);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
@@ -51,9 +51,9 @@ aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !allocator)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	d->obj = allocator;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
@@ -62,9 +62,9 @@ aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	d->alloc = func;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
@@ -73,9 +73,9 @@ aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	d->free = func;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
@@ -84,9 +84,9 @@ aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	d->advise = func;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
@@ -95,9 +95,9 @@ aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocato
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	d->get_addr = func;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtAllocatorRegister(aclrtStream stream,
@@ -109,10 +109,10 @@ aclError aclrtAllocatorRegister(aclrtStream stream,
 
 	/* Every field but the advise function is required. */
 	if (!stream || !d || !d->obj || !d->alloc || !d->free || !d->get_addr)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	a = malloc(sizeof(*a));
 	if (!a)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_ret(ACL_ERROR_BAD_ALLOC);
 	a->desc = allocatorDesc;
 	a->obj = d->obj;
 	a->alloc = d->alloc;
@@ -127,10 +127,10 @@ aclError aclrtAllocatorRegister(aclrtStream stream,
 	pthread_mutex_unlock(&table_lock);
 	if (err) {
 		free(a);
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_ret(ACL_ERROR_BAD_ALLOC);
 	}
 	free(old);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 int memreg__acl_allocator_lookup(aclrtStream stream, struct acl_allocator *out)
@@ -156,10 +156,10 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream,
 	struct acl_allocator a;
 
 	if (!allocatorDesc || !stream)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* Not registered: a parameter error, as in CANN. */
 	if (memreg__acl_allocator_lookup(stream, &a))
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* The descriptor as registered; the rest is the copy. */
 	*allocatorDesc = a.desc;
 	if (allocator)
@@ -172,7 +172,7 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream,
 		*allocAdviseFunc = a.advise;
 	if (getAddrFromBlockFunc)
 		*getAddrFromBlockFunc = a.get_addr;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtAllocatorUnregister(aclrtStream stream)
@@ -180,11 +180,11 @@ aclError aclrtAllocatorUnregister(aclrtStream stream)
 	struct acl_allocator *a;
 
 	if (!stream)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&table_lock);
 	a = memreg__ptrmap_del(&table, stream);
 	pthread_mutex_unlock(&table_lock);
 	/* Unknown or already unregistered: success, as documented. */
 	free(a);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }

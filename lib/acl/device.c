@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Devices and contexts.  The devices are the memreg module's emulated
- * NPUs; the module is opened by the first aclrtSetDevice after aclInit.
+ * NPUs; the module is opened by the first aclrtSetDevice (with or without
+ * aclInit, as in CANN).
  *
  * As in CANN, the current context belongs to the thread: aclrtSetDevice
  * makes the device's default context current in the calling thread only.
@@ -11,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -54,7 +56,9 @@ static aclError open_module(void)
 	if (err || !(info.features & MEMREG_FEATURE_DEVICE) || !info.devices) {
 		memreg_close(rt->mctx);
 		rt->mctx = NULL;
-		return err ? memreg__acl_error(err) : ACL_ERROR_RT_NO_DEVICE;
+		return err ? memreg__acl_error(err) :
+			acl_fail(ACL_ERROR_RT_NO_DEVICE,
+				 "the memreg module has no emulated devices");
 	}
 	rt->devices = calloc(info.devices, sizeof(*rt->devices));
 	if (!rt->devices) {
@@ -114,8 +118,10 @@ void memreg__acl_devices_release(void)
 
 	while (memreg__ptrmap_values(&rt->contexts, (void **)&ctx, 1))
 		memreg__acl_context_destroy(ctx, false);
-	for (i = 0; i < rt->nr_devices; i++)
+	for (i = 0; i < rt->nr_devices; i++) {
 		rt->devices[i].refs = 0;
+		rt->devices[i].peers = 0;
+	}
 	memreg__ptrmap_clear(&rt->contexts);
 	set_current(NULL);
 }
@@ -126,13 +132,14 @@ static aclError check_device(int32_t deviceId)
 	struct acl_runtime *rt = &memreg__acl_rt;
 	aclError ret;
 
-	if (!rt->init_refs)
-		return ACL_ERROR_UNINITIALIZE;
+	/* As CANN's runtime: no aclInit needed (hixl's examples make none). */
 	ret = open_module();
 	if (ret)
 		return ret;
 	if (deviceId < 0 || (uint32_t)deviceId >= rt->nr_devices)
-		return ACL_ERROR_RT_INVALID_DEVICEID;
+		return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID,
+				"device %d does not exist: the memreg module has %u (its devices= parameter)",
+				deviceId, rt->nr_devices);
 	return ACL_SUCCESS;
 }
 
@@ -158,7 +165,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 	set_current(dev->default_ctx);
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtResetDevice(int32_t deviceId)
@@ -176,11 +183,14 @@ aclError aclrtResetDevice(int32_t deviceId)
 	if (!dev->refs)
 		goto out;
 	/* Like aclrtSetDevice, counted: the last reset releases. */
-	if (--dev->refs == 0 && dev->default_ctx)
-		memreg__acl_context_destroy(dev->default_ctx, false);
+	if (--dev->refs == 0) {
+		dev->peers = 0;
+		if (dev->default_ctx)
+			memreg__acl_context_destroy(dev->default_ctx, false);
+	}
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 /*
@@ -200,6 +210,7 @@ aclError aclrtResetDeviceForce(int32_t deviceId)
 	if (ret)
 		goto out;
 	rt->devices[deviceId].refs = 0;
+	rt->devices[deviceId].peers = 0;
 	n = memreg__ptrmap_values(&rt->contexts, NULL, 0);
 	all = n ? calloc(n, sizeof(*all)) : NULL;
 	if (n && !all) {
@@ -220,7 +231,28 @@ aclError aclrtResetDeviceForce(int32_t deviceId)
 	free(all);
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
+}
+
+/*
+ * An emulated device has no hardware faults (no ECC, no AI core, no
+ * link): its summary is always ACL_RT_NO_ERROR, with nothing to repair.
+ */
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!errorInfo)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "errorInfo is NULL"));
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		return acl_ret(ret);
+	memset(errorInfo, 0, sizeof(*errorInfo));
+	errorInfo->errorType = ACL_RT_NO_ERROR;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtGetDevice(int32_t *deviceId)
@@ -228,13 +260,13 @@ aclError aclrtGetDevice(int32_t *deviceId)
 	struct acl_context *ctx;
 
 	if (!deviceId)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	*deviceId = ctx->device;
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtGetDeviceCount(uint32_t *count)
@@ -243,22 +275,22 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 	aclError ret;
 
 	if (!count)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
-	ret = rt->init_refs ? open_module() : ACL_ERROR_UNINITIALIZE;
+	ret = open_module();
 	if (!ret)
 		*count = rt->nr_devices;
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
 	if (!runMode)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* The program runs on the host; the devices are emulated beside it. */
 	*runMode = ACL_HOST;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
@@ -268,7 +300,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 	aclError ret;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	ret = check_device(deviceId);
 	if (ret)
@@ -283,7 +315,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 	*context = ctx;
 out:
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtDestroyContext(aclrtContext context)
@@ -293,7 +325,7 @@ aclError aclrtDestroyContext(aclrtContext context)
 	aclError ret = ACL_SUCCESS;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	ctx = memreg__ptrmap_get(&rt->contexts, context);
 	/* The default context belongs to aclrtSetDevice/aclrtResetDevice. */
@@ -302,7 +334,7 @@ aclError aclrtDestroyContext(aclrtContext context)
 	else
 		memreg__acl_context_destroy(ctx, false);
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context)
@@ -311,13 +343,13 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 	struct acl_context *ctx;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	ctx = memreg__ptrmap_get(&rt->contexts, context);
 	if (ctx)
 		set_current(ctx);
 	pthread_mutex_unlock(&rt->lock);
-	return ctx ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+	return acl_ret(ctx ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
 }
 
 aclError aclrtGetCurrentContext(aclrtContext *context)
@@ -325,13 +357,13 @@ aclError aclrtGetCurrentContext(aclrtContext *context)
 	struct acl_context *ctx;
 
 	if (!context)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	*context = ctx;
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtSynchronizeDevice(void)
@@ -343,7 +375,7 @@ aclError aclrtSynchronizeDevice(void)
 
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	/* References, so that the waits can run without rt.lock. */
 	streams = memreg__acl_streams_ref(NULL, ctx->device, &n);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
@@ -354,5 +386,120 @@ aclError aclrtSynchronizeDevice(void)
 		memreg__acl_stream_put(streams[i]);
 	}
 	free(streams);
-	return ret;
+	return acl_ret(ret);
+}
+
+/*
+ * Peer access.  The emulated devices are memory of one host, so every
+ * device reaches every other: CanAccessPeer says 1 for any two different
+ * devices.  Enabling is recorded per device of the calling thread's
+ * context (cleared by its last reset); copies between devices do not
+ * depend on it (a D2D copy across devices works as within one).
+ */
+aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+				  int32_t peerDeviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!canAccessPeer)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "canAccessPeer is NULL"));
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	if (!ret)
+		ret = check_device(peerDeviceId);
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		return acl_ret(ret);
+	if (deviceId == peerDeviceId)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"deviceId and peerDeviceId are both %d",
+					deviceId));
+	*canAccessPeer = 1;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/* The calling thread's device and @peer, checked; rt.lock held on success. */
+static aclError lock_peer(int32_t peer, int32_t *self)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_context *ctx;
+	aclError ret;
+
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = check_device(peer);
+	if (!ret && peer == ctx->device)
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "peer device %d is the current device", peer);
+	if (ret) {
+		pthread_mutex_unlock(&rt->lock);
+		return ret;
+	}
+	*self = ctx->device;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	int32_t self;
+	aclError ret;
+
+	if (flags)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"flags %u: reserved, must be 0", flags));
+	ret = lock_peer(peerDeviceId, &self);
+	if (ret)
+		return acl_ret(ret);
+	rt->devices[self].peers |= 1U << peerDeviceId;
+	pthread_mutex_unlock(&rt->lock);
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	int32_t self;
+	aclError ret;
+	uint32_t bit;
+
+	ret = lock_peer(peerDeviceId, &self);
+	if (ret)
+		return acl_ret(ret);
+	bit = 1U << peerDeviceId;
+	if (!(rt->devices[self].peers & bit))
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "peer access from device %d to %d is not enabled",
+			       self, peerDeviceId);
+	rt->devices[self].peers &= ~bit;
+	pthread_mutex_unlock(&rt->lock);
+	return acl_ret(ret);
+}
+
+/*
+ * Cores of the thread's device, for aclrtGetResInCurrentThread: those of
+ * the SoC aclrtGetSocName names (Ascend910B1: 24 AI cores, each one cube
+ * and two vector units).  Nothing runs on them here.
+ */
+#define EMU_CUBE_CORES		24
+#define EMU_VECTOR_CORES	48
+
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
+{
+	struct acl_context *ctx;
+
+	if (!value)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "value is NULL"));
+	if (type != ACL_RT_DEV_RES_CUBE_CORE && type != ACL_RT_DEV_RES_VECTOR_CORE)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"type %d is no aclrtDevResLimitType", (int)type));
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	*value = type == ACL_RT_DEV_RES_CUBE_CORE ? EMU_CUBE_CORES :
+						     EMU_VECTOR_CORES;
+	return acl_ret(ACL_SUCCESS);
 }

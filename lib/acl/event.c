@@ -114,17 +114,17 @@ static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 aclError aclrtCreateEvent(aclrtEvent *event)
 {
 	/* Usable for everything: waits between streams and timing. */
-	return create_event(event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, false);
+	return acl_ret(create_event(event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, false));
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 {
-	return create_event(event, flag, false);
+	return acl_ret(create_event(event, flag, false));
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 {
-	return create_event(event, flag, true);
+	return acl_ret(create_event(event, flag, true));
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event)
@@ -133,17 +133,17 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	struct acl_event *e;
 
 	if (!event)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	e = memreg__ptrmap_get(&rt->events, event);
 	if (e)
 		memreg__ptrmap_del(&rt->events, e);
 	pthread_mutex_unlock(&rt->lock);
 	if (!e)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* Tasks still queued keep it alive until they have run. */
 	memreg__acl_event_put(e);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 void memreg__acl_events_release(void)
@@ -223,10 +223,10 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	aclError ret;
 
 	if (!e)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ret = queue_event_task(e, stream, ACL_TASK_RECORD, -1);
 	memreg__acl_event_put(e);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
@@ -235,12 +235,12 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 	aclError ret = ACL_ERROR_INVALID_PARAM;
 
 	if (!e)
-		return ret;
+		return acl_ret(ret);
 	/* Only flag events made for waits between streams have a flag to clear. */
 	if (!e->ex && (e->flags & ACL_EVENT_SYNC))
 		ret = queue_event_task(e, stream, ACL_TASK_RESET, -1);
 	memreg__acl_event_put(e);
-	return ret;
+	return acl_ret(ret);
 }
 
 static aclError stream_wait(aclrtStream stream, aclrtEvent event,
@@ -263,7 +263,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 	uint32_t secs = __atomic_load_n(&memreg__acl_op_wait_timeout,
 					__ATOMIC_RELAXED);
 
-	return stream_wait(stream, event, secs ? (int64_t)secs * 1000 : -1);
+	return acl_ret(stream_wait(stream, event, secs ? (int64_t)secs * 1000 : -1));
 }
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
@@ -271,8 +271,8 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 {
 	/* Milliseconds; -1 (or 0, as CANN's "never") waits for ever. */
 	if (timeout < -1)
-		return ACL_ERROR_INVALID_PARAM;
-	return stream_wait(stream, event, timeout > 0 ? timeout : -1);
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	return acl_ret(stream_wait(stream, event, timeout > 0 ? timeout : -1));
 }
 
 /* Has the wait @t can stop waiting?  Wait lock held. */
@@ -346,16 +346,16 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
 	struct acl_event *e;
 
 	if (!status)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	e = event_get(event);
 	if (!e)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	*status = recorded_done(e) ? ACL_EVENT_RECORDED_STATUS_COMPLETE :
 				     ACL_EVENT_RECORDED_STATUS_NOT_READY;
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	memreg__acl_event_put(e);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
@@ -364,12 +364,12 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 	aclError ret;
 
 	if (!status)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ret = aclrtQueryEventStatus(event, &st);
 	if (!ret)
 		*status = st == ACL_EVENT_RECORDED_STATUS_COMPLETE ?
 			  ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
@@ -378,10 +378,10 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
 	aclError ret = ACL_ERROR_INVALID_PARAM;
 
 	if (!status)
-		return ret;
+		return acl_ret(ret);
 	e = event_get(event);
 	if (!e)
-		return ret;
+		return acl_ret(ret);
 	if (!e->ex) {
 		pthread_mutex_lock(&memreg__acl_wait_lock);
 		*status = e->waits_done == e->waits ?
@@ -391,7 +391,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
 		ret = ACL_SUCCESS;
 	}
 	memreg__acl_event_put(e);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
@@ -402,10 +402,10 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 	uint64_t upto;
 
 	if (timeout < -1)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	e = event_get(event);
 	if (!e)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	if (timeout > 0)
 		memreg__acl_deadline(&ts, timeout);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
@@ -422,12 +422,12 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 		ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	memreg__acl_event_put(e);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
-	return aclrtSynchronizeEventWithTimeout(event, -1);
+	return acl_ret(aclrtSynchronizeEventWithTimeout(event, -1));
 }
 
 /* The stamp of the last record run, in ns; rt error code if there is none. */
@@ -456,7 +456,7 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
 	aclError ret;
 
 	if (!ms)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	a = event_get(startEvent);
 	b = event_get(endEvent);
 	ret = ACL_ERROR_INVALID_PARAM;
@@ -474,7 +474,7 @@ out:
 		memreg__acl_event_put(a);
 	if (b)
 		memreg__acl_event_put(b);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
@@ -483,12 +483,12 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
 	aclError ret;
 
 	if (!timestamp)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	e = event_get(event);
 	if (!e)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* Nanoseconds of CLOCK_MONOTONIC, where CANN gives its system counter. */
 	ret = event_stamp(e, timestamp);
 	memreg__acl_event_put(e);
-	return ret;
+	return acl_ret(ret);
 }

@@ -27,7 +27,7 @@ aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback)
 {
 	/* NULL stops the calls, as in CANN. */
 	__atomic_store_n(&exception_cb, callback, __ATOMIC_RELEASE);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 void memreg__acl_exception(struct acl_stream *s, struct acl_task *t,

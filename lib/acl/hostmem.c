@@ -26,16 +26,16 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
 	int err;
 
 	if (!hostPtr || !size || size > SIZE_MAX - page)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	h = calloc(1, sizeof(*h));
 	if (!h)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_ret(ACL_ERROR_BAD_ALLOC);
 	h->len = (size + page - 1) & ~(page - 1);
 	p = mmap(NULL, h->len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		free(h);
-		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+		return acl_ret(ACL_ERROR_RT_MEMORY_ALLOCATION);
 	}
 
 	/* The module descriptor is the current context's runtime's. */
@@ -55,12 +55,12 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
 	if (ret)
 		goto err_unmap;
 	*hostPtr = p;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 
 err_unmap:
 	munmap(p, h->len);
 	free(h);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtFreeHost(void *hostPtr)
@@ -69,7 +69,7 @@ aclError aclrtFreeHost(void *hostPtr)
 	struct acl_hostmem *h;
 
 	if (!hostPtr)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt->lock);
 	h = memreg__ptrmap_del(&rt->hostmem, hostPtr);
 	/* Unpinned before the pages go, so no pin outlives its mapping. */
@@ -77,10 +77,10 @@ aclError aclrtFreeHost(void *hostPtr)
 		memreg_unregister(rt->mctx, h->handle);
 	pthread_mutex_unlock(&rt->lock);
 	if (!h)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	munmap(hostPtr, h->len);
 	free(h);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 void memreg__acl_hostmem_release(void)

@@ -66,7 +66,7 @@ aclError aclInit(const char *configPath)
 
 	/* Outside the lock: a slow file must not hold up the runtime. */
 	if (read_config(configPath, &cfg, &len))
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 
 	pthread_mutex_lock(&rt->lock);
 	if (rt->init_refs) {
@@ -87,7 +87,7 @@ aclError aclInit(const char *configPath)
 		ret = ACL_SUCCESS;
 	}
 	pthread_mutex_unlock(&rt->lock);
-	return ret;
+	return acl_ret(ret);
 }
 
 /* Everything aclInit and the calls after it set up; rt.lock held. */
@@ -130,7 +130,7 @@ aclError aclFinalize(void)
 	 */
 	if (ret == ACL_SUCCESS)
 		memreg__acl_stage_drain();
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclFinalizeReference(uint64_t *refCount)
@@ -154,5 +154,5 @@ aclError aclFinalizeReference(uint64_t *refCount)
 	pthread_mutex_unlock(&rt->lock);
 	if (last)
 		memreg__acl_stage_drain();
-	return ret;
+	return acl_ret(ret);
 }

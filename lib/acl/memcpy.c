@@ -84,13 +84,13 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 	aclError ret;
 
 	if (!count)
-		return ACL_SUCCESS;
+		return acl_ret(ACL_SUCCESS);
 	ret = check_copy(dst, destMax, src, count, kind, NULL, NULL);
 	if (ret)
-		return ret;
+		return acl_ret(ret);
 	/* Synchronous, and without waiting for any stream (as in CANN). */
 	memmove(dst, src, count);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 /* Queue @t on @stream, the default stream for NULL. */
@@ -133,13 +133,13 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 	aclError ret;
 
 	if (!count)
-		return ACL_SUCCESS;
+		return acl_ret(ACL_SUCCESS);
 	ret = check_copy(dst, destMax, src, count, kind, &dst_dev, &src_dev);
 	if (ret)
-		return ret;
+		return acl_ret(ret);
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_ret(ACL_ERROR_BAD_ALLOC);
 	t->kind = ACL_TASK_COPY;
 	t->dst_dev = dst_dev;
 	/* Staged: the worker copies from the stream's work memory. */
@@ -150,7 +150,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 	ret = enqueue(stream, t, kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE);
 	if (ret)
 		free(t);
-	return ret;
+	return acl_ret(ret);
 }
 
 static aclError check_set(void *devPtr, size_t maxCount, size_t count)
@@ -169,12 +169,12 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
 
 	/* As for the copies: nothing to do is success, whatever the rest. */
 	if (!count)
-		return ACL_SUCCESS;
+		return acl_ret(ACL_SUCCESS);
 	ret = check_set(devPtr, maxCount, count);
 	if (ret)
-		return ret;
+		return acl_ret(ret);
 	memset(devPtr, value, count);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
@@ -184,13 +184,13 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 	aclError ret;
 
 	if (!count)
-		return ACL_SUCCESS;
+		return acl_ret(ACL_SUCCESS);
 	ret = check_set(devPtr, maxCount, count);
 	if (ret)
-		return ret;
+		return acl_ret(ret);
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_ret(ACL_ERROR_BAD_ALLOC);
 	t->kind = ACL_TASK_COPY;
 	t->dst = devPtr;
 	t->dst_dev = is_devmem(devPtr, count);
@@ -199,5 +199,5 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 	ret = enqueue(stream, t, false);
 	if (ret)
 		free(t);
-	return ret;
+	return acl_ret(ret);
 }

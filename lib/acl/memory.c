@@ -170,13 +170,13 @@ static aclError dev_malloc(void **devPtr, size_t size,
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-	return dev_malloc(devPtr, size, policy, ACL_MEM_PADDING);
+	return acl_ret(dev_malloc(devPtr, size, policy, ACL_MEM_PADDING));
 }
 
 aclError aclrtMallocAlign32(void **devPtr, size_t size,
 			    aclrtMemMallocPolicy policy)
 {
-	return dev_malloc(devPtr, size, policy, 0);
+	return acl_ret(dev_malloc(devPtr, size, policy, 0));
 }
 
 aclError aclrtFree(void *devPtr)
@@ -188,7 +188,7 @@ aclError aclrtFree(void *devPtr)
 	int err;
 
 	if (!devPtr)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/*
 	 * No implicit synchronisation, as in CANN: work queued on a stream
 	 * that still uses the memory must be waited for first.
@@ -217,7 +217,7 @@ aclError aclrtFree(void *devPtr)
 out:
 	pthread_mutex_unlock(&rt->lock);
 	free(m);
-	return ret;
+	return acl_ret(ret);
 }
 
 void memreg__acl_memory_release(void)
@@ -257,15 +257,15 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 	int err;
 
 	if (!free || !total || (unsigned int)attr > ACL_MEM_P2P_HUGE1G)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	err = memreg_dev_stat(memreg__acl_rt.mctx, (unsigned int)ctx->device,
 			      &st);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	if (err)
-		return memreg__acl_error(err);
+		return acl_ret(memreg__acl_error(err));
 	/*
 	 * One memory per device: DDR and HBM, huge and normal, P2P or not
 	 * all draw from it, so each reports the whole device.  A kind the
@@ -274,9 +274,9 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 	if (attr_huge1g(attr)) {
 		*free = 0;
 		*total = 0;
-		return ACL_SUCCESS;
+		return acl_ret(ACL_SUCCESS);
 	}
 	*total = (size_t)st.capacity;
 	*free = (size_t)(st.capacity > st.used ? st.capacity - st.used : 0);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }

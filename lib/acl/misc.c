@@ -145,9 +145,9 @@ aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
 	const char *v = pkg_version(pkgName);
 
 	if (!v || !versionStr)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%s", v);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 /*
@@ -162,9 +162,9 @@ aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
 
 	if (!v || !versionNum || sscanf(v, "%u.%u.%u", &a, &b, &c) < 1 ||
 	    a > 2000 || b > 99 || c > 99)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	*versionNum = (int32_t)(a * 1000000 + b * 10000 + c * 100 + 99);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 /* aclrtStreamWaitEvent's limit (event.c); seconds, 0 for none. */
@@ -173,7 +173,7 @@ extern uint32_t memreg__acl_op_wait_timeout;
 aclError aclrtSetOpWaitTimeout(uint32_t timeout)
 {
 	__atomic_store_n(&memreg__acl_op_wait_timeout, timeout, __ATOMIC_RELAXED);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 /*
@@ -185,7 +185,7 @@ static uint32_t op_execute_timeout;
 aclError aclrtSetOpExecuteTimeOut(uint32_t timeout)
 {
 	__atomic_store_n(&op_execute_timeout, timeout, __ATOMIC_RELAXED);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 /*
@@ -214,13 +214,13 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
 
 	if (mode != ACL_RT_OVERFLOW_MODE_SATURATION &&
 	    mode != ACL_RT_OVERFLOW_MODE_INFNAN)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ret = current_device(&dev);
 	if (ret)
-		return ret;
+		return acl_ret(ret);
 	__atomic_store_n(&sat_mode[dev], mode, __ATOMIC_RELAXED);
 	__atomic_store_n(&sat_mode_set[dev], true, __ATOMIC_RELEASE);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
@@ -229,14 +229,14 @@ aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
 	int32_t dev;
 
 	if (!mode)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ret = current_device(&dev);
 	if (ret)
-		return ret;
+		return acl_ret(ret);
 	*mode = __atomic_load_n(&sat_mode_set[dev], __ATOMIC_ACQUIRE) ?
 		__atomic_load_n(&sat_mode[dev], __ATOMIC_RELAXED) :
 		ACL_RT_OVERFLOW_MODE_INFNAN;
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
@@ -246,10 +246,10 @@ aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
 	aclError ret;
 
 	if (!outputAddr || !outputSize)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
-		return ret;
+		return acl_ret(ret);
 	/*
 	 * No overflow: the status (CANN's is a 64-byte block) is zeros,
 	 * written in the stream's order, as on a device.
@@ -257,7 +257,7 @@ aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
 	ret = aclrtMemsetAsync(outputAddr, outputSize, 0,
 			       outputSize < 64 ? outputSize : 64, stream);
 	memreg__acl_stream_put(s);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtResetOverflowStatus(aclrtStream stream)
@@ -267,7 +267,7 @@ aclError aclrtResetOverflowStatus(aclrtStream stream)
 
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
-		return ret;
+		return acl_ret(ret);
 	memreg__acl_stream_put(s);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }

@@ -105,7 +105,7 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
 
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
-		return ret;
+		return acl_ret(ret);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	if (s->subscribed) {
 		ret = ACL_ERROR_REPEAT_SUBSCRIBE;
@@ -124,7 +124,7 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
 	}
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	memreg__acl_stream_put(s);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
@@ -134,7 +134,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
 
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
-		return ret;
+		return acl_ret(ret);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	if (!s->subscribed || s->report_tid != threadId)
 		ret = ACL_ERROR_STREAM_NOT_SUBSCRIBE;
@@ -142,7 +142,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
 		unsubscribe(s);
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	memreg__acl_stream_put(s);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
@@ -155,10 +155,10 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
 
 	if (!fn || (blockType != ACL_CALLBACK_NO_BLOCK &&
 		    blockType != ACL_CALLBACK_BLOCK))
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
-		return ret;
+		return acl_ret(ret);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	subscribed = s->subscribed;
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
@@ -179,7 +179,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
 		free(t);
 out:
 	memreg__acl_stream_put(s);
-	return ret;
+	return acl_ret(ret);
 }
 
 aclError memreg__acl_callback_task(struct acl_stream *s, struct acl_task *t,
@@ -246,7 +246,7 @@ aclError aclrtProcessReport(int32_t timeout)
 
 	/* Milliseconds; -1 waits for ever. */
 	if (timeout < -1)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	if (timeout > 0)
 		memreg__acl_deadline(&ts, timeout);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
@@ -274,12 +274,12 @@ aclError aclrtProcessReport(int32_t timeout)
 	}
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	if (!r)
-		return ret;
+		return acl_ret(ret);
 	/* The program's code, without any of the runtime's locks. */
 	r->fn(r->user);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	report_finish(r);
 	pthread_cond_broadcast(&memreg__acl_wait_cv);
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
 }

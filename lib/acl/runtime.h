@@ -33,6 +33,7 @@ struct acl_context {
 
 struct acl_device {
 	unsigned int refs;	/* aclrtSetDevice calls not yet reset */
+	uint32_t peers;		/* bit n: peer access to device n enabled */
 	struct acl_context *default_ctx;
 };
 
@@ -80,6 +81,17 @@ extern struct acl_runtime memreg__acl_rt;
 aclError memreg__acl_error(int memreg_err);
 
 /*
+ * Record @err and why (printf-like) as the calling thread's last error;
+ * returns @err.  The public call returning it names itself with
+ * acl_ret() (every return of an exported acl* function goes through it).
+ */
+aclError memreg__acl_fail(aclError err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+aclError memreg__acl_ret(const char *func, aclError err);
+#define acl_fail(err, ...)	memreg__acl_fail((err), __VA_ARGS__)
+#define acl_ret(err)		memreg__acl_ret(__func__, (err))
+
+/*
  * What stream tasks wait for (events, blocking host callbacks) and the
  * host callbacks' queue: one lock and one condition for all of it,
  * broadcast on every change.  Innermost lock.
@@ -125,6 +137,7 @@ struct acl_stream {
 	bool stopping;
 	bool force;			/* atomic: drop tasks, end waits */
 	uint32_t id;			/* for exception info */
+	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch's flag */
 	int32_t device;			/* its context's, which may go first */
 
 	/* Under the wait lock: the thread that runs its host callbacks. */
@@ -172,6 +185,8 @@ enum acl_task_kind {
 	ACL_TASK_WAIT,
 	ACL_TASK_RESET,
 	ACL_TASK_CALLBACK,	/* report.c */
+	ACL_TASK_VALUE_WRITE,	/* value.c */
+	ACL_TASK_VALUE_WAIT,
 };
 
 struct acl_event;
@@ -192,6 +207,10 @@ struct acl_task {
 	aclrtCallback fn;
 	void *user;
 	bool blocking;		/* ACL_CALLBACK_BLOCK */
+
+	/* ACL_TASK_VALUE_*: at dst, with value64; flag: the wait's condition. */
+	uint64_t value64;
+	uint32_t flag;
 
 	/* ACL_TASK_COPY; which sides must still be device memory when it runs. */
 	bool dst_dev, src_dev;
@@ -226,6 +245,12 @@ aclError memreg__acl_callback_task(struct acl_stream *s, struct acl_task *t,
 				   bool drop);
 /* The stream ends: its pending reports go, its subscription too. */
 void memreg__acl_report_stream_gone(struct acl_stream *s);
+
+/* ---- value.c ---- */
+
+/* Run or drop a value write or wait task; 0 or the failure. */
+aclError memreg__acl_value_task(struct acl_stream *s, struct acl_task *t,
+				bool drop);
 
 /* ---- exception.c ---- */
 

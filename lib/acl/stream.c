@@ -117,6 +117,9 @@ static aclError run_task(struct acl_stream *s, struct acl_task *t, bool drop)
 		return memreg__acl_event_task(s, t, drop);
 	case ACL_TASK_CALLBACK:
 		return memreg__acl_callback_task(s, t, drop);
+	case ACL_TASK_VALUE_WRITE:
+	case ACL_TASK_VALUE_WAIT:
+		return memreg__acl_value_task(s, t, drop);
 	}
 	return ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
 }
@@ -164,6 +167,7 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_stream *s = calloc(1, sizeof(*s));
+	pthread_condattr_t attr;
 
 	pthread_once(&wait_cv_once, wait_cv_init);
 	*err = ACL_ERROR_BAD_ALLOC;
@@ -175,7 +179,11 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 	s->device = ctx->device;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work_cv, NULL);
-	pthread_cond_init(&s->done_cv, NULL);
+	/* Timed waits on it use memreg__acl_deadline(): CLOCK_MONOTONIC. */
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->done_cv, &attr);
+	pthread_condattr_destroy(&attr);
 	if (memreg__ptrmap_put(&rt->streams, s, s))
 		goto err_free;
 	if (pthread_create(&s->worker, NULL, worker_main, s)) {
@@ -380,15 +388,15 @@ aclError aclrtCreateStream(aclrtStream *stream)
 	aclError err;
 
 	if (!stream)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	s = memreg__acl_stream_new(ctx, &err);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	if (s)
 		*stream = s;
-	return err;
+	return acl_ret(err);
 }
 
 static aclError destroy_stream(aclrtStream stream, bool force)
@@ -414,12 +422,12 @@ static aclError destroy_stream(aclrtStream stream, bool force)
 
 aclError aclrtDestroyStream(aclrtStream stream)
 {
-	return destroy_stream(stream, false);
+	return acl_ret(destroy_stream(stream, false));
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream)
 {
-	return destroy_stream(stream, true);
+	return acl_ret(destroy_stream(stream, true));
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream)
@@ -429,10 +437,10 @@ aclError aclrtSynchronizeStream(aclrtStream stream)
 
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
-		return err;
+		return acl_ret(err);
 	err = memreg__acl_stream_sync(s);
 	memreg__acl_stream_put(s);
-	return err;
+	return acl_ret(err);
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
@@ -442,13 +450,13 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 
 	/* -1 waits for ever, 0 only looks; nothing else below 0 means anything. */
 	if (timeout < -1)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
-		return err;
+		return acl_ret(err);
 	err = memreg__acl_stream_sync_timeout(s, timeout);
 	memreg__acl_stream_put(s);
-	return err;
+	return acl_ret(err);
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
@@ -457,14 +465,65 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 	aclError err;
 
 	if (!status)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
-		return err;
+		return acl_ret(err);
 	pthread_mutex_lock(&s->lock);
 	*status = s->done == s->queued ? ACL_STREAM_STATUS_COMPLETE :
 					 ACL_STREAM_STATUS_NOT_READY;
 	pthread_mutex_unlock(&s->lock);
 	memreg__acl_stream_put(s);
-	return ACL_SUCCESS;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/* The handle of the current context's default stream (made if need be). */
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (!stream)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "stream is NULL"));
+	s = memreg__acl_stream_get(NULL, &err);
+	if (!s)
+		return acl_ret(err);
+	*stream = memreg__acl_stream_handle(s);
+	memreg__acl_stream_put(s);
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * Overflow detection per stream: 1 on, 0 off.  Only recorded (no
+ * operator runs here to overflow); aclrtGetStreamOverflowSwitch reads it.
+ */
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (flag > 1)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"flag %u: 0 (off) or 1 (on)", flag));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
+	memreg__acl_stream_put(s);
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (!flag)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "flag is NULL"));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	*flag = __atomic_load_n(&s->overflow_switch, __ATOMIC_RELAXED);
+	memreg__acl_stream_put(s);
+	return acl_ret(ACL_SUCCESS);
 }

@@ -539,6 +539,10 @@ static void test_exception_info(void **state)
 	assert_int_equal(aclrtFree(d), ACL_SUCCESS);
 	open_gate(s, &ran);
 	assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_RT_SYS_DMA);
+	/* The thread that synchronised has it as its last error. */
+	assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_SYS_DMA);
+	assert_non_null(strstr(aclGetRecentErrMsg(),
+			       "aclrtSynchronizeStream failed: ACL_ERROR_RT_SYS_DMA"));
 	/* Reported once; the next sync is clean. */
 	assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
 	assert_int_equal(exc.calls, 1);

@@ -21,6 +21,9 @@ int main(int argc, char **argv)
 		run_copy_tests,
 		run_event_tests,
 		run_misc_tests,
+		run_error_tests,
+		run_value_tests,
+		run_query_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

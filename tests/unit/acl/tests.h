@@ -24,6 +24,9 @@ void run_runtime_tests(struct group_result *res);
 void run_copy_tests(struct group_result *res);
 void run_event_tests(struct group_result *res);
 void run_misc_tests(struct group_result *res);
+void run_error_tests(struct group_result *res);
+void run_value_tests(struct group_result *res);
+void run_query_tests(struct group_result *res);
 
 #define RUN_GROUP(name, tests, setup, teardown, res)			\
 	do {								\
