@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The dynamic symbols of libmemreg.so are exactly the global ones of the
 # version script (every node: the core's and each API layer's), each
-# declared in a public header, none internal.
+# declared in a public header, none internal; and every memreg_* symbol of
+# the version script has its man page, docs/man/<symbol>.3 (a page of its
+# own or a .so link to the page it shares), which scripts/install installs.
 # Usage: check-exports.sh LIBMEMREG_SO VERSION_SCRIPT HEADER...
+# MEMREG_MAN_DIR: the pages to check instead of the tree's docs/man.
 set -eu
 so=$1 map=$2
+man=${MEMREG_MAN_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/docs/man}
 shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -30,4 +34,27 @@ for sym in $(cat "$tmp/got"); do
 		{ echo "FAIL $sym not declared in a public header"; status=1; }
 done
 [ $status = 0 ] && echo "ok exports: $(wc -l <"$tmp/got") symbols, all in the version script and headers"
+
+# The man pages: one per memreg_* symbol of the script, and a link page's
+# target (".so man3/<page>.3") present too.
+man_status=0 pages=0
+for sym in $(grep -E '^memreg_' "$tmp/want"); do
+	page=$man/$sym.3
+	if [ ! -f "$page" ]; then
+		echo "not ok - man page: $sym has no docs/man/$sym.3"
+		man_status=1
+		continue
+	fi
+	pages=$((pages + 1))
+	target=$(sed -n '1s|^\.so man3/||p' "$page")
+	if [ -n "$target" ] && [ ! -f "$man/$target" ]; then
+		echo "not ok - man page: docs/man/$sym.3 links to man3/$target, which is missing"
+		man_status=1
+	fi
+done
+if [ $man_status = 0 ]; then
+	echo "ok - man pages: all $pages memreg_* symbols of the version script have docs/man/<symbol>.3"
+else
+	status=1
+fi
 exit $status
