@@ -1,4 +1,5 @@
 #!/bin/sh
+# not in the suite: make demo runs it (scripts/demo)
 # make demo, inside the VM: two processes register memory, and the memreg
 # tool shows them (tables, then JSON), live from the kernel over netlink;
 # then device memory through the ACL runtime, and a grant, an import and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# not in the suite: a leg of its own (scripts/check, or the script named below)
 # ADXL across two hosts: the guest side of tests/vm/adxl-pair, run in both
 # VMs of tests/vm/pair (a = 10.9.0.1, b = 10.9.0.2), each with its own
 # kernel and memreg.ko, so engines reach each other over UCX (TCP).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# not in the suite: a leg of its own (scripts/check, or the script named below)
 # Device memory in a VM with less RAM than the devices' capacity (run by
 # make check with --mem 512 and the default 2 x 1 GiB devices): filling
 # the devices ends with ENOMEM at the module's RAM reserve, and nobody is

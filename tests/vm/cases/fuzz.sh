@@ -1,4 +1,5 @@
 #!/bin/sh
+# not in the suite: a leg of its own (scripts/check, or the script named below)
 # memreg_fuzz against /dev/memreg and the netlink family for
 # MEMREG_FUZZ_SECONDS (default 180): as root and, at the same time, as uid
 # 1000 (runas) when run as root, so that the unprivileged paths

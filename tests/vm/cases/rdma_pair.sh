@@ -1,4 +1,5 @@
 #!/bin/sh
+# not in the suite: a leg of its own (scripts/check, or the script named below)
 # Soft-RoCE between the two VMs of tests/vm/pair: the guest side of
 # tests/vm/rdma-pair.  Each VM puts an rxe device on its virtio-net link
 # (rdma_rxe, `rdma link add`), checks that verbs see an active port, and

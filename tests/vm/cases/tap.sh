@@ -1,3 +1,4 @@
+# not in the suite: sourced by the cases
 # Sourced by the VM test scripts: TAP-style results the host counts
 # ("ok - NAME", "not ok - NAME", "ok - NAME # SKIP why").
 TAP_SUITE=${TAP_SUITE:-$(basename "$0" .sh)}
