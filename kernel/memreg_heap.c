@@ -373,19 +373,30 @@ static bool memreg_heap_contains(const struct memreg_mstx_heap *heap,
 	       end <= heap->addr + heap->size;
 }
 
+/* The heap a region operation names, and the end of its range in *@end. */
+static struct memreg_mstx_heap *
+memreg_mstx_op_heap(struct memreg_heaps *set, const struct memreg_mstx_op *op,
+		    u64 *end)
+{
+	struct memreg_mstx_heap *heap;
+
+	if (check_add_overflow(op->addr, op->len, end))
+		return ERR_PTR(-EINVAL);
+	heap = memreg_heap_of(set, op->heap);
+	return heap ? heap : ERR_PTR(-ENOENT);
+}
+
 static int memreg_mstx_region_add(struct memreg_heaps *set,
-			     const struct memreg_mstx_op *op)
+				  const struct memreg_mstx_op *op)
 {
 	struct memreg_mstx_heap *heap, *home;
 	struct memreg_mstx_region *r;
 	u64 end;
 	int err;
 
-	if (check_add_overflow(op->addr, op->len, &end))
-		return -EINVAL;
-	heap = memreg_heap_of(set, op->heap);
-	if (!heap)
-		return -ENOENT;
+	heap = memreg_mstx_op_heap(set, op, &end);
+	if (IS_ERR(heap))
+		return PTR_ERR(heap);
 	if (!memreg_mstx_take(&set->ctx->mstx_regions,
 			      READ_ONCE(mstx_max_regions))) {
 		memreg_heap_violation(set, heap, MEMREG_VIOL_REFUSED, op->len);
@@ -425,7 +436,7 @@ give_back:
 }
 
 static int memreg_mstx_region_del(struct memreg_heaps *set,
-			     const struct memreg_mstx_op *op)
+				  const struct memreg_mstx_op *op)
 {
 	struct memreg_mstx_heap *heap, *home;
 	struct memreg_mstx_region *r;
@@ -463,18 +474,16 @@ static int memreg_mstx_region_del(struct memreg_heaps *set,
  * by the ADD and does not stop the batch, so that the DEL is not lost.
  */
 static int memreg_mstx_region_add_del(struct memreg_heaps *set,
-				 const struct memreg_mstx_op *op)
+				      const struct memreg_mstx_op *op)
 {
 	struct memreg_mstx_heap *heap;
 	struct memreg_mstx_counts *c;
 	u64 end;
 	int err;
 
-	if (check_add_overflow(op->addr, op->len, &end))
-		return -EINVAL;
-	heap = memreg_heap_of(set, op->heap);
-	if (!heap)
-		return -ENOENT;
+	heap = memreg_mstx_op_heap(set, op, &end);
+	if (IS_ERR(heap))
+		return PTR_ERR(heap);
 	if (memreg_heap_contains(heap, op->addr, end) &&
 	    atomic64_read(&set->ctx->mstx_regions) <
 	    READ_ONCE(mstx_max_regions) &&

@@ -82,6 +82,16 @@ static int memreg_nl_start(struct netlink_callback *cb)
 	return c->start ? c->start(st, tb, cb->extack) : 0;
 }
 
+/* One entry of a command's xarray: left out by the pid filter, or filled. */
+static int memreg_nl_xa_emit(void *entry, void *arg)
+{
+	struct memreg_nl_dump *d = arg;
+
+	if (memreg_nl_dump_skip(d, d->c->ctx_of(entry)))
+		return 0;
+	return d->c->fill(d, entry);
+}
+
 /*
  * Every dump's .dumpit: who reads it is decided once per piece, before
  * the command's RCU walk (a capability check may audit).
@@ -94,7 +104,7 @@ static int memreg_nl_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		.skb = skb,
 		.cb = cb,
 		.st = memreg_nl_dump_state(cb),
-		.cmd = c->cmd,
+		.c = c,
 		/*
 		 * The reader is who opened the socket (its file's
 		 * credentials), not the credentials a sender may attach.
@@ -105,7 +115,14 @@ static int memreg_nl_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (sk && sk->sk_socket && sk->sk_socket->file)
 		d.reader = sk->sk_socket->file->f_cred->euid;
-	c->walk(&d);
+	if (c->walk) {
+		c->walk(&d);
+	} else {
+		/* entries and their contexts outlive a grace period */
+		rcu_read_lock();
+		memreg_walk(c->xa, &d.st->cursor, memreg_nl_xa_emit, &d);
+		rcu_read_unlock();
+	}
 	return skb->len;
 }
 
@@ -113,7 +130,7 @@ void *memreg_nl_dump_begin(struct memreg_nl_dump *d)
 {
 	return genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
 			   d->cb->nlh->nlmsg_seq, &memreg_genl_family,
-			   NLM_F_MULTI, d->cmd);
+			   NLM_F_MULTI, d->c->cmd);
 }
 
 int memreg_nl_dump_end(struct memreg_nl_dump *d, void *hdr, int err)

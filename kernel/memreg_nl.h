@@ -36,25 +36,34 @@ struct memreg_nl_dump_state {
 };
 
 /* One piece of a dump: what a command's walk and fill functions get. */
+struct memreg_nl_dump_cmd;
+
 struct memreg_nl_dump {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
 	struct memreg_nl_dump_state *st;
-	u8 cmd;
+	const struct memreg_nl_dump_cmd *c;	/* the command's row */
 	kuid_t reader;		/* who asked */
 	bool admin;		/* the reader has CAP_SYS_ADMIN */
 };
 
 /*
  * A dump command: its policy, an optional start that reads its own
- * request attributes into the state, and its walk, which emits entries
- * from the state's cursors until it is done or the skb is full.
+ * request attributes into the state, and what it dumps.  Most dumps are
+ * one message per entry of an xarray whose entries are freed only after
+ * an RCU grace period: @xa, the process of an entry (@ctx_of, for the pid
+ * filter) and @fill, one entry's message; the core walks.  A dump of
+ * another shape has a @walk of its own, which emits entries from the
+ * state's cursors until it is done or the skb is full.
  */
 struct memreg_nl_dump_cmd {
 	u8 cmd;
 	const struct nla_policy *policy;	/* [MEMREG_A_MAX + 1] */
 	int (*start)(struct memreg_nl_dump_state *st, struct nlattr **tb,
 		     struct netlink_ext_ack *extack);
+	struct xarray *xa;
+	struct memreg_ctx *(*ctx_of)(void *entry);
+	int (*fill)(struct memreg_nl_dump *d, void *entry);
 	void (*walk)(struct memreg_nl_dump *d);
 };
 

@@ -26,9 +26,9 @@ static int memreg_nl_put_dev_usage(struct sk_buff *skb, const u64 *alloc)
 	return 0;
 }
 
-static int memreg_nl_proc_fill(struct memreg_nl_dump *d,
-			       struct memreg_ctx *ctx)
+static int memreg_nl_proc_fill(struct memreg_nl_dump *d, void *entry)
 {
+	struct memreg_ctx *ctx = entry;
 	struct sk_buff *skb = d->skb;
 	struct memreg_ctx_snapshot snap;
 	struct memreg_limits lim;
@@ -70,26 +70,15 @@ cancel:
 	return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 }
 
-static int memreg_nl_proc_emit(void *entry, void *arg)
+static struct memreg_ctx *memreg_nl_proc_ctx(void *entry)
 {
-	struct memreg_nl_dump *d = arg;
-	struct memreg_ctx *ctx = entry;
-
-	if (memreg_nl_dump_skip(d, ctx))
-		return 0;
-	return memreg_nl_proc_fill(d, ctx);
-}
-
-static void memreg_nl_proc_walk(struct memreg_nl_dump *d)
-{
-	/* Contexts are freed only after a grace period. */
-	rcu_read_lock();
-	memreg_walk(&memreg_ctxs, &d->st->cursor, memreg_nl_proc_emit, d);
-	rcu_read_unlock();
+	return entry;
 }
 
 const struct memreg_nl_dump_cmd memreg_nl_proc_dump = {
 	.cmd	= MEMREG_CMD_PROC_GET,
 	.policy	= memreg_nl_pid_policy,
-	.walk	= memreg_nl_proc_walk,
+	.xa	= &memreg_ctxs,
+	.ctx_of	= memreg_nl_proc_ctx,
+	.fill	= memreg_nl_proc_fill,
 };

@@ -9,9 +9,9 @@
  */
 #include "memreg_nl.h"
 
-static int memreg_nl_region_fill(struct memreg_nl_dump *d,
-				 const struct memreg_reg *reg)
+static int memreg_nl_region_fill(struct memreg_nl_dump *d, void *entry)
 {
+	const struct memreg_reg *reg = entry;
 	bool secrets = memreg_nl_may_see_secrets(d, reg->ctx);
 	struct sk_buff *skb = d->skb;
 	void *hdr;
@@ -39,26 +39,15 @@ static int memreg_nl_region_fill(struct memreg_nl_dump *d,
 	return memreg_nl_dump_end(d, hdr, 0);
 }
 
-static int memreg_nl_region_emit(void *entry, void *arg)
+static struct memreg_ctx *memreg_nl_region_ctx(void *entry)
 {
-	struct memreg_nl_dump *d = arg;
-	struct memreg_reg *reg = entry;
-
-	if (memreg_nl_dump_skip(d, reg->ctx))
-		return 0;
-	return memreg_nl_region_fill(d, reg);
-}
-
-static void memreg_nl_region_walk(struct memreg_nl_dump *d)
-{
-	/* Entries and their contexts are freed only after a grace period. */
-	rcu_read_lock();
-	memreg_walk(&memreg_regions, &d->st->cursor, memreg_nl_region_emit, d);
-	rcu_read_unlock();
+	return ((struct memreg_reg *)entry)->ctx;
 }
 
 const struct memreg_nl_dump_cmd memreg_nl_region_dump = {
 	.cmd	= MEMREG_CMD_REGION_GET,
 	.policy	= memreg_nl_pid_policy,
-	.walk	= memreg_nl_region_walk,
+	.xa	= &memreg_regions,
+	.ctx_of	= memreg_nl_region_ctx,
+	.fill	= memreg_nl_region_fill,
 };
