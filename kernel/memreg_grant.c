@@ -86,7 +86,7 @@ int memreg_grant_create(struct memreg_file *mf, struct memreg_grant *req)
 	grant->access = req->access;
 
 	mutex_lock(&mf->lock);
-	reg = memreg_region_lookup(&memreg_regions, req->handle, mf);
+	reg = memreg_reg_lookup(&memreg_regs, req->handle, mf);
 	if (!reg) {
 		err = -ENOENT;
 		goto unlock;
@@ -315,6 +315,6 @@ struct memreg_reg *memreg_import_get_reg(struct memreg_file *mf, u64 handle,
 out:
 	rcu_read_unlock();
 	if (drop)	/* may be the last reference: not under RCU */
-		memreg_region_put(drop);
+		memreg_reg_put(drop);
 	return reg;
 }

@@ -8,7 +8,7 @@
  *                         the counters and the limits.
  *   struct memreg_file    one per open file; owns its registrations.
  *   struct memreg_reg     one registration; lives in the global registry
- *                         (memreg_regions, keyed by id, walked by the netlink
+ *                         (memreg_regs, keyed by id, walked by the netlink
  *                         dump) and in its process's xarray (for QUERY).
  *
  * Lifetimes: a region holds a reference on its ctx; a file holds one too.
@@ -143,7 +143,7 @@ struct memreg_reg {
 	 * pages stay pinned (and charged) until the last copy is done.
 	 */
 	refcount_t users;
-	u32 id;				/* key in memreg_regions, low handle bits */
+	u32 id;				/* key in memreg_regs, low handle bits */
 	u64 handle;
 	struct memreg_ctx *ctx;		/* holds a reference */
 	struct memreg_file *owner;
@@ -191,7 +191,7 @@ struct sk_buff;
  *	processes), @nl_peak_bytes of their peak, @nl_max_bytes of the limit
  *
  * A new memory type is a file with one of these and a row in
- * memreg_mem_types[] (memreg_region.c).
+ * memreg_mem_types[] (memreg_reg.c).
  */
 struct memreg_mem_ops {
 	const char *name;
@@ -240,7 +240,7 @@ struct memreg_dalloc {
 /* module-wide state: memreg_main.c, memreg_ctx.c (limits, stats) */
 void memreg_file_drop_all(struct memreg_file *mf);
 extern u8 memreg_instance_id[16];
-extern struct xarray memreg_regions;
+extern struct xarray memreg_regs;
 extern struct xarray memreg_ctxs;
 
 struct memreg_stats {
@@ -316,16 +316,16 @@ int memreg_copy_array_in(void *dst, size_t ksize, const void __user *base,
 			 u32 usize, u32 first, u32 n);
 
 
-/* memreg_region.c */
-int memreg_region_register(struct memreg_file *mf, struct memreg_register *req);
-struct memreg_reg *memreg_region_lookup(struct xarray *xa, u64 handle,
+/* memreg_reg.c */
+int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req);
+struct memreg_reg *memreg_reg_lookup(struct xarray *xa, u64 handle,
 					const struct memreg_file *owner);
-int memreg_region_unregister(struct memreg_file *mf, u64 handle);
-void memreg_region_release_file(struct memreg_file *mf);
-int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q);
-u64 memreg_region_age_ms(const struct memreg_reg *reg);
-struct memreg_reg *memreg_region_get(struct memreg_file *mf, u64 handle);
-void memreg_region_put(struct memreg_reg *reg);
+int memreg_reg_unregister(struct memreg_file *mf, u64 handle);
+void memreg_reg_release_file(struct memreg_file *mf);
+int memreg_reg_query(struct memreg_ctx *ctx, struct memreg_query *q);
+u64 memreg_reg_age_ms(const struct memreg_reg *reg);
+struct memreg_reg *memreg_reg_get(struct memreg_file *mf, u64 handle);
+void memreg_reg_put(struct memreg_reg *reg);
 
 /*
  * memreg_grant.c: a grant of a registration to peers (the UAPI's struct

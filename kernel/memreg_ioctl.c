@@ -118,23 +118,23 @@ static int memreg_ioc_info(struct memreg_file *mf, void *arg)
 
 static int memreg_ioc_register(struct memreg_file *mf, void *arg)
 {
-	return memreg_region_register(mf, arg);
+	return memreg_reg_register(mf, arg);
 }
 
 static void memreg_undo_register(struct memreg_file *mf, void *arg)
 {
-	memreg_region_unregister(mf, ((struct memreg_register *)arg)->handle);
+	memreg_reg_unregister(mf, ((struct memreg_register *)arg)->handle);
 }
 
 static int memreg_ioc_unregister(struct memreg_file *mf, void *arg)
 {
-	return memreg_region_unregister(mf,
+	return memreg_reg_unregister(mf,
 			((struct memreg_unregister *)arg)->handle);
 }
 
 static int memreg_ioc_query(struct memreg_file *mf, void *arg)
 {
-	return memreg_region_query(mf->ctx, arg);
+	return memreg_reg_query(mf->ctx, arg);
 }
 
 static int memreg_ioc_dev_alloc(struct memreg_file *mf, void *arg)

@@ -179,17 +179,17 @@ static void memreg_test_handle_lookup(struct kunit *test)
 	reg->owner = mine;
 	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&xa, 42, reg, GFP_KERNEL)), 0);
 
-	KUNIT_EXPECT_PTR_EQ(test, memreg_region_lookup(&xa, reg->handle, mine),
+	KUNIT_EXPECT_PTR_EQ(test, memreg_reg_lookup(&xa, reg->handle, mine),
 			    reg);
 	/* right id, wrong cookie */
-	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa,
+	KUNIT_EXPECT_NULL(test, memreg_reg_lookup(&xa,
 			memreg_handle_make(42, 0xc0ffef), mine));
 	/* someone else's file, even with the full handle */
-	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa, reg->handle, other));
+	KUNIT_EXPECT_NULL(test, memreg_reg_lookup(&xa, reg->handle, other));
 	/* an id nobody has */
-	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa,
+	KUNIT_EXPECT_NULL(test, memreg_reg_lookup(&xa,
 			memreg_handle_make(43, 0xc0ffee), mine));
-	KUNIT_EXPECT_NULL(test, memreg_region_lookup(&xa, 0, mine));
+	KUNIT_EXPECT_NULL(test, memreg_reg_lookup(&xa, 0, mine));
 	xa_destroy(&xa);
 }
 

@@ -68,7 +68,7 @@ void memreg_file_drop_all(struct memreg_file *mf)
 {
 	memreg_heap_release_file(mf);
 	memreg_import_release_file(mf);
-	memreg_region_release_file(mf);
+	memreg_reg_release_file(mf);
 	memreg_dev_release_file(mf);
 }
 

@@ -25,7 +25,7 @@ static int memreg_nl_region_fill(struct memreg_nl_dump *d, void *entry)
 	    nla_put_u32(skb, MEMREG_A_ACCESS, reg->access) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_LEN, reg->len) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_PINNED_PAGES, reg->pinned_pages) ||
-	    memreg_nl_put_u64(skb, MEMREG_A_AGE_MS, memreg_region_age_ms(reg)))
+	    memreg_nl_put_u64(skb, MEMREG_A_AGE_MS, memreg_reg_age_ms(reg)))
 		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 	if (reg->ops->fill_nl && reg->ops->fill_nl(skb, reg))
 		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
@@ -47,7 +47,7 @@ static struct memreg_ctx *memreg_nl_region_ctx(void *entry)
 const struct memreg_nl_dump_cmd memreg_nl_region_dump = {
 	.cmd	= MEMREG_CMD_REGION_GET,
 	.policy	= memreg_nl_pid_policy,
-	.xa	= &memreg_regions,
+	.xa	= &memreg_regs,
 	.ctx_of	= memreg_nl_region_ctx,
 	.fill	= memreg_nl_region_fill,
 };

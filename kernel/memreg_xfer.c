@@ -40,14 +40,14 @@ struct memreg_xfer_state {
 static void memreg_xfer_drop_local(struct memreg_xfer_state *st)
 {
 	if (st->lreg)
-		memreg_region_put(st->lreg);
+		memreg_reg_put(st->lreg);
 	st->lreg = NULL;
 }
 
 static void memreg_xfer_drop_remote(struct memreg_xfer_state *st)
 {
 	if (st->rreg) {
-		memreg_region_put(st->rreg);
+		memreg_reg_put(st->rreg);
 		memreg_grant_put(st->grant);
 	}
 	st->rreg = NULL;
@@ -107,7 +107,7 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 
 	if (!st->lreg || st->lhandle != d->local_handle) {
 		memreg_xfer_drop_local(st);
-		st->lreg = memreg_region_get(st->mf, d->local_handle);
+		st->lreg = memreg_reg_get(st->mf, d->local_handle);
 		if (!st->lreg)
 			return -ENOENT;
 		st->lhandle = d->local_handle;

@@ -16,7 +16,7 @@
 #include <linux/uaccess.h>
 #include "memreg_internal.h"
 
-DEFINE_XARRAY_ALLOC1(memreg_regions);
+DEFINE_XARRAY_ALLOC1(memreg_regs);
 static u32 memreg_next_id;
 
 /* The backends, by enum memreg_mem_type: chosen once, at register time. */
@@ -25,13 +25,13 @@ const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES] = {
 	[MEMREG_MEM_DEVICE]	= &memreg_dev_mem_ops,
 };
 
-u64 memreg_region_age_ms(const struct memreg_reg *reg)
+u64 memreg_reg_age_ms(const struct memreg_reg *reg)
 {
 	return ktime_ms_delta(ktime_get(), reg->created);
 }
 
 /* The last user is gone: give the pages back and uncharge. */
-static void memreg_region_free(struct memreg_reg *reg)
+static void memreg_reg_free(struct memreg_reg *reg)
 {
 	struct memreg_ctx *ctx = reg->ctx;
 
@@ -43,36 +43,36 @@ static void memreg_region_free(struct memreg_reg *reg)
 	kfree_rcu(reg, rcu);
 }
 
-void memreg_region_put(struct memreg_reg *reg)
+void memreg_reg_put(struct memreg_reg *reg)
 {
 	if (refcount_dec_and_test(&reg->users))
-		memreg_region_free(reg);
+		memreg_reg_free(reg);
 }
 
 /*
- * Out of every lookup (the caller took it out of memreg_regions and
+ * Out of every lookup (the caller took it out of memreg_regs and
  * revoked its grants): copies in flight keep it until they are done.
  */
-static void memreg_region_destroy(struct memreg_reg *reg)
+static void memreg_reg_destroy(struct memreg_reg *reg)
 {
 	/* unregistered: e.g. its device allocation may be freed from now on */
 	if (reg->ops->unlink)
 		reg->ops->unlink(reg);
 	xa_erase(&reg->ctx->regions, reg->id);
 	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
-	memreg_region_put(reg);
+	memreg_reg_put(reg);
 }
 
 /*
  * A registration of @mf by handle, with a reference for a transfer; NULL
  * if there is none (or it is being unregistered).
  */
-struct memreg_reg *memreg_region_get(struct memreg_file *mf, u64 handle)
+struct memreg_reg *memreg_reg_get(struct memreg_file *mf, u64 handle)
 {
 	struct memreg_reg *reg;
 
 	rcu_read_lock();
-	reg = xa_load(&memreg_regions, memreg_handle_id(handle));
+	reg = xa_load(&memreg_regs, memreg_handle_id(handle));
 	if (reg && (reg->owner != mf || reg->handle != handle ||
 		    !refcount_inc_not_zero(&reg->users)))
 		reg = NULL;
@@ -80,7 +80,7 @@ struct memreg_reg *memreg_region_get(struct memreg_file *mf, u64 handle)
 	return reg;
 }
 
-int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
+int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 {
 	const struct memreg_mem_ops *ops;
 	struct memreg_ctx *ctx = mf->ctx;
@@ -124,7 +124,7 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 		goto uncharge;
 
 	/* Reserve an id; the entry stays invisible until it is stored. */
-	err = xa_alloc_cyclic(&memreg_regions, &reg->id, NULL, xa_limit_32b,
+	err = xa_alloc_cyclic(&memreg_regs, &reg->id, NULL, xa_limit_32b,
 			      &memreg_next_id, GFP_KERNEL);
 	if (err < 0)
 		goto unpin;
@@ -148,13 +148,13 @@ int memreg_region_register(struct memreg_file *mf, struct memreg_register *req)
 	 */
 	mutex_lock(&mf->lock);
 	list_add_tail(&reg->file_node, &mf->regions);
-	xa_store(&memreg_regions, reg->id, reg, GFP_KERNEL);
+	xa_store(&memreg_regs, reg->id, reg, GFP_KERNEL);
 	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_ADDED);
 	mutex_unlock(&mf->lock);
 	return 0;
 
 free_id:
-	xa_erase(&memreg_regions, reg->id);
+	xa_erase(&memreg_regs, reg->id);
 unpin:
 	if (ops->unlink)
 		ops->unlink(reg);
@@ -172,7 +172,7 @@ free_reg:
  * another file's, freed while we compare: hence RCU.  A registration we
  * return is the caller's own, kept alive by the owner's lock it holds.
  */
-struct memreg_reg *memreg_region_lookup(struct xarray *xa, u64 handle,
+struct memreg_reg *memreg_reg_lookup(struct xarray *xa, u64 handle,
 					const struct memreg_file *owner)
 {
 	struct memreg_reg *reg;
@@ -184,36 +184,36 @@ struct memreg_reg *memreg_region_lookup(struct xarray *xa, u64 handle,
 	rcu_read_unlock();
 	return reg;
 }
-MEMREG_EXPORT_FOR_KUNIT(memreg_region_lookup);
+MEMREG_EXPORT_FOR_KUNIT(memreg_reg_lookup);
 
-int memreg_region_unregister(struct memreg_file *mf, u64 handle)
+int memreg_reg_unregister(struct memreg_file *mf, u64 handle)
 {
 	struct memreg_reg *reg;
 
 	mutex_lock(&mf->lock);
-	reg = memreg_region_lookup(&memreg_regions, handle, mf);
+	reg = memreg_reg_lookup(&memreg_regs, handle, mf);
 	if (!reg) {
 		mutex_unlock(&mf->lock);
 		return -ENOENT;
 	}
-	xa_erase(&memreg_regions, reg->id);
+	xa_erase(&memreg_regs, reg->id);
 	list_del(&reg->file_node);
 	memreg_grant_revoke_reg(reg);
 	mutex_unlock(&mf->lock);
 
-	memreg_region_destroy(reg);
+	memreg_reg_destroy(reg);
 	return 0;
 }
 
 /* The file is going away (close, exit, kill -9): drop all it registered. */
-void memreg_region_release_file(struct memreg_file *mf)
+void memreg_reg_release_file(struct memreg_file *mf)
 {
 	struct memreg_reg *reg, *next;
 	LIST_HEAD(dying);
 
 	mutex_lock(&mf->lock);
 	list_for_each_entry(reg, &mf->regions, file_node) {
-		xa_erase(&memreg_regions, reg->id);
+		xa_erase(&memreg_regs, reg->id);
 		memreg_grant_revoke_reg(reg);
 	}
 	list_splice_init(&mf->regions, &dying);
@@ -221,7 +221,7 @@ void memreg_region_release_file(struct memreg_file *mf)
 
 	list_for_each_entry_safe(reg, next, &dying, file_node) {
 		list_del(&reg->file_node);
-		memreg_region_destroy(reg);
+		memreg_reg_destroy(reg);
 		cond_resched();
 	}
 }
@@ -246,7 +246,7 @@ static int memreg_query_emit(void *entry, void *arg)
 	out->addr = reg->addr;
 	out->len = reg->len;
 	out->pinned_pages = reg->pinned_pages;
-	out->age_ms = memreg_region_age_ms(reg);
+	out->age_ms = memreg_reg_age_ms(reg);
 	out->type = reg->type;
 	out->access = reg->access;
 	out->device = reg->device;
@@ -258,7 +258,7 @@ static int memreg_query_emit(void *entry, void *arg)
  * Filled under RCU into a kernel buffer, then copied to user space (which
  * may fault) outside it.
  */
-int memreg_region_query(struct memreg_ctx *ctx, struct memreg_query *q)
+int memreg_reg_query(struct memreg_ctx *ctx, struct memreg_query *q)
 {
 	size_t esize = min_t(size_t, q->entry_size, sizeof(struct memreg_region));
 	char __user *ubuf = u64_to_user_ptr(q->regions);
