@@ -211,7 +211,8 @@ static int check_transfer(const struct memreg_transfer *t)
 
 static int check_mstx(const struct memreg_mstx *m)
 {
-	if (m->size != sizeof(*m) || m->op_size != sizeof(struct memreg_mstx_op) ||
+	if (m->size != sizeof(*m) ||
+	    m->op_size != sizeof(struct memreg_mstx_op) ||
 	    m->count > MEMREG_MSTX_BATCH_MAX || m->flags || m->reserved0)
 		return EINVAL;
 	return 0;
@@ -570,15 +571,17 @@ static int do_mstx(struct memreg_mstx *m)
 	uint32_t i;
 	int err;
 
-	/* Allocated here: 1 Mi operations is more than the other suites want. */
+	/* Allocated here: the other suites need no 1 Mi operations. */
 	if (!fake.mstx.ops) {
-		fake.mstx.ops = calloc(FAKE_MSTX_MAX_OPS, sizeof(*fake.mstx.ops));
+		fake.mstx.ops = calloc(FAKE_MSTX_MAX_OPS,
+				       sizeof(*fake.mstx.ops));
 		set = calloc(SET_SIZE, sizeof(*set));
 		if (!fake.mstx.ops || !set)
 			abort();
 	}
 	for (i = 0; i < m->count; i++) {
-		if (fake.fail_errno[FAKE_MSTX] && i == fake.fail_at[FAKE_MSTX]) {
+		if (fake.fail_errno[FAKE_MSTX] &&
+		    i == fake.fail_at[FAKE_MSTX]) {
 			m->done = i;
 			err = fake.fail_errno[FAKE_MSTX];
 			fake.fail_errno[FAKE_MSTX] = 0;
@@ -623,7 +626,7 @@ static int dispatch(int cmd, void *arg)
 	case FAKE_MSTX:
 		return do_mstx(arg);
 	default:
-		return 0;	/* REVOKE, UNIMPORT: nothing the tests look at */
+		return 0;	/* REVOKE, UNIMPORT: no test looks */
 	}
 }
 
@@ -644,7 +647,9 @@ static int shared_ioctl(int cmd, unsigned long request, int fd, void *arg)
 	call = &fake.last[cmd];
 	call->request = request;
 	call->fd = fd;
-	memcpy(call->bytes, arg, len < sizeof(call->bytes) ? len : sizeof(call->bytes));
+	if (len > sizeof(call->bytes))
+		len = sizeof(call->bytes);
+	memcpy(call->bytes, arg, len);
 	if (cmd == FAKE_QUERY &&
 	    fake.nr_queries < sizeof(fake.queries) / sizeof(fake.queries[0]))
 		fake.queries[fake.nr_queries++] = *call;

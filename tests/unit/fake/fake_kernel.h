@@ -98,8 +98,10 @@ struct fake_kernel {
 	struct {
 		uint64_t used[FAKE_DEVICES];
 		uint64_t huge[FAKE_DEVICES];
-		struct memreg_dev_alloc last_alloc;	/* as the library sent it */
-		int no_huge;	/* no 2 MiB-contiguous memory: HUGE_ONLY fails */
+		/* The last DEV_ALLOC, as the library sent it. */
+		struct memreg_dev_alloc last_alloc;
+		/* No 2 MiB-contiguous memory left: HUGE_ONLY fails. */
+		int no_huge;
 		int live;	/* allocations not freed */
 	} dev;
 
@@ -118,10 +120,10 @@ struct fake_kernel {
 	struct {
 		struct memreg_mstx_op *ops;	/* up to FAKE_MSTX_MAX_OPS */
 		unsigned long nops;		/* operations applied */
-		char domains[64][64];	/* HEAP_ADD's domain, by op index % 64 */
+		char domains[64][64];	/* HEAP_ADD's domain: index % 64 */
 		unsigned long early_dels;	/* REGION_DEL before its ADD */
 		unsigned long live;		/* regions live, all heaps */
-		unsigned long add_dels;		/* REGION_ADD_DEL operations */
+		unsigned long add_dels;		/* REGION_ADD_DEL ops */
 	} mstx;
 };
 
