@@ -8,14 +8,14 @@
 
 #include <memreg/memreg.h>
 
-#include "fake_dev.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 static int setup(void **state)
 {
 	struct memreg_ctx *ctx;
 
-	if (fake_dev_setup() || memreg_open(&ctx))
+	if (fake_kernel_setup() || memreg_open(&ctx))
 		return -1;
 	*state = ctx;
 	return 0;
@@ -24,7 +24,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	memreg_close(*state);
-	fake_dev_teardown();
+	fake_kernel_teardown();
 	return 0;
 }
 
@@ -44,9 +44,9 @@ static void test_alloc_maps_and_frees(void **state)
 
 	assert_int_equal(memreg_dev_alloc(*state, 1, MEMREG_DEV_NORMAL_ONLY, 5000, &m), 0);
 	/* The request reached the module as given, zero elsewhere. */
-	assert_int_equal(fake_dev.last_alloc.device, 1);
-	assert_int_equal(fake_dev.last_alloc.policy, MEMREG_DEV_NORMAL_ONLY);
-	assert_int_equal(fake_dev.last_alloc.len, 5000);
+	assert_int_equal(fake.dev.last_alloc.device, 1);
+	assert_int_equal(fake.dev.last_alloc.policy, MEMREG_DEV_NORMAL_ONLY);
+	assert_int_equal(fake.dev.last_alloc.len, 5000);
 	assert_int_equal(m.len, 8192);
 	assert_int_equal(m.device, 1);
 	assert_int_equal(m.huge, 0);
@@ -88,9 +88,9 @@ static void test_alloc_errors(void **state)
 			    "the emulated device has no free memory left (ENOSPC)");
 	assert_int_equal(memreg_dev_free(*state, &big), 0);
 
-	fake_dev.no_huge = 1;
+	fake.dev.no_huge = 1;
 	assert_int_equal(memreg_dev_alloc(*state, 0, MEMREG_DEV_HUGE_ONLY, 4096, &m), -MEMREG_E_NOMEM);
-	fake_dev.no_huge = 0;
+	fake.dev.no_huge = 0;
 
 	assert_int_equal(memreg_dev_stat(*state, FAKE_DEVICES, &st), -MEMREG_E_NODEV);
 	assert_int_equal(memreg_dev_stat(*state, 0, NULL), -MEMREG_E_INVAL);
@@ -102,13 +102,13 @@ static void test_free_busy_keeps_mapping(void **state)
 
 	assert_int_equal(memreg_dev_alloc(*state, 0, MEMREG_DEV_NORMAL_ONLY, 4096, &m), 0);
 	memset(m.addr, 0x5a, 4096);
-	fake_dev.free_errno = EBUSY;
+	fake.fail_errno[FAKE_DEV_FREE] = EBUSY;
 	assert_int_equal(memreg_dev_free(*state, &m), -MEMREG_E_BUSY);
 	/* Refused: still mapped and still the caller's. */
 	assert_int_equal(((unsigned char *)m.addr)[4095], 0x5a);
-	assert_int_equal(fake_dev.live, 1);
+	assert_int_equal(fake.dev.live, 1);
 	assert_int_equal(memreg_dev_free(*state, &m), 0);
-	assert_int_equal(fake_dev.live, 0);
+	assert_int_equal(fake.dev.live, 0);
 }
 
 void run_devmem_tests(struct group_result *res)

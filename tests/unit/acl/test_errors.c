@@ -10,13 +10,13 @@
 
 #include <acl/acl.h>
 
-#include "fake_dev.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	if (fake_dev_setup() || aclInit(NULL) != ACL_SUCCESS ||
+	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
 	    aclrtSetDevice(0) != ACL_SUCCESS)
 		return -1;
 	/* Nothing left over from earlier groups in this thread. */
@@ -29,7 +29,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	aclFinalize();
-	fake_dev_teardown();
+	fake_kernel_teardown();
 	return 0;
 }
 
@@ -148,7 +148,7 @@ static void test_no_init_needed(void **state)
 	void *p;
 
 	(void)state;
-	assert_int_equal(fake_dev_setup(), 0);
+	assert_int_equal(fake_kernel_setup(), 0);
 	assert_int_equal(aclrtGetDeviceCount(&count), ACL_SUCCESS);
 	assert_int_equal(count, FAKE_DEVICES);
 	assert_int_equal(aclrtSetDevice(1), ACL_SUCCESS);
@@ -165,8 +165,8 @@ static void test_no_init_needed(void **state)
 	/* ...and an aclInit later takes the runtime over. */
 	assert_int_equal(aclInit(NULL), ACL_SUCCESS);
 	assert_int_equal(aclFinalize(), ACL_SUCCESS);
-	assert_int_equal(fake_dev.live, 0);
-	fake_dev_teardown();
+	assert_int_equal(fake.dev.live, 0);
+	fake_kernel_teardown();
 }
 
 void run_error_tests(struct group_result *res)

@@ -17,7 +17,7 @@
 
 #include <acl/acl.h>
 
-#include "fake_dev.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 #define LEN	(1 << 20)
@@ -25,7 +25,7 @@
 static int setup(void **state)
 {
 	(void)state;
-	if (fake_dev_setup() || aclInit(NULL) != ACL_SUCCESS ||
+	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
 	    aclrtSetDevice(0) != ACL_SUCCESS)
 		return -1;
 	return 0;
@@ -37,7 +37,7 @@ static int teardown(void **state)
 	/* No callback of a test outlives it. */
 	aclrtSetExceptionInfoCallback(NULL);
 	aclFinalize();
-	fake_dev_teardown();
+	fake_kernel_teardown();
 	return 0;
 }
 

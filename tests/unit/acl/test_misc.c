@@ -11,13 +11,13 @@
 
 #include <acl/acl.h>
 
-#include "fake_dev.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	if (fake_dev_setup() || aclInit(NULL) != ACL_SUCCESS ||
+	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
 	    aclrtSetDevice(0) != ACL_SUCCESS)
 		return -1;
 	return 0;
@@ -27,7 +27,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	aclFinalize();
-	fake_dev_teardown();
+	fake_kernel_teardown();
 	return 0;
 }
 

@@ -10,13 +10,13 @@
 
 #include <acl/acl.h>
 
-#include "fake_dev.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	if (fake_dev_setup() || aclInit(NULL) != ACL_SUCCESS ||
+	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
 	    aclrtSetDevice(0) != ACL_SUCCESS)
 		return -1;
 	return 0;
@@ -26,7 +26,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	aclFinalize();
-	fake_dev_teardown();
+	fake_kernel_teardown();
 	return 0;
 }
 
@@ -111,23 +111,23 @@ static void test_malloc_sizes(void **state)
 	(void)state;
 	/* ALIGN_UP(size, 32) + 32 for aclrtMalloc ... */
 	assert_int_equal(aclrtMalloc(&p, 1, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-	assert_int_equal(fake_dev.last_alloc.len, 64);
+	assert_int_equal(fake.dev.last_alloc.len, 64);
 	assert_int_equal((uintptr_t)p % 64, 0);
 	assert_int_equal(aclrtMalloc(&q, 100, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-	assert_int_equal(fake_dev.last_alloc.len, 160);
+	assert_int_equal(fake.dev.last_alloc.len, 160);
 	assert_int_equal(aclrtFree(q), ACL_SUCCESS);
 	/* ... without the padding for aclrtMallocAlign32. */
 	assert_int_equal(aclrtMallocAlign32(&q, 100, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-	assert_int_equal(fake_dev.last_alloc.len, 128);
+	assert_int_equal(fake.dev.last_alloc.len, 128);
 	assert_int_equal(aclrtFree(q), ACL_SUCCESS);
 	assert_int_equal(aclrtMallocAlign32(&q, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-	assert_int_equal(fake_dev.last_alloc.len, 64);
+	assert_int_equal(fake.dev.last_alloc.len, 64);
 	/* Only the start of an allocation frees it. */
 	assert_int_equal(aclrtFree((char *)q + 32), ACL_ERROR_INVALID_PARAM);
 	assert_int_equal(aclrtFree(q), ACL_SUCCESS);
 	assert_int_equal(aclrtFree(q), ACL_ERROR_INVALID_PARAM);
 	assert_int_equal(aclrtFree(p), ACL_SUCCESS);
-	assert_int_equal(fake_dev.live, 0);
+	assert_int_equal(fake.dev.live, 0);
 }
 
 static void test_malloc_policies(void **state)
@@ -155,15 +155,15 @@ static void test_malloc_policies(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memset(&fake_dev.last_alloc, 0xff, sizeof(fake_dev.last_alloc));
+		memset(&fake.dev.last_alloc, 0xff, sizeof(fake.dev.last_alloc));
 		assert_int_equal(aclrtMalloc(&p, 4096, (aclrtMemMallocPolicy)cases[i].policy), ACL_SUCCESS);
-		assert_int_equal(fake_dev.last_alloc.policy, cases[i].want);
+		assert_int_equal(fake.dev.last_alloc.policy, cases[i].want);
 		assert_int_equal(aclrtFree(p), ACL_SUCCESS);
 	}
 	/* No 1 GiB pages on the emulated devices. */
 	assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE1G_ONLY), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE1G_ONLY_P2P), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-	assert_int_equal(fake_dev.live, 0);
+	assert_int_equal(fake.dev.live, 0);
 }
 
 static void test_capacity_exhaustion(void **state)
@@ -195,13 +195,13 @@ static void test_huge_only_no_contiguous(void **state)
 	void *p;
 
 	(void)state;
-	fake_dev.no_huge = 1;
+	fake.dev.no_huge = 1;
 	assert_int_equal(aclrtMalloc(&p, 4 << 20, ACL_MEM_MALLOC_HUGE_ONLY), ACL_ERROR_RT_MEMORY_ALLOCATION);
 	/* HUGE_FIRST falls back to 4 KiB pages. */
 	assert_int_equal(aclrtMalloc(&p, 4 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-	assert_int_equal(fake_dev.huge[0], 0);
+	assert_int_equal(fake.dev.huge[0], 0);
 	assert_int_equal(aclrtFree(p), ACL_SUCCESS);
-	fake_dev.no_huge = 0;
+	fake.dev.no_huge = 0;
 }
 
 static void test_free_registered(void **state)
@@ -210,7 +210,7 @@ static void test_free_registered(void **state)
 
 	(void)state;
 	assert_int_equal(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-	fake_dev.free_errno = EBUSY;
+	fake.fail_errno[FAKE_DEV_FREE] = EBUSY;
 	assert_int_equal(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);
 	/* Still allocated, still usable, and freeable later. */
 	memset(p, 1, 4096);
@@ -244,11 +244,12 @@ static void test_malloc_host(void **state)
 	(void)state;
 	assert_int_equal(aclrtMallocHost(&p, 10000), ACL_SUCCESS);
 	/* Pinned through the module, whole pages. */
-	assert_int_equal(fake_dev.registers, 1);
-	assert_int_equal(fake_dev.host_registered, 12288);
+	assert_int_equal(fake.calls[FAKE_REGISTER], 1);
+	assert_int_equal(fake.live, 1);	/* and that one call succeeded */
+	assert_int_equal(fake.host_registered, 12288);
 	memset(p, 0x42, 10000);
 	assert_int_equal(aclrtFreeHost(p), ACL_SUCCESS);
-	assert_int_equal(fake_dev.unregisters, 1);
+	assert_int_equal(fake.calls[FAKE_UNREGISTER], 1);
 	assert_int_equal(aclrtFreeHost(p), ACL_ERROR_INVALID_PARAM);
 }
 
@@ -264,11 +265,11 @@ static void test_finalize_releases(void **state)
 	assert_int_equal(aclrtMalloc(&d[2], 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
 	assert_int_equal(aclrtMallocHost(&h, 4096), ACL_SUCCESS);
 	assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
-	assert_int_equal(fake_dev.live, 3);
+	assert_int_equal(fake.dev.live, 3);
 	assert_int_equal(aclFinalize(), ACL_SUCCESS);
-	assert_int_equal(fake_dev.live, 0);
-	assert_int_equal(fake_dev.used[0] + fake_dev.used[1], 0);
-	assert_int_equal(fake_dev.unregisters, 1);
+	assert_int_equal(fake.dev.live, 0);
+	assert_int_equal(fake.dev.used[0] + fake.dev.used[1], 0);
+	assert_int_equal(fake.calls[FAKE_UNREGISTER], 1);
 	assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM);
 	/* And the runtime starts again from nothing. */
 	assert_int_equal(aclInit(NULL), ACL_SUCCESS);

@@ -4,7 +4,8 @@
  * lib/core's ioctl hook: Connect's hello and imports, the descriptors
  * TransferSync hands the module (handles, addresses, op, batches of at
  * most MEMREG_XFER_MAX_DESCS), how the module's errors become statuses,
- * and notifies.  The fake copies the bytes itself, in this process.
+ * and notifies.  The fake (tests/unit/fake) copies the bytes itself, in
+ * this process.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
 
 #include "adxl_int.h"
 #include "core.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 /*
@@ -24,123 +26,6 @@
  * of another checkout) may share the host's loopback.
  */
 static char A[32], B[32];
-#define REMOTE_BASE	1000000
-
-static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct { uint64_t addr, len; bool live; } fregs[64];
-static unsigned int n_fregs;
-static unsigned int n_transfers, last_count;
-static struct memreg_xfer_desc first_desc;
-static int fail_errno;		/* the next TRANSFER fails on its 2nd desc */
-static uint8_t instance = 0x42;	/* the kernel instance INFO reports */
-
-static int fake_transfer(struct memreg_transfer *t)
-{
-	const struct memreg_xfer_desc *d = (const void *)(uintptr_t)t->descs;
-	uint32_t i;
-
-	n_transfers++;
-	last_count = t->count;
-	first_desc = d[0];
-	for (i = 0; i < t->count; i++) {
-		if (fail_errno && i == 1) {
-			t->done = 1;
-			errno = fail_errno;
-			fail_errno = 0;
-			return -1;
-		}
-		if (d[i].op == MEMREG_XFER_READ)
-			memcpy((void *)(uintptr_t)d[i].local_addr,
-			       (void *)(uintptr_t)d[i].remote_addr, d[i].len);
-		else
-			memcpy((void *)(uintptr_t)d[i].remote_addr,
-			       (void *)(uintptr_t)d[i].local_addr, d[i].len);
-		t->bytes += d[i].len;
-	}
-	t->done = t->count;
-	return 0;
-}
-
-static int fake_ioctl(int fd, unsigned long req, void *arg)
-{
-	int ret = 0;
-
-	(void)fd;
-	pthread_mutex_lock(&fake_lock);
-	if (req == MEMREG_IOC_INFO) {
-		struct memreg_info *i = arg;
-
-		i->abi_version = MEMREG_ABI_VERSION;
-		i->features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_TRANSFER;
-		i->page_size = 4096;
-		memset(i->instance_id, instance, sizeof(i->instance_id));
-		i->max_regions = 256;
-	} else if (req == MEMREG_IOC_REGISTER) {
-		struct memreg_register *r = arg;
-
-		fregs[n_fregs].addr = r->addr;
-		fregs[n_fregs].len = r->len;
-		fregs[n_fregs].live = true;
-		r->handle = ++n_fregs;
-	} else if (req == MEMREG_IOC_UNREGISTER) {
-		struct memreg_unregister *u = arg;
-
-		fregs[u->handle - 1].live = false;
-	} else if (req == MEMREG_IOC_GRANT) {
-		struct memreg_grant *g = arg;
-
-		/* The token names the registration: enough for a fake. */
-		memset(g->token, 0, sizeof(g->token));
-		memcpy(g->token, &g->handle, sizeof(g->handle));
-	} else if (req == MEMREG_IOC_IMPORT) {
-		struct memreg_import *im = arg;
-		uint64_t h;
-
-		memcpy(&h, im->token, sizeof(h));
-		if (!h || h > n_fregs || !fregs[h - 1].live) {
-			errno = ENOENT;
-			ret = -1;
-		} else {
-			im->handle = REMOTE_BASE + h;
-			im->addr = fregs[h - 1].addr;
-			im->len = fregs[h - 1].len;
-		}
-	} else if (req == MEMREG_IOC_TRANSFER) {
-		ret = fake_transfer(arg);
-	} else if (req != MEMREG_IOC_UNIMPORT && req != MEMREG_IOC_REVOKE) {
-		errno = ENOTTY;
-		ret = -1;
-	}
-	pthread_mutex_unlock(&fake_lock);
-	return ret;
-}
-
-void fake_module_install(uint8_t kernel_instance)
-{
-	/* Any file opens; the hook answers for the module. */
-	setenv("MEMREG_DEVICE", "/dev/null", 1);
-	memreg__test_ioctl = fake_ioctl;
-	n_fregs = 0;
-	n_transfers = 0;
-	instance = kernel_instance;
-}
-
-void fake_module_instance(uint8_t kernel_instance)
-{
-	instance = kernel_instance;
-}
-
-unsigned int fake_module_transfers(void)
-{
-	return n_transfers;
-}
-
-void fake_module_remove(void)
-{
-	memreg__test_ioctl = NULL;
-	setenv("MEMREG_DEVICE", "/nonexistent/memreg", 1);
-	instance = 0x42;
-}
 
 struct pair {
 	adxl_engine_t *a, *b;
@@ -157,7 +42,11 @@ static int setup(void **state)
 	int tries;
 
 	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
-	fake_module_install(0x42);
+	if (fake_kernel_setup())
+		return -1;
+	fake_set_instance(0x42);
+	/* The module's errors the tests inject come at the 2nd descriptor. */
+	fake.fail_at[FAKE_TRANSFER] = 1;
 	p->la = malloc(LEN);
 	p->rb = malloc(LEN);
 	if (adxl_engine_create(&p->a) || adxl_engine_create(&p->b))
@@ -194,7 +83,7 @@ static int teardown(void **state)
 	free(p->la);
 	free(p->rb);
 	free(p);
-	fake_module_remove();
+	fake_kernel_teardown();
 	return 0;
 }
 
@@ -202,6 +91,7 @@ static void test_descriptors_reach_the_module(void **state)
 {
 	struct pair *p = *state;
 	struct adxl_transfer_desc d[3];
+	unsigned long before;
 	int i;
 
 	for (i = 0; i < LEN; i++)
@@ -211,18 +101,19 @@ static void test_descriptors_reach_the_module(void **state)
 	d[0] = (struct adxl_transfer_desc){ (uintptr_t)p->la + 1, (uintptr_t)p->rb + 9000, 3 };
 	d[1] = (struct adxl_transfer_desc){ (uintptr_t)p->la + 100, (uintptr_t)p->rb, 4096 };
 	d[2] = (struct adxl_transfer_desc){ (uintptr_t)p->la + LEN - 1, (uintptr_t)p->rb + LEN - 1, 1 };
-	n_transfers = 0;
+	before = fake_calls(FAKE_TRANSFER);
 	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, d, 3, 1000),
 			 ADXL_SUCCESS);
-	assert_int_equal(n_transfers, 1);
-	assert_int_equal(last_count, 3);
-	/* A's registration was made first (handle 1), B's second. */
-	assert_int_equal(first_desc.op, MEMREG_XFER_READ);
-	assert_int_equal(first_desc.local_handle, 1);
-	assert_int_equal(first_desc.remote_handle, REMOTE_BASE + 2);
-	assert_int_equal(first_desc.local_addr, (uintptr_t)p->la + 1);
-	assert_int_equal(first_desc.remote_addr, (uintptr_t)p->rb + 9000);
-	assert_int_equal(first_desc.len, 3);
+	assert_int_equal(fake_calls(FAKE_TRANSFER) - before, 1);
+	assert_int_equal(fake.xfer.count, 3);
+	/* A's registration was made first, B's second (imported by A). */
+	assert_int_equal(fake.xfer.first.op, MEMREG_XFER_READ);
+	assert_int_equal(fake.xfer.first.local_handle, fake_handle(0));
+	assert_int_equal(fake.xfer.first.remote_handle,
+			 fake_import_handle(fake_handle(1)));
+	assert_int_equal(fake.xfer.first.local_addr, (uintptr_t)p->la + 1);
+	assert_int_equal(fake.xfer.first.remote_addr, (uintptr_t)p->rb + 9000);
+	assert_int_equal(fake.xfer.first.len, 3);
 	assert_memory_equal(p->la + 1, p->rb + 9000, 3);
 	assert_memory_equal(p->la + 100, p->rb, 4096);
 	assert_int_equal(p->la[LEN - 1], p->rb[LEN - 1]);
@@ -232,7 +123,7 @@ static void test_descriptors_reach_the_module(void **state)
 	memset(p->la, 0xee, 64);
 	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_WRITE, d, 1, 1000),
 			 ADXL_SUCCESS);
-	assert_int_equal(first_desc.op, MEMREG_XFER_WRITE);
+	assert_int_equal(fake.xfer.first.op, MEMREG_XFER_WRITE);
 	assert_int_equal(p->rb[9000], 0xee);
 }
 
@@ -242,18 +133,19 @@ static void test_batches(void **state)
 	struct adxl_transfer_desc *d = calloc(n, sizeof(*d));
 	struct pair *p = *state;
 	struct timespec t0, t1;
+	unsigned long before;
 
 	for (i = 0; i < n; i++)
 		d[i] = (struct adxl_transfer_desc){ (uintptr_t)p->la + i % LEN,
 						    (uintptr_t)p->rb + i % LEN, 1 };
-	n_transfers = 0;
+	before = fake_calls(FAKE_TRANSFER);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, d, n, 10000),
 			 ADXL_SUCCESS);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* As few ioctls as the module allows: 65536, then the rest. */
-	assert_int_equal(n_transfers, 2);
-	assert_int_equal(last_count, 4464);
+	assert_int_equal(fake_calls(FAKE_TRANSFER) - before, 2);
+	assert_int_equal(fake.xfer.count, 4464);
 	printf("# library: %.0f ns per descriptor resolved (fake module)\n",
 	       ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / n);
 	free(d);
@@ -267,15 +159,15 @@ static void test_module_errors(void **state)
 		{ (uintptr_t)p->la + 8, (uintptr_t)p->rb + 8, 8 },
 	};
 
-	fail_errno = EKEYREVOKED;
+	fake.fail_errno[FAKE_TRANSFER] = EKEYREVOKED;
 	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, d, 2, 1000),
 			 ADXL_FAILED);
 	assert_non_null(strstr(adxl_last_error(), "descriptor 1"));
 	assert_non_null(strstr(adxl_last_error(), "revoked"));
-	fail_errno = ERANGE;
+	fake.fail_errno[FAKE_TRANSFER] = ERANGE;
 	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, d, 2, 1000),
 			 ADXL_PARAM_INVALID);
-	fail_errno = EINTR;
+	fake.fail_errno[FAKE_TRANSFER] = EINTR;
 	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, d, 2, 1000),
 			 ADXL_FAILED);
 	/* And the next transfer works again. */
@@ -520,7 +412,7 @@ static void test_transfer_statuses(void **state)
 	assert_int_equal(res.n, 0);
 
 	/* A failed transfer: FAILED in the batch, the call succeeds. */
-	fail_errno = EFAULT;
+	fake.fail_errno[FAKE_TRANSFER] = EFAULT;
 	{
 		struct adxl_transfer_desc two[2] = { d, d };
 

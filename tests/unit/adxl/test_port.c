@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 
 #include "adxl_int.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 static char S[32], C[32];
@@ -59,7 +60,9 @@ static int setup(void **state)
 	struct adxl_mem_desc d;
 	int tries;
 
-	fake_module_install(0x42);
+	if (fake_kernel_setup())
+		return -1;
+	fake_set_instance(0x42);
 	srand((unsigned int)time(NULL) ^ (unsigned int)getpid() * 31);
 	p->mem = calloc(1, 1 << 16);
 	if (!p || !p->mem || adxl_engine_create(&p->s) ||
@@ -91,7 +94,7 @@ static int teardown(void **state)
 	adxl_engine_destroy(p->s);
 	free(p->mem);
 	free(p);
-	fake_module_remove();
+	fake_kernel_teardown();
 	return 0;
 }
 

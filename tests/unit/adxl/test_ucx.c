@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 
 #include "adxl_int.h"
+#include "fake_kernel.h"
 #include "tests.h"
 
 #define LEN	(1 << 20)
@@ -158,7 +159,8 @@ static struct two *two_engines(uint8_t b_instance, const char *ta,
 	int tries;
 	size_t i;
 
-	fake_module_install(0x42);
+	assert_int_equal(fake_kernel_setup(), 0);
+	fake_set_instance(0x42);
 	t->la = calloc(1, LEN);
 	t->rb = malloc(LEN);
 	for (i = 0; i < LEN; i++)
@@ -168,9 +170,9 @@ static struct two *two_engines(uint8_t b_instance, const char *ta,
 	for (tries = 0;; tries++) {
 		unsigned int port = random_port();
 
-		fake_module_instance(0x42);
+		fake_set_instance(0x42);
 		if (!init_engine(t->a, A, sizeof(A), ta, port)) {
-			fake_module_instance(b_instance);
+			fake_set_instance(b_instance);
 			if (!init_engine(t->b, B, sizeof(B), tb, port + 1))
 				break;
 			adxl_finalize(t->a);
@@ -191,7 +193,7 @@ static void two_free(struct two *t)
 	free(t->la);
 	free(t->rb);
 	free(t);
-	fake_module_remove();
+	fake_kernel_teardown();
 }
 
 static void check_read_write(struct two *t)
@@ -235,7 +237,7 @@ static void test_auto_picks_ucx_across_kernels(void **state)
 	adxl__peer_put(t->a, p);
 	check_read_write(t);
 	/* Nothing went through the (fake) module. */
-	assert_int_equal(fake_module_transfers(), 0);
+	assert_int_equal(fake_calls(FAKE_TRANSFER), 0);
 	/* No module checks the remote end over UCX: the library does. */
 	assert_int_equal(adxl_transfer_sync(t->a, B, ADXL_READ, &d, 1, 1000),
 			 ADXL_PARAM_INVALID);
@@ -305,7 +307,7 @@ static void test_auto_uses_module_on_one_kernel(void **state)
 	assert_null(p->ep);
 	adxl__peer_put(t->a, p);
 	check_read_write(t);
-	assert_int_equal(fake_module_transfers(), 2);
+	assert_int_equal(fake_calls(FAKE_TRANSFER), 2);
 	two_free(t);
 }
 
@@ -318,7 +320,7 @@ static void test_forced_ucx_on_one_kernel(void **state)
 	(void)state;
 	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_SUCCESS);
 	check_read_write(t);
-	assert_int_equal(fake_module_transfers(), 0);
+	assert_int_equal(fake_calls(FAKE_TRANSFER), 0);
 	/* More descriptors than one plugin call takes, each 200 bytes. */
 	for (i = 0; i < LEN; i++)
 		t->rb[i] = pattern(i);
@@ -345,12 +347,13 @@ static void test_kernel_transport_refuses_ucx(void **state)
 	two_free(t);
 
 	/* A value that is not a transport. */
-	fake_module_install(0x42);
+	assert_int_equal(fake_kernel_setup(), 0);
+	fake_set_instance(0x42);
 	assert_int_equal(adxl_engine_create(&e), 0);
 	assert_int_equal(init_engine(e, A, sizeof(A), "rdma", 0),
 			 ADXL_PARAM_INVALID);
 	adxl_engine_destroy(e);
-	fake_module_remove();
+	fake_kernel_teardown();
 }
 
 /* ---- a peer in another process, which the test stops and kills ---- */
@@ -373,7 +376,9 @@ int test_ucx_peer_main(int argc, char **argv)
 	if (argc != 4)
 		return 2;
 	fd = atoi(argv[3]);
-	fake_module_install(0x77);	/* another kernel */
+	if (fake_kernel_setup())
+		return 1;
+	fake_set_instance(0x77);	/* another kernel */
 	buf = malloc(LEN);
 	for (i = 0; i < LEN; i++)
 		buf[i] = pattern(i);
@@ -408,7 +413,9 @@ static int ucx_client_main(int argc, char **argv)
 	if (argc != 5)
 		return 2;
 	fd = atoi(argv[4]);
-	fake_module_install(0x78);
+	if (fake_kernel_setup())
+		return 1;
+	fake_set_instance(0x78);
 	if (adxl_engine_create(&e) || adxl_initialize(e, "127.0.0.1", NULL, 0))
 		return 1;
 	md = (struct adxl_mem_desc){ (uintptr_t)buf, LEN };
@@ -489,7 +496,8 @@ static void test_lost_peer(void **state)
 	snprintf(B, sizeof(B), "127.0.0.1:%u", port);
 	pid = start_peer(B, &raddr, &keep);
 
-	fake_module_install(0x42);
+	assert_int_equal(fake_kernel_setup(), 0);
+	fake_set_instance(0x42);
 	assert_int_equal(adxl_engine_create(&a), 0);
 	assert_int_equal(adxl_initialize(a, "127.0.0.1", NULL, 0), 0);
 	md = (struct adxl_mem_desc){ (uintptr_t)la, LEN };
@@ -530,7 +538,7 @@ static void test_lost_peer(void **state)
 	adxl_engine_destroy(a);
 	close(keep);
 	free(la);
-	fake_module_remove();
+	fake_kernel_teardown();
 }
 
 /* A client killed while we serve its reads: we go on serving. */

@@ -18,13 +18,6 @@ int test_ucx_group(void);
 int test_ucx_wire_group(void);
 int test_port_group(void);
 
-/* test_engine.c: a fake memreg module in lib/core's ioctl hook. */
-void fake_module_install(uint8_t kernel_instance);
-/* The instance id the next Initialize sees: another "kernel". */
-void fake_module_instance(uint8_t kernel_instance);
-unsigned int fake_module_transfers(void);
-void fake_module_remove(void);
-
 /* test_ucx.c: the peer process of the lost-peer tests (argv[1] "ucx-peer"). */
 int test_ucx_peer_main(int argc, char **argv);
 

@@ -9,7 +9,7 @@
 
 __attribute__((constructor)) static void install_fake(void)
 {
-	fake_kernel_setup();
-	if (setenv("MEMREG_DEVICE", "/dev/null", 1))
+	if (fake_kernel_setup() ||
+	    setenv("MEMREG_DEVICE", "/dev/null", 1))
 		abort();
 }

@@ -5,7 +5,7 @@
  * tests want the header's implementation.
  */
 #include "mstx.h"
-#include "fake.h"
+#include "tool_stats.h"
 
 uint64_t tool_refused(void)
 {

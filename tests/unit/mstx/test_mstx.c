@@ -20,7 +20,8 @@
 
 #include <mstx/ms_tools_ext.h>
 
-#include "fake.h"
+#include "fake_kernel.h"
+#include "tool_stats.h"
 
 #define GARBAGE	0xa5
 
@@ -63,10 +64,10 @@ static void unregister_ptr(void *p)
 /* The index of the first recorded op with @code and @addr, or -1. */
 static long find_op(uint16_t code, const void *addr)
 {
-	unsigned long i, n = fake_nops();
+	unsigned long i, n = fake_mstx_nops();
 
 	for (i = 0; i < n; i++) {
-		struct memreg_mstx_op op = fake_op(i);
+		struct memreg_mstx_op op = fake_mstx_op(i);
 
 		if (op.op == code && op.addr == (uintptr_t)addr)
 			return (long)i;
@@ -96,15 +97,15 @@ static void test_heap_register(void **state)
 	long i;
 
 	(void)state;
-	fake_reset();
+	fake_kernel_forget();
 	h = heap_register(pool, sizeof(pool), 3);
 	assert_non_null(h);
 	i = find_op(MEMREG_MSTX_HEAP_ADD, pool);
 	assert_int_equal(i, 0);
-	assert_int_equal(fake_op(i).len, sizeof(pool));
-	assert_int_equal(fake_op(i).device, 3);
-	assert_true(fake_op(i).heap != 0);
-	assert_string_equal(fake.domains[i % 64], "unit_test");
+	assert_int_equal(fake_mstx_op(i).len, sizeof(pool));
+	assert_int_equal(fake_mstx_op(i).device, 3);
+	assert_true(fake_mstx_op(i).heap != 0);
+	assert_string_equal(fake.mstx.domains[i % 64], "unit_test");
 
 	/* an address leads to one heap: an overlapping one is refused */
 	assert_null(heap_register(pool + 4096, 4096, 0));
@@ -154,26 +155,26 @@ static void test_regions_batched(void **state)
 	(void)state;
 	h = heap_register(pool, sizeof(pool), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	for (i = 0; i < 10; i++)
 		region(pool + i * 4096, 4096 - i);
-	calls = fake_calls();
+	calls = fake_calls(FAKE_MSTX);
 	assert_true(calls <= 1);	/* the flusher may have run once */
 	mstxMemHeapUnregister(domain, h);
 
 	first = find_op(MEMREG_MSTX_REGION_ADD, pool);
 	assert_true(first >= 0);
-	kid = fake_op(first).heap;
+	kid = fake_mstx_op(first).heap;
 	assert_true(kid != 0);
 	for (i = 0; i < 10; i++) {
-		op = fake_op(first + i);
+		op = fake_mstx_op(first + i);
 		assert_int_equal(op.op, MEMREG_MSTX_REGION_ADD);
 		assert_int_equal(op.addr, (uintptr_t)(pool + i * 4096));
 		assert_int_equal(op.len, 4096 - i);
 		assert_int_equal(op.heap, kid);
 	}
-	del = (long)fake_nops() - 1;
-	op = fake_op(del);
+	del = (long)fake_mstx_nops() - 1;
+	op = fake_mstx_op(del);
 	assert_int_equal(op.op, MEMREG_MSTX_HEAP_DEL);
 	assert_int_equal(op.heap, kid);
 	assert_int_equal(del, first + 10);
@@ -194,14 +195,14 @@ static void test_flush_on_size(void **state)
 	for (attempt = 0; attempt < 5 && !alone; attempt++) {
 		h = heap_register(pool, sizeof(pool), 0);
 		assert_non_null(h);
-		fake_reset();
+		fake_kernel_forget();
 		for (i = 0; i < n; i++)
 			region(pool + i * 64, 64);
-		alone = fake_calls() == 1;
+		alone = fake_calls(FAKE_MSTX) == 1;
 		if (alone)
-			assert_int_equal(fake_nops(), n);
+			assert_int_equal(fake_mstx_nops(), n);
 		mstxMemHeapUnregister(domain, h);
-		assert_int_equal(fake_nops(), n + 1);
+		assert_int_equal(fake_mstx_nops(), n + 1);
 	}
 	assert_true(alone);
 }
@@ -221,14 +222,14 @@ static void test_flush_on_timer(void **state)
 	(void)state;
 	h = heap_register(pool, sizeof(pool), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	region(pool, 4096);
 	region(pool + 4096, 4096);
 	unregister_ptr(pool);
 	sleep_ms(100);
-	assert_int_equal(fake_nops(), 3);
-	assert_int_equal(fake.early_dels, 0);
-	assert_int_equal(fake.live, 1);
+	assert_int_equal(fake_mstx_nops(), 3);
+	assert_int_equal(fake.mstx.early_dels, 0);
+	assert_int_equal(fake.mstx.live, 1);
 	mstxMemHeapUnregister(domain, h);
 }
 
@@ -238,8 +239,8 @@ static struct memreg_mstx_op last_op_at(const void *addr)
 	struct memreg_mstx_op op, none = { 0 };
 	unsigned long i;
 
-	for (i = fake_nops(); i-- > 0;) {
-		op = fake_op(i);
+	for (i = fake_mstx_nops(); i-- > 0;) {
+		op = fake_mstx_op(i);
 		if (op.addr == (uintptr_t)addr &&
 		    op.op != MEMREG_MSTX_HEAP_ADD)
 			return op;
@@ -261,19 +262,19 @@ static void test_fold_add_del(void **state)
 	(void)state;
 	h = heap_register(pool, sizeof(pool), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	region(pool + 8192, 300);
 	unregister_ptr(pool + 8192);
 	mstxMemHeapUnregister(domain, h);
-	assert_int_equal(fake_nops(), 2);
+	assert_int_equal(fake_mstx_nops(), 2);
 	i = find_op(MEMREG_MSTX_REGION_ADD_DEL, pool + 8192);
 	assert_int_equal(i, 0);
-	op = fake_op(i);
+	op = fake_mstx_op(i);
 	assert_int_equal(op.len, 300);
 	assert_true(op.heap != 0);
-	assert_int_equal(fake_op(1).op, MEMREG_MSTX_HEAP_DEL);
-	assert_int_equal(fake.live, 0);
-	assert_int_equal(fake.early_dels, 0);
+	assert_int_equal(fake_mstx_op(1).op, MEMREG_MSTX_HEAP_DEL);
+	assert_int_equal(fake.mstx.live, 0);
+	assert_int_equal(fake.mstx.early_dels, 0);
 }
 
 /*
@@ -289,7 +290,7 @@ static void test_fold_only_unsent_last(void **state)
 	(void)state;
 	h = heap_register(pool, sizeof(pool), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	region(pool, 64);
 	sleep_ms(100);			/* the flusher sent it */
 	unregister_ptr(pool);
@@ -307,7 +308,7 @@ static void test_fold_only_unsent_last(void **state)
 	assert_true(find_op(MEMREG_MSTX_REGION_ADD, pool + 128) >= 0);
 	assert_int_equal(last_op_at(pool + 128).op,
 			 MEMREG_MSTX_REGION_ADD_DEL);
-	assert_int_equal(fake.add_dels, 1);
+	assert_int_equal(fake.mstx.add_dels, 1);
 }
 
 /*
@@ -321,7 +322,7 @@ static void test_fold_not_out_of_heap(void **state)
 	(void)state;
 	h = heap_register(pool2, sizeof(pool2), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	region(pool2 + sizeof(pool2) - 512, 4096);
 	unregister_ptr(pool2 + sizeof(pool2) - 512);
 	region(outside, 64);
@@ -329,12 +330,12 @@ static void test_fold_not_out_of_heap(void **state)
 	mstxMemHeapUnregister(domain, h);
 	sleep_ms(100);			/* the orphans: the flusher */
 
-	assert_int_equal(fake.add_dels, 0);
+	assert_int_equal(fake.mstx.add_dels, 0);
 	assert_true(find_op(MEMREG_MSTX_REGION_ADD,
 			    pool2 + sizeof(pool2) - 512) >= 0);
 	assert_true(find_op(MEMREG_MSTX_REGION_DEL,
 			    pool2 + sizeof(pool2) - 512) >= 0);
-	assert_int_equal(fake_op(find_op(MEMREG_MSTX_REGION_ADD, outside)).heap,
+	assert_int_equal(fake_mstx_op(find_op(MEMREG_MSTX_REGION_ADD, outside)).heap,
 			 0);
 	assert_true(find_op(MEMREG_MSTX_REGION_DEL, outside) >= 0);
 }
@@ -359,7 +360,7 @@ static void test_untrusted_output(void **state)
 	(void)state;
 	h = heap_register(pool, sizeof(pool), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	written = tool_handles_written();
 
 	/* all garbage: a write through 0xa5a5... would crash */
@@ -399,7 +400,7 @@ static void test_untrusted_output(void **state)
 	i = find_op(MEMREG_MSTX_REGION_ADD_DEL, pool + 8192);
 	assert_true(i >= 0);
 	/* the garbage batches still reported their region, in its heap */
-	assert_true(fake_op(find_op(MEMREG_MSTX_REGION_ADD, pool)).heap != 0);
+	assert_true(fake_mstx_op(find_op(MEMREG_MSTX_REGION_ADD, pool)).heap != 0);
 }
 
 /* A region in no heap goes with heap 0: the module counts it. */
@@ -411,7 +412,7 @@ static void test_outside_every_heap(void **state)
 	(void)state;
 	h = heap_register(pool2, sizeof(pool2), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	region(outside, sizeof(outside));
 	region(pool2, 512);
 	mstxMemHeapUnregister(domain, h);
@@ -424,9 +425,9 @@ static void test_outside_every_heap(void **state)
 	}
 	i = find_op(MEMREG_MSTX_REGION_ADD, outside);
 	assert_true(i >= 0);
-	assert_int_equal(fake_op(i).heap, 0);
-	assert_true(fake_op(find_op(MEMREG_MSTX_REGION_ADD, pool2)).heap != 0);
-	assert_int_equal(fake_op(find_op(MEMREG_MSTX_REGION_DEL, outside)).heap,
+	assert_int_equal(fake_mstx_op(i).heap, 0);
+	assert_true(fake_mstx_op(find_op(MEMREG_MSTX_REGION_ADD, pool2)).heap != 0);
+	assert_int_equal(fake_mstx_op(find_op(MEMREG_MSTX_REGION_DEL, outside)).heap,
 			 0);
 }
 
@@ -443,10 +444,10 @@ static void test_refusal_skipped(void **state)
 	(void)state;
 	h = heap_register(pool, sizeof(pool), 0);
 	assert_non_null(h);
-	fake_reset();
+	fake_kernel_forget();
 	refused = tool_refused();
-	fake.fail_errno = ENOSPC;
-	fake.fail_at = 3;
+	fake.fail_errno[FAKE_MSTX] = ENOSPC;
+	fake.fail_at[FAKE_MSTX] = 3;
 	for (i = 0; i < 6; i++)
 		region(pool + i * 4096, 4096);
 	mstxMemHeapUnregister(domain, h);
@@ -456,8 +457,8 @@ static void test_refusal_skipped(void **state)
 	assert_true(find_op(MEMREG_MSTX_HEAP_DEL, NULL) >= 0);
 
 	/* a heap the module refuses gets no handle */
-	fake.fail_errno = EMFILE;
-	fake.fail_at = 0;
+	fake.fail_errno[FAKE_MSTX] = EMFILE;
+	fake.fail_at[FAKE_MSTX] = 0;
 	assert_null(heap_register(pool, sizeof(pool), 0));
 }
 
@@ -505,7 +506,7 @@ static void test_cross_thread_order(void **state)
 		h[i] = heap_register(arena[i], sizeof(arena[i]), 0);
 		assert_non_null(h[i]);
 	}
-	fake_reset();
+	fake_kernel_forget();
 	for (i = 0; i < XT_THREADS; i++) {
 		x[i].base = arena[i / 2];
 		x[i].producer = !(i % 2);
@@ -523,10 +524,10 @@ static void test_cross_thread_order(void **state)
 	for (i = 0; i < XT_THREADS / 2; i++)
 		mstxMemHeapUnregister(domain, h[i]);
 	/* a folded pair is one operation */
-	assert_int_equal(fake_nops() + fake.add_dels,
+	assert_int_equal(fake_mstx_nops() + fake.mstx.add_dels,
 			 2 * XT_REGIONS * XT_THREADS / 2 + XT_THREADS / 2);
-	assert_int_equal(fake.early_dels, 0);
-	assert_int_equal(fake.live, 0);
+	assert_int_equal(fake.mstx.early_dels, 0);
+	assert_int_equal(fake.mstx.live, 0);
 }
 
 /* A forked child has none of its parent's heaps: the tool stays quiet. */
@@ -540,14 +541,14 @@ static void test_fork_child(void **state)
 	(void)state;
 	h = heap_register(pool, sizeof(pool), 0);
 	assert_non_null(h);
-	before = fake_nops();
+	before = fake_mstx_nops();
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		region(pool, 64);
 		mstxMemHeapUnregister(domain, h);
 		/* the child's fake is its own copy: nothing may reach it */
-		_exit(fake_nops() == before &&
+		_exit(fake_mstx_nops() == before &&
 		      !heap_register(pool2, sizeof(pool2), 0) ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -575,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_fork_child),
 	};
 
-	fake_setup();
+	if (fake_kernel_setup())
+		return 1;
 	return cmocka_run_group_tests_name("mstx", tests, NULL, NULL);
 }
