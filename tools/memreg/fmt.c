@@ -22,15 +22,33 @@ static const char *const size_units[] = {
 
 size_t fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[FMT_U64_LEN];
-	size_t n = 0, i;
+	/* two digits per division: half the divisions of a digit at a time */
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	uint64_t t = v;
+	size_t n = 1, i;
 
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	i = n;
+	while (v >= 100) {
+		unsigned int d = v % 100;
+
+		v /= 100;
+		buf[--i] = pairs[2 * d + 1];
+		buf[--i] = pairs[2 * d];
+	}
+	if (v >= 10) {
+		buf[--i] = pairs[2 * v + 1];
+		buf[--i] = pairs[2 * v];
+	} else {
+		buf[--i] = '0' + v;
+	}
 	return n;
 }
 
