@@ -64,7 +64,10 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_XFER_WRITE_BYTES]	= { .type = NLA_U64 },
 };
 
-/* libnl's minimum payload for a policy entry, of the types used here. */
+/*
+ * libnl's minimum payload for a policy entry, of the types used here;
+ * NLA_STRING also wants its last byte to be the NUL.
+ */
 static int attrs_minlen(const struct nla_policy *pt)
 {
 	if (pt->minlen)
@@ -103,19 +106,56 @@ static struct nla_policy heap_policy[MEMREG_HEAP_A_MAX + 1] = {
 };
 
 /*
+ * A policy boiled down to what the parser looks at per attribute: the
+ * payload's bounds, and whether it is a string that must end in its NUL.
+ */
+struct attrs_check {
+	uint16_t minlen;
+	uint16_t maxlen;	/* 0: none */
+	bool string;
+};
+
+static struct attrs_check memreg_checks[MEMREG_A_MAX + 1];
+static struct attrs_check heap_checks[MEMREG_HEAP_A_MAX + 1];
+
+static void attrs_checks_init(struct attrs_check *c,
+			      const struct nla_policy *policy, int maxtype)
+{
+	int i;
+
+	for (i = 0; i <= maxtype; i++) {
+		c[i].minlen = attrs_minlen(&policy[i]);
+		c[i].maxlen = policy[i].maxlen;
+		c[i].string = policy[i].type == NLA_STRING;
+	}
+}
+
+static void attrs_init(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	attrs_checks_init(memreg_checks, memreg_policy, MEMREG_A_MAX);
+	attrs_checks_init(heap_checks, heap_policy, MEMREG_HEAP_A_MAX);
+	done = true;
+}
+
+/*
  * nla_parse() with the same checks as libnl's (validate_nla() of libnl
  * 3.x, for the policy types used above): minimum lengths, strings ending
  * in their NUL, attributes past @maxtype ignored, the last of a repeated
  * attribute kept.  It is here because a listing parses 100,000 messages
  * and libnl's version, a call per attribute and per check into the shared
- * library, cost as much as formatting the row.
+ * library, cost as much as formatting the row.  Inlined into each caller,
+ * so that clearing @tb is a memset of known size.
  */
-static int attrs_parse_stream(struct nlattr **tb, int maxtype,
-			      const struct nla_policy *policy,
-			      const void *head, int len)
+static inline __attribute__((always_inline)) int
+attrs_parse_stream(struct nlattr **tb, int maxtype,
+		   const struct attrs_check *checks, const void *head, int len)
 {
 	const struct nlattr *a = head;
-	const struct nla_policy *pt;
+	const struct attrs_check *c;
 	int type, alen;
 
 	memset(tb, 0, sizeof(*tb) * (maxtype + 1));
@@ -123,13 +163,11 @@ static int attrs_parse_stream(struct nlattr **tb, int maxtype,
 	       a->nla_len <= len) {
 		type = a->nla_type & NLA_TYPE_MASK;
 		if (type <= maxtype) {
-			pt = &policy[type];
+			c = &checks[type];
 			alen = a->nla_len - NLA_HDRLEN;
-			if (alen < attrs_minlen(pt) ||
-			    (pt->maxlen && alen > pt->maxlen))
+			if (alen < c->minlen || (c->maxlen && alen > c->maxlen))
 				return -NLE_RANGE;
-			if (pt->type == NLA_STRING &&
-			    ((const char *)a)[NLA_HDRLEN + alen - 1])
+			if (c->string && ((const char *)a)[NLA_HDRLEN + alen - 1])
 				return -NLE_INVAL;
 			tb[type] = (struct nlattr *)a;
 		}
@@ -144,20 +182,23 @@ int attrs_parse(struct nlmsghdr *nlh, struct nlattr **tb)
 {
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return -NLE_MSG_TOOSHORT;
-	return attrs_parse_stream(tb, MEMREG_A_MAX, memreg_policy,
+	attrs_init();
+	return attrs_parse_stream(tb, MEMREG_A_MAX, memreg_checks,
 				  (const char *)nlh + NLMSG_HDRLEN + GENL_HDRLEN,
 				  nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN);
 }
 
 int attrs_parse_nested(const struct nlattr *nest, struct nlattr **tb)
 {
-	return attrs_parse_stream(tb, MEMREG_A_MAX, memreg_policy,
+	attrs_init();
+	return attrs_parse_stream(tb, MEMREG_A_MAX, memreg_checks,
 				  nla_data(nest), nla_len(nest));
 }
 
 int attrs_parse_heap(const struct nlattr *nest, struct nlattr **tb)
 {
-	return attrs_parse_stream(tb, MEMREG_HEAP_A_MAX, heap_policy,
+	attrs_init();
+	return attrs_parse_stream(tb, MEMREG_HEAP_A_MAX, heap_checks,
 				  nla_data(nest), nla_len(nest));
 }
 

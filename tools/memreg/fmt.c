@@ -28,21 +28,32 @@ size_t fmt_u64(char *buf, uint64_t v)
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	uint64_t t = v;
+	uint64_t p10 = 10;
+	uint32_t v32;
 	size_t n = 1, i;
 
-	while (t >= 10) {
-		t /= 10;
+	/* the digit count by comparison: divisions are what cost here */
+	while (n < FMT_U64_LEN && v >= p10) {
 		n++;
+		if (n < FMT_U64_LEN)
+			p10 *= 10;
 	}
 	i = n;
-	while (v >= 100) {
+	while (v > UINT32_MAX) {
 		unsigned int d = v % 100;
 
 		v /= 100;
 		buf[--i] = pairs[2 * d + 1];
 		buf[--i] = pairs[2 * d];
 	}
+	/* most values fit in 32 bits, where dividing is cheaper */
+	for (v32 = v; v32 >= 100; v32 /= 100) {
+		unsigned int d = v32 % 100;
+
+		buf[--i] = pairs[2 * d + 1];
+		buf[--i] = pairs[2 * d];
+	}
+	v = v32;
 	if (v >= 10) {
 		buf[--i] = pairs[2 * v + 1];
 		buf[--i] = pairs[2 * v];
