@@ -29,6 +29,7 @@ void json_object_end(struct json *j);
 void json_array_begin(struct json *j);
 void json_array_end(struct json *j);
 
+/* @key is one of the tool's names: ASCII that needs no escape. */
 void json_key(struct json *j, const char *key);
 void json_u64(struct json *j, uint64_t v);
 void json_string(struct json *j, const char *s);

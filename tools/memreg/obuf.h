@@ -48,14 +48,37 @@ static inline char *obuf_room(struct obuf *b, size_t n)
 	return b->data + b->len;
 }
 
+/*
+ * Most pieces are a few bytes (a number, a key, a separator): copied with
+ * two overlapping fixed-size moves, which compile to a load and a store
+ * each, rather than a call to memcpy for a length it must first examine.
+ */
+static inline void obuf_copy_small(char *d, const char *p, size_t n)
+{
+	if (n >= 8) {
+		memcpy(d, p, 8);
+		memcpy(d + n - 8, p + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, p, 4);
+		memcpy(d + n - 4, p + n - 4, 4);
+	} else if (n) {
+		d[0] = p[0];
+		d[n / 2] = p[n / 2];
+		d[n - 1] = p[n - 1];
+	}
+}
+
 static inline void obuf_write(struct obuf *b, const void *p, size_t n)
 {
-	if (b->len + n <= OBUF_SIZE) {
-		memcpy(b->data + b->len, p, n);
-		b->len += n;
-	} else {
+	if (b->len + n > OBUF_SIZE) {
 		obuf_write_slow(b, p, n);
+		return;
 	}
+	if (n <= 16)
+		obuf_copy_small(b->data + b->len, p, n);
+	else
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
 }
 
 static inline void obuf_putc(struct obuf *b, char c)
