@@ -28,16 +28,24 @@ size_t fmt_u64(char *buf, uint64_t v)
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	uint64_t p10 = 10;
+	static const uint64_t pow10[FMT_U64_LEN] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
 	uint32_t v32;
-	size_t n = 1, i;
+	size_t n, i;
 
-	/* the digit count by comparison: divisions are what cost here */
-	while (n < FMT_U64_LEN && v >= p10) {
-		n++;
-		if (n < FMT_U64_LEN)
-			p10 *= 10;
-	}
+	/*
+	 * The digit count from the bit count (log10(2) ~ 1233 / 4096) and
+	 * one comparison, rather than a loop: a handle has 20 digits.
+	 */
+	n = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	n += v >= pow10[n];
+	n += !n;
 	i = n;
 	while (v > UINT32_MAX) {
 		unsigned int d = v % 100;

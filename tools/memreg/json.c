@@ -27,7 +27,7 @@ static void json_indent(struct json *j)
 }
 
 /* Separator and indentation due before a key, or a value not after a key. */
-static void json_before_value(struct json *j)
+static inline void json_before_value(struct json *j)
 {
 	if (j->after_key) {
 		j->after_key = false;
