@@ -26,6 +26,9 @@
 /* Room for event bursts; the kernel caps it at net.core.rmem_max. */
 #define MRNL_RCVBUF	(4 << 20)
 
+/* recvmsg's buffer: twice the largest dump datagram the kernel builds */
+#define MRNL_MSGBUF	(64 << 10)
+
 struct mrnl_exchange {
 	struct mrnl *nl;
 	mrnl_reply_fn fn;
@@ -61,8 +64,19 @@ int mrnl_connect(struct mrnl *nl, FILE *err)
 	 */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
-	/* peek first so that a large dump part is never truncated */
-	nl_socket_enable_msg_peek(nl->sk);
+	/*
+	 * Read into a buffer larger than anything the kernel sends us, in
+	 * one recvmsg per datagram.  The kernel sizes a dump's datagrams
+	 * by the reader's largest recvmsg buffer, up to 32 KiB: with
+	 * libnl's default of one page a 100,000-row listing came in 4 KiB
+	 * datagrams of about 25 rows, each read twice (a MSG_PEEK for its
+	 * size, then the read).  Now a datagram holds about 200 rows and is
+	 * read once.  Doit replies and events are a page at most; should a
+	 * message ever not fit, libnl fails with NLE_MSG_TRUNC rather than
+	 * pass on part of it.
+	 */
+	nl_socket_set_msg_buf_size(nl->sk, MRNL_MSGBUF);
+	nl_socket_disable_msg_peek(nl->sk);
 	/* our requests ask for acks explicitly, and only doit ones */
 	nl_socket_disable_auto_ack(nl->sk);
 	return 0;
