@@ -3,7 +3,7 @@
  * listfmt_bench - what `memreg region` costs per row in the tool itself:
  * decoding a message and formatting it, with no kernel and no socket.
  *
- *   listfmt_bench [-J] [-n ROWS] [-r RUNS] [-o PREFIX]
+ *   listfmt_bench [-J] [-n ROWS] [-r RUNS] [-O PREFIX]
  *
  * ROWS (default 100000) REGION_GET messages are built by hand once, with
  * every attribute in the order and padding the kernel uses (32 processes,
@@ -94,8 +94,8 @@ static void build(unsigned long rows)
 		nla_put_u32(m, MEMREG_A_GRANTS, i % 3);
 		nla_put_u32(m, MEMREG_A_IMPORTS, i % 2);
 		if (!hidden) {
-			put_u64(m, MEMREG_A_HANDLE,
-				0x5eed000000000000ULL ^ (i * 0x9e3779b97f4a7c15ULL));
+			put_u64(m, MEMREG_A_HANDLE, 0x5eed000000000000ULL ^
+				(i * 0x9e3779b97f4a7c15ULL));
 			put_u64(m, MEMREG_A_ADDR, 0x7f3a12400000ULL + i * 4096);
 		}
 		len = NLMSG_ALIGN(nlmsg_hdr(m)->nlmsg_len);
@@ -172,7 +172,8 @@ int main(int argc, char **argv)
 			prefix = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-J] [-n ROWS] [-r RUNS] [-O PREFIX]\n",
+			fprintf(stderr,
+				"usage: %s [-J] [-n ROWS] [-r RUNS] [-O PREFIX]\n",
 				argv[0]);
 			return 2;
 		}
@@ -180,8 +181,9 @@ int main(int argc, char **argv)
 	if (!rows || !runs || runs > MAX_RUNS)
 		return 2;
 	build(rows);
-	printf("# %lu rows, %zu bytes of messages in %zu datagrams; median of %u runs to /dev/null\n",
-	       rows, msgs_len, n_dgrams, runs);
+	printf("# %lu rows, %zu bytes of messages in %zu datagrams\n",
+	       rows, msgs_len, n_dgrams);
+	printf("# median of %u runs to /dev/null\n", runs);
 	for (mode = 0; mode < 2; mode++) {
 		const char *name = mode ? "table" : "json";
 

@@ -150,7 +150,7 @@ static void attrs_init(void)
  * library, cost as much as formatting the row.  Inlined into each caller,
  * so that clearing @tb is a memset of known size.
  */
-static inline __attribute__((always_inline)) int
+static __always_inline int
 attrs_parse_stream(struct nlattr **tb, int maxtype,
 		   const struct attrs_check *checks, const void *head, int len)
 {
@@ -167,7 +167,8 @@ attrs_parse_stream(struct nlattr **tb, int maxtype,
 			alen = a->nla_len - NLA_HDRLEN;
 			if (alen < c->minlen || (c->maxlen && alen > c->maxlen))
 				return -NLE_RANGE;
-			if (c->string && ((const char *)a)[NLA_HDRLEN + alen - 1])
+			if (c->string &&
+			    ((const char *)a)[NLA_HDRLEN + alen - 1])
 				return -NLE_INVAL;
 			tb[type] = (struct nlattr *)a;
 		}
@@ -180,11 +181,12 @@ attrs_parse_stream(struct nlattr **tb, int maxtype,
 
 int attrs_parse(struct nlmsghdr *nlh, struct nlattr **tb)
 {
+	const char *attrs = (const char *)nlh + NLMSG_HDRLEN + GENL_HDRLEN;
+
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return -NLE_MSG_TOOSHORT;
 	attrs_init();
-	return attrs_parse_stream(tb, MEMREG_A_MAX, memreg_checks,
-				  (const char *)nlh + NLMSG_HDRLEN + GENL_HDRLEN,
+	return attrs_parse_stream(tb, MEMREG_A_MAX, memreg_checks, attrs,
 				  nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN);
 }
 

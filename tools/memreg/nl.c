@@ -321,7 +321,8 @@ static void mrnl_read(struct mrnl_exchange *x, char *buf)
 			mrnl_fail(x, EIO, nl_geterror(NLE_MSG_OVERFLOW));
 			break;
 		case NLMSG_ERROR:
-			if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+			if (nlh->nlmsg_len <
+			    NLMSG_LENGTH(sizeof(struct nlmsgerr)))
 				mrnl_fail(x, EIO, nl_geterror(NLE_MSG_TRUNC));
 			else if (((struct nlmsgerr *)NLMSG_DATA(nlh))->error)
 				mrnl_error(x, nlh);

@@ -5,8 +5,9 @@
  * Text goes through the JSON writer's output buffer (o->json.buf), the
  * one buffer of struct out, so that the two never interleave out of
  * order.  JSON is flushed in blocks, when the buffer fills and when a
- * top-level value ends; text at the end of each row, line and block.  Numbers are
- * formatted by hand (fmt_u64): a listing is 100,000 rows of them.
+ * top-level value ends; text at the end of each row, line and block.
+ * Numbers are formatted by hand (fmt_u64): a listing is 100,000 rows of
+ * them.
  */
 #include <string.h>
 
