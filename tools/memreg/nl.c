@@ -69,10 +69,10 @@ int mrnl_connect(struct mrnl *nl, FILE *err)
 	 * Read into a buffer larger than anything the kernel sends us, in
 	 * one recvmsg per datagram.  The kernel sizes a dump's datagrams
 	 * by the reader's largest recvmsg buffer, up to 32 KiB: with
-	 * libnl's default of one page a 100,000-row listing came in 4 KiB
-	 * datagrams of about 25 rows, each read twice (a MSG_PEEK for its
-	 * size, then the read).  Now a datagram holds about 200 rows and is
-	 * read once.  Doit replies and events are a page at most; should a
+	 * libnl's default of four pages a 100,000-row listing came in
+	 * 16 KiB datagrams of about 100 rows, each read twice (a MSG_PEEK
+	 * for its size, then the read).  Now a datagram holds about 200
+	 * rows and is read once.  Doit replies and events are a page at most; should a
 	 * message ever not fit, libnl fails with NLE_MSG_TRUNC rather than
 	 * pass on part of it.
 	 */
