@@ -47,6 +47,7 @@ int memreg_run(int argc, char **argv, FILE *out, FILE *err)
 	out_init(&m.out, out, m.args.json, m.args.pretty);
 	ret = commands[m.args.object](&m);
 	mrnl_close(&m.nl);
+	out_flush(&m.out);
 
 	/* a full disk or closed pipe must not look like success */
 	if (fflush(out) || ferror(out)) {

@@ -20,17 +20,103 @@ static const char *const size_units[] = {
 
 #define N_SIZE_UNITS	(sizeof(size_units) / sizeof(size_units[0]))
 
+size_t fmt_u64(char *buf, uint64_t v)
+{
+	/* two digits per division: half the divisions of a digit at a time */
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	static const uint64_t pow10[FMT_U64_LEN] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	uint32_t v32;
+	size_t n, i;
+
+	/*
+	 * The digit count from the bit count (log10(2) ~ 1233 / 4096) and
+	 * one comparison, rather than a loop: a handle has 20 digits.
+	 */
+	n = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	n += v >= pow10[n];
+	n += !n;
+	i = n;
+	while (v > UINT32_MAX) {
+		unsigned int d = v % 100;
+
+		v /= 100;
+		buf[--i] = pairs[2 * d + 1];
+		buf[--i] = pairs[2 * d];
+	}
+	/* most values fit in 32 bits, where dividing is cheaper */
+	for (v32 = v; v32 >= 100; v32 /= 100) {
+		unsigned int d = v32 % 100;
+
+		buf[--i] = pairs[2 * d + 1];
+		buf[--i] = pairs[2 * d];
+	}
+	v = v32;
+	if (v >= 10) {
+		buf[--i] = pairs[2 * v + 1];
+		buf[--i] = pairs[2 * v];
+	} else {
+		buf[--i] = '0' + v;
+	}
+	return n;
+}
+
+size_t fmt_hex(char *buf, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t n = 1, i;
+
+	while (n < 16 && v >> (4 * n))
+		n++;
+	for (i = 0; i < n; i++)
+		buf[i] = digits[(v >> (4 * (n - 1 - i))) & 0xf];
+	return n;
+}
+
+/* @n bytes of @src as a string at @buf of @len, cut short as snprintf does. */
+static void fmt_copy(char *buf, size_t len, const char *src, size_t n)
+{
+	if (!len)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, src, n);
+	buf[n] = '\0';
+}
+
+/* Two digits, with a leading zero: the "%02u" of the ages. */
+static size_t fmt_2digits(char *buf, unsigned int v)
+{
+	buf[0] = '0' + v / 10 % 10;
+	buf[1] = '0' + v % 10;
+	return 2;
+}
+
 void fmt_size(char *buf, size_t len, uint64_t bytes)
 {
 	uint64_t unit = 1, whole, tenths;
 	unsigned int u = 0;
+	char tmp[FMT_BUF_LEN];
+	size_t n;
 
 	if (bytes == MEMREG_UNLIMITED) {
-		snprintf(buf, len, "unlimited");
+		fmt_copy(buf, len, "unlimited", 9);
 		return;
 	}
 	if (bytes < 1024) {
-		snprintf(buf, len, "%lluB", (unsigned long long)bytes);
+		n = fmt_u64(tmp, bytes);
+		tmp[n++] = 'B';
+		fmt_copy(buf, len, tmp, n);
 		return;
 	}
 
@@ -57,40 +143,57 @@ void fmt_size(char *buf, size_t len, uint64_t bytes)
 		unit <<= 10;
 		u++;
 	}
-	snprintf(buf, len, "%llu.%llu%s", (unsigned long long)whole,
-		 (unsigned long long)tenths, size_units[u]);
+	n = fmt_u64(tmp, whole);
+	tmp[n++] = '.';
+	tmp[n++] = '0' + tenths;
+	memcpy(tmp + n, size_units[u], strlen(size_units[u]));
+	n += strlen(size_units[u]);
+	fmt_copy(buf, len, tmp, n);
 }
 
 void fmt_count(char *buf, size_t len, uint64_t count)
 {
+	char tmp[FMT_U64_LEN];
+
 	if (count == MEMREG_UNLIMITED)
-		snprintf(buf, len, "unlimited");
+		fmt_copy(buf, len, "unlimited", 9);
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)count);
+		fmt_copy(buf, len, tmp, fmt_u64(tmp, count));
 }
 
 void fmt_age(char *buf, size_t len, uint64_t ms)
 {
 	uint64_t s = ms / 1000;
+	char tmp[FMT_BUF_LEN];
+	size_t n;
 
-	if (ms < 1000)
-		snprintf(buf, len, "%llums", (unsigned long long)ms);
-	else if (s < 60)
+	if (ms < 1000) {
+		n = fmt_u64(tmp, ms);
+		tmp[n++] = 'm';
+		tmp[n++] = 's';
+	} else if (s < 60) {
 		/* tenths of a second, truncated: an age never runs ahead */
-		snprintf(buf, len, "%llu.%llus", (unsigned long long)s,
-			 (unsigned long long)(ms % 1000 / 100));
-	else if (s < 3600)
-		snprintf(buf, len, "%llum%02llus",
-			 (unsigned long long)(s / 60),
-			 (unsigned long long)(s % 60));
-	else if (s < 86400)
-		snprintf(buf, len, "%lluh%02llum",
-			 (unsigned long long)(s / 3600),
-			 (unsigned long long)(s / 60 % 60));
-	else
-		snprintf(buf, len, "%llud%02lluh",
-			 (unsigned long long)(s / 86400),
-			 (unsigned long long)(s / 3600 % 24));
+		n = fmt_u64(tmp, s);
+		tmp[n++] = '.';
+		tmp[n++] = '0' + ms % 1000 / 100;
+		tmp[n++] = 's';
+	} else if (s < 3600) {
+		n = fmt_u64(tmp, s / 60);
+		tmp[n++] = 'm';
+		n += fmt_2digits(tmp + n, s % 60);
+		tmp[n++] = 's';
+	} else if (s < 86400) {
+		n = fmt_u64(tmp, s / 3600);
+		tmp[n++] = 'h';
+		n += fmt_2digits(tmp + n, s / 60 % 60);
+		tmp[n++] = 'm';
+	} else {
+		n = fmt_u64(tmp, s / 86400);
+		tmp[n++] = 'd';
+		n += fmt_2digits(tmp + n, s / 3600 % 24);
+		tmp[n++] = 'h';
+	}
+	fmt_copy(buf, len, tmp, n);
 }
 
 void fmt_hexbytes(char *buf, size_t len, const void *data, size_t n)

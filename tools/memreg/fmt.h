@@ -12,6 +12,15 @@
 /* Room for any string the fmt_* functions produce, NUL included. */
 #define FMT_BUF_LEN	48
 
+/*
+ * @v in decimal or lower-case hex at @buf, no NUL: the number of bytes
+ * written, at most FMT_U64_LEN.  These are the listings' hot path: no
+ * stdio, no locale.
+ */
+#define FMT_U64_LEN	20
+size_t fmt_u64(char *buf, uint64_t v);
+size_t fmt_hex(char *buf, uint64_t v);
+
 /* "512B", "4.0MiB", "20.0GiB"; MEMREG_UNLIMITED as "unlimited". */
 void fmt_size(char *buf, size_t len, uint64_t bytes);
 

@@ -3,13 +3,14 @@
  * Streaming JSON writer.  Compact output has no blanks at all; pretty output
  * puts one member per line, indented by two spaces per level.
  */
-#include <inttypes.h>
+#include <string.h>
 
+#include "fmt.h"
 #include "json.h"
 
 void json_init(struct json *j, FILE *f, bool pretty)
 {
-	j->f = f;
+	obuf_init(&j->buf, f);
 	j->pretty = pretty;
 	j->depth = 0;
 	j->need_comma = false;
@@ -20,20 +21,20 @@ static void json_indent(struct json *j)
 {
 	unsigned int i;
 
-	fputc('\n', j->f);
+	obuf_putc(&j->buf, '\n');
 	for (i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+		obuf_write(&j->buf, "  ", 2);
 }
 
 /* Separator and indentation due before a key, or a value not after a key. */
-static void json_before_value(struct json *j)
+static inline void json_before_value(struct json *j)
 {
 	if (j->after_key) {
 		j->after_key = false;
 		return;
 	}
 	if (j->need_comma)
-		fputc(',', j->f);
+		obuf_putc(&j->buf, ',');
 	if (j->pretty && j->depth)
 		json_indent(j);
 }
@@ -41,7 +42,7 @@ static void json_before_value(struct json *j)
 static void json_open(struct json *j, char c)
 {
 	json_before_value(j);
-	fputc(c, j->f);
+	obuf_putc(&j->buf, c);
 	j->depth++;
 	j->need_comma = false;
 }
@@ -52,10 +53,12 @@ static void json_close(struct json *j, char c)
 	/* an empty container stays on one line: {} and [] */
 	if (j->pretty && j->need_comma)
 		json_indent(j);
-	fputc(c, j->f);
+	obuf_putc(&j->buf, c);
 	j->need_comma = true;
 	if (!j->depth) {
-		fputc('\n', j->f);
+		/* a whole document: now it may be read (monitor -j) */
+		obuf_putc(&j->buf, '\n');
+		obuf_flush(&j->buf);
 		j->need_comma = false;
 	}
 }
@@ -82,23 +85,32 @@ void json_array_end(struct json *j)
 
 void json_key(struct json *j, const char *key)
 {
+	size_t n = strlen(key);
+	char *p;
+
 	json_before_value(j);
-	json_write_string(j->f, key);
-	fputs(j->pretty ? ": " : ":", j->f);
+	/* keys are the tool's own names, with nothing to escape */
+	p = obuf_room(&j->buf, n + 4);
+	p[0] = '"';
+	memcpy(p + 1, key, n);
+	p[n + 1] = '"';
+	p[n + 2] = ':';
+	p[n + 3] = ' ';
+	j->buf.len += n + (j->pretty ? 4 : 3);
 	j->after_key = true;
 }
 
 void json_u64(struct json *j, uint64_t v)
 {
 	json_before_value(j);
-	fprintf(j->f, "%" PRIu64, v);
+	j->buf.len += fmt_u64(obuf_room(&j->buf, FMT_U64_LEN), v);
 	j->need_comma = true;
 }
 
 void json_string(struct json *j, const char *s)
 {
 	json_before_value(j);
-	json_write_string(j->f, s);
+	json_put_string(&j->buf, s);
 	j->need_comma = true;
 }
 
@@ -149,52 +161,81 @@ static size_t utf8_sequence_len(const unsigned char *p)
 	return n;
 }
 
-void json_write_string(FILE *f, const char *s)
+/* The escape of @c, a byte that cannot stand for itself in a string. */
+static void json_put_escape(struct obuf *b, unsigned char c)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	static const char digits[] = "0123456789abcdef";
+	char u[6] = { '\\', 'u', '0', '0' };
+
+	switch (c) {
+	case '"':
+		obuf_write(b, "\\\"", 2);
+		return;
+	case '\\':
+		obuf_write(b, "\\\\", 2);
+		return;
+	case '\b':
+		obuf_write(b, "\\b", 2);
+		return;
+	case '\f':
+		obuf_write(b, "\\f", 2);
+		return;
+	case '\n':
+		obuf_write(b, "\\n", 2);
+		return;
+	case '\r':
+		obuf_write(b, "\\r", 2);
+		return;
+	case '\t':
+		obuf_write(b, "\\t", 2);
+		return;
+	}
+	/* the other controls and DEL, all below 0x80: \u00XX */
+	u[4] = digits[c >> 4];
+	u[5] = digits[c & 0xf];
+	obuf_write(b, u, sizeof(u));
+}
+
+/*
+ * Runs of bytes that need no escape are copied whole: keys and most
+ * values are plain ASCII, and a byte at a time is what made this slow.
+ */
+void json_put_string(struct obuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *run;
 	size_t n;
 
-	fputc('"', f);
+	obuf_putc(b, '"');
+	run = p;
 	while (*p) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\b':
-			fputs("\\b", f);
-			break;
-		case '\f':
-			fputs("\\f", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f) {
-				fprintf(f, "\\u%04x", *p);
-			} else if (*p < 0x80) {
-				fputc(*p, f);
-			} else {
-				n = utf8_sequence_len(p);
-				if (!n) {
-					fputs("\\ufffd", f);
-					break;
-				}
-				fwrite(p, 1, n, f);
+		if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\') {
+			p++;
+			continue;
+		}
+		obuf_write(b, run, p - run);
+		if (*p < 0x80) {
+			json_put_escape(b, *p++);
+		} else {
+			n = utf8_sequence_len(p);
+			if (n) {
+				obuf_write(b, p, n);
 				p += n;
-				continue;
+			} else {
+				obuf_write(b, "\\ufffd", 6);
+				p++;
 			}
 		}
-		p++;
+		run = p;
 	}
-	fputc('"', f);
+	obuf_write(b, run, p - run);
+	obuf_putc(b, '"');
+}
+
+void json_write_string(FILE *f, const char *s)
+{
+	struct obuf b;
+
+	obuf_init(&b, f);
+	json_put_string(&b, s);
+	obuf_flush(&b);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small streaming JSON writer: values go straight to a FILE as they are
- * produced, so a dump of 100,000 rows never sits in memory.
+ * A small streaming JSON writer: values go to a FILE as they are produced,
+ * through an output buffer of fixed size, so a dump of 100,000 rows never
+ * sits in memory.  The buffer is flushed when a top-level value ends.
  */
 #ifndef MEMREG_TOOL_JSON_H
 #define MEMREG_TOOL_JSON_H
@@ -10,8 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "obuf.h"
+
 struct json {
-	FILE *f;
+	struct obuf buf;	/* the text layouts of struct out share it */
 	bool pretty;
 	unsigned int depth;
 	bool need_comma;	/* the open container already holds a value */
@@ -26,6 +29,7 @@ void json_object_end(struct json *j);
 void json_array_begin(struct json *j);
 void json_array_end(struct json *j);
 
+/* @key is one of the tool's names: ASCII that needs no escape. */
 void json_key(struct json *j, const char *key);
 void json_u64(struct json *j, uint64_t v);
 void json_string(struct json *j, const char *s);
@@ -40,5 +44,6 @@ void json_kv_string(struct json *j, const char *key, const char *s);
  * U+FFFD so that the output is always valid JSON.
  */
 void json_write_string(FILE *f, const char *s);
+void json_put_string(struct obuf *b, const char *s);
 
 #endif /* MEMREG_TOOL_JSON_H */

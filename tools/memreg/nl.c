@@ -7,6 +7,7 @@
  * end (ack, error, DONE with or without an error code) is accounted for.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -25,6 +26,9 @@
 
 /* Room for event bursts; the kernel caps it at net.core.rmem_max. */
 #define MRNL_RCVBUF	(4 << 20)
+
+/* recvmsg's buffer: twice the largest dump datagram the kernel builds */
+#define MRNL_MSGBUF	(64 << 10)
 
 struct mrnl_exchange {
 	struct mrnl *nl;
@@ -61,8 +65,19 @@ int mrnl_connect(struct mrnl *nl, FILE *err)
 	 */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
-	/* peek first so that a large dump part is never truncated */
-	nl_socket_enable_msg_peek(nl->sk);
+	/*
+	 * Read into a buffer larger than anything the kernel sends us, in
+	 * one recvmsg per datagram.  The kernel sizes a dump's datagrams
+	 * by the reader's largest recvmsg buffer, up to 32 KiB: with
+	 * libnl's default of four pages a 100,000-row listing came in
+	 * 16 KiB datagrams of about 100 rows, each read twice (a MSG_PEEK
+	 * for its size, then the read).  Now a datagram holds about 200
+	 * rows and is read once.  Doit replies and events are a page at most; should a
+	 * message ever not fit, libnl fails with NLE_MSG_TRUNC rather than
+	 * pass on part of it.
+	 */
+	nl_socket_set_msg_buf_size(nl->sk, MRNL_MSGBUF);
+	nl_socket_disable_msg_peek(nl->sk);
 	/* our requests ask for acks explicitly, and only doit ones */
 	nl_socket_disable_auto_ack(nl->sk);
 	return 0;
@@ -152,10 +167,12 @@ static int mrnl_on_seq(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static int mrnl_on_valid(struct nl_msg *msg, void *arg)
+/*
+ * Each kind of message is handled by a function of the header, called
+ * from libnl's callbacks (events) or from mrnl_read() (exchanges).
+ */
+static int mrnl_valid(struct mrnl_exchange *x, struct nlmsghdr *nlh)
 {
-	struct mrnl_exchange *x = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	int ret;
 
 	if (nlh->nlmsg_type != x->nl->family)
@@ -168,15 +185,16 @@ static int mrnl_on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* NLMSG_ERROR with an errno; libnl passes its payload, not the header. */
-static int mrnl_on_error(struct sockaddr_nl *who, struct nlmsgerr *e,
-			 void *arg)
+static int mrnl_on_valid(struct nl_msg *msg, void *arg)
 {
-	struct mrnl_exchange *x = arg;
-	const struct nlmsghdr *nlh =
-		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+	return mrnl_valid(arg, nlmsg_hdr(msg));
+}
 
-	(void)who;
+/* NLMSG_ERROR with an errno; libnl passes its payload, not the header. */
+static int mrnl_error(struct mrnl_exchange *x, const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
 	if (x->seq && nlh->nlmsg_seq != x->seq)
 		return NL_SKIP;
 	if (nlerr_decode(nlh, nlh->nlmsg_len, x->st) || !x->st->error)
@@ -186,15 +204,25 @@ static int mrnl_on_error(struct sockaddr_nl *who, struct nlmsgerr *e,
 	return NL_STOP;
 }
 
-/* NLMSG_ERROR with errno 0: the ack of a doit, possibly with a warning. */
-static int mrnl_on_ack(struct nl_msg *msg, void *arg)
+static int mrnl_on_error(struct sockaddr_nl *who, struct nlmsgerr *e,
+			 void *arg)
 {
-	struct mrnl_exchange *x = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	(void)who;
+	return mrnl_error(arg, (const struct nlmsghdr *)((const char *)e -
+							  NLMSG_HDRLEN));
+}
 
+/* NLMSG_ERROR with errno 0: the ack of a doit, possibly with a warning. */
+static int mrnl_ack(struct mrnl_exchange *x, const struct nlmsghdr *nlh)
+{
 	nlerr_decode(nlh, nlh->nlmsg_len, x->st);
 	x->done = true;
 	return NL_STOP;
+}
+
+static int mrnl_on_ack(struct nl_msg *msg, void *arg)
+{
+	return mrnl_ack(arg, nlmsg_hdr(msg));
 }
 
 /*
@@ -202,15 +230,17 @@ static int mrnl_on_ack(struct nl_msg *msg, void *arg)
  * permission check per object) ends with DONE carrying the negative errno;
  * libnl would treat that as success, so look.
  */
-static int mrnl_on_finish(struct nl_msg *msg, void *arg)
+static int mrnl_finish(struct mrnl_exchange *x, const struct nlmsghdr *nlh)
 {
-	struct mrnl_exchange *x = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-
 	if (nlerr_decode(nlh, nlh->nlmsg_len, x->st) == 0 && x->st->error)
 		x->failed = true;
 	x->done = true;
 	return NL_STOP;
+}
+
+static int mrnl_on_finish(struct nl_msg *msg, void *arg)
+{
+	return mrnl_finish(arg, nlmsg_hdr(msg));
 }
 
 /*
@@ -241,13 +271,78 @@ static struct nl_cb *mrnl_callbacks(struct mrnl_exchange *x)
 	return cb;
 }
 
+/*
+ * One datagram of an exchange's answer, its messages dispatched the way
+ * libnl's nl_recvmsgs() dispatches them to the callbacks above, minus its
+ * copy of every message into a newly allocated nl_msg: two allocations
+ * and a copy per row of a listing, which under emulation cost more than
+ * printing the row.  @buf has MRNL_MSGBUF bytes.
+ */
+static void mrnl_read(struct mrnl_exchange *x, char *buf)
+{
+	struct sockaddr_nl who;
+	struct iovec iov = { .iov_base = buf, .iov_len = MRNL_MSGBUF };
+	struct msghdr mh = {
+		.msg_name = &who, .msg_namelen = sizeof(who),
+		.msg_iov = &iov, .msg_iovlen = 1,
+	};
+	struct nlmsghdr *nlh;
+	ssize_t n;
+	int len;
+
+	n = recvmsg(nl_socket_get_fd(x->nl->sk), &mh, 0);
+	if (n < 0) {
+		if (errno != EINTR)
+			mrnl_fail(x, EIO, strerror(errno));
+		return;
+	}
+	if (mh.msg_flags & MSG_TRUNC) {
+		mrnl_fail(x, EIO, nl_geterror(NLE_MSG_TRUNC));
+		return;
+	}
+	/* only the kernel answers requests; anyone else is ignored */
+	if (mh.msg_namelen != sizeof(who) || who.nl_pid)
+		return;
+
+	len = n;
+	for (nlh = (struct nlmsghdr *)buf; !x->done && NLMSG_OK(nlh, len);
+	     nlh = NLMSG_NEXT(nlh, len)) {
+		if (x->seq && nlh->nlmsg_seq != x->seq)
+			continue;
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+			x->st->dump_interrupted = true;
+		switch (nlh->nlmsg_type) {
+		case NLMSG_DONE:
+			mrnl_finish(x, nlh);
+			break;
+		case NLMSG_NOOP:
+			break;
+		case NLMSG_OVERRUN:
+			mrnl_fail(x, EIO, nl_geterror(NLE_MSG_OVERFLOW));
+			break;
+		case NLMSG_ERROR:
+			if (nlh->nlmsg_len <
+			    NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+				mrnl_fail(x, EIO, nl_geterror(NLE_MSG_TRUNC));
+			else if (((struct nlmsgerr *)NLMSG_DATA(nlh))->error)
+				mrnl_error(x, nlh);
+			else
+				mrnl_ack(x, nlh);
+			break;
+		default:
+			mrnl_valid(x, nlh);
+			break;
+		}
+	}
+}
+
 int mrnl_transact(struct mrnl *nl, struct nl_msg *req, mrnl_reply_fn fn,
 		  void *arg, struct nlerr_status *st)
 {
 	struct mrnl_exchange x = {
 		.nl = nl, .fn = fn, .arg = arg, .st = st,
 	};
-	struct nl_cb *cb;
+	char *buf;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
@@ -255,8 +350,9 @@ int mrnl_transact(struct mrnl *nl, struct nl_msg *req, mrnl_reply_fn fn,
 		st->error = ENOMEM;
 		return -1;
 	}
-	cb = mrnl_callbacks(&x);
-	if (!cb) {
+	/* one buffer for the whole answer, however many rows it has */
+	buf = malloc(MRNL_MSGBUF);
+	if (!buf) {
 		nlmsg_free(req);
 		st->error = ENOMEM;
 		return -1;
@@ -268,13 +364,9 @@ int mrnl_transact(struct mrnl *nl, struct nl_msg *req, mrnl_reply_fn fn,
 	if (ret < 0)
 		mrnl_fail(&x, EIO, nl_geterror(ret));
 
-	while (!x.done) {
-		ret = nl_recvmsgs(nl->sk, cb);
-		/* a callback's verdict is more precise than libnl's code */
-		if (ret < 0 && !x.failed)
-			mrnl_fail(&x, EIO, nl_geterror(ret));
-	}
-	nl_cb_put(cb);
+	while (!x.done)
+		mrnl_read(&x, buf);
+	free(buf);
 	return x.failed ? -1 : 0;
 }
 

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Field-by-field output: text layouts and JSON behind one interface.
+ *
+ * Text goes through the JSON writer's output buffer (o->json.buf), the
+ * one buffer of struct out, so that the two never interleave out of
+ * order.  JSON is flushed in blocks, when the buffer fills and when a
+ * top-level value ends; text at the end of each row, line and block.
+ * Numbers are formatted by hand (fmt_u64): a listing is 100,000 rows of
+ * them.
  */
-#include <inttypes.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -36,19 +42,21 @@ static size_t display_width(const char *s)
 	return n;
 }
 
-static void out_pad(FILE *f, size_t have, size_t want)
+static void out_pad(struct obuf *b, size_t have, size_t want)
 {
-	for (; have < want; have++)
-		fputc(' ', f);
+	if (have < want)
+		obuf_spaces(b, want - have);
 }
 
 /*
- * Put @text into the next column.  @present false means the value is
- * unknown: tables and blocks keep their shape with "-", an event line just
- * leaves the field out.
+ * Put @text (@len bytes, @width characters on a terminal) into the next
+ * column.  @present false means the value is unknown: tables and blocks
+ * keep their shape with "-", an event line just leaves the field out.
  */
-static void out_cell(struct out *o, const char *text, bool present)
+static void out_cell_n(struct out *o, const char *text, size_t len,
+		       size_t width, bool present)
 {
+	struct obuf *b = &o->json.buf;
 	const struct out_column *c;
 	bool last;
 
@@ -56,28 +64,55 @@ static void out_cell(struct out *o, const char *text, bool present)
 		return;		/* more fields than columns: a caller bug */
 	c = &o->cols[o->col++];
 	last = o->col == o->ncols;
-	if (!present)
+	if (!present) {
 		text = "-";
+		len = width = 1;
+	}
 
 	switch (o->layout) {
 	case OUT_TABLE:
-		fputs(text, o->f);
+		obuf_write(b, text, len);
 		/* a value wider than its column pushes the rest right */
 		if (!last) {
-			out_pad(o->f, display_width(text), c->width);
-			fputc(' ', o->f);
+			out_pad(b, width, c->width);
+			obuf_putc(b, ' ');
 		}
 		break;
 	case OUT_LINE:
-		if (present)
-			fprintf(o->f, " %s %s", c->title, text);
+		if (present) {
+			obuf_putc(b, ' ');
+			obuf_puts(b, c->title);
+			obuf_putc(b, ' ');
+			obuf_write(b, text, len);
+		}
 		break;
 	case OUT_BLOCK:
-		fputs(c->title, o->f);
-		out_pad(o->f, strlen(c->title), c->width);
-		fprintf(o->f, " %s\n", text);
+		obuf_puts(b, c->title);
+		out_pad(b, strlen(c->title), c->width);
+		obuf_putc(b, ' ');
+		obuf_write(b, text, len);
+		obuf_putc(b, '\n');
 		break;
 	}
+}
+
+static void out_cell(struct out *o, const char *text, bool present)
+{
+	if (!present)
+		out_cell_n(o, NULL, 0, 0, false);
+	else
+		out_cell_n(o, text, strlen(text), display_width(text), true);
+}
+
+/* A cell of ASCII: as many characters as bytes. */
+static void out_cell_ascii(struct out *o, const char *text, size_t len)
+{
+	out_cell_n(o, text, len, len, true);
+}
+
+void out_flush(struct out *o)
+{
+	obuf_flush(&o->json.buf);
 }
 
 void out_table_begin(struct out *o, const struct out_column *cols,
@@ -92,7 +127,7 @@ void out_table_begin(struct out *o, const struct out_column *cols,
 	}
 	for (i = 0; i < ncols; i++)
 		out_cell(o, cols[i].title, true);
-	fputc('\n', o->f);
+	obuf_putc(&o->json.buf, '\n');
 }
 
 void out_row_begin(struct out *o)
@@ -104,16 +139,25 @@ void out_row_begin(struct out *o)
 
 void out_row_end(struct out *o)
 {
-	if (o->json_mode)
+	if (o->json_mode) {
 		json_object_end(&o->json);
-	else
-		fputc('\n', o->f);
+		return;
+	}
+	/*
+	 * A text row is a whole line, and is in the FILE once written, as
+	 * it always was: one fwrite per row, not one call per character.
+	 * JSON rows are not a document on their own and wait for the buffer
+	 * to fill or the table to end.
+	 */
+	obuf_putc(&o->json.buf, '\n');
+	out_flush(o);
 }
 
 void out_table_end(struct out *o)
 {
 	if (o->json_mode)
 		json_array_end(&o->json);
+	out_flush(o);
 }
 
 void out_line_begin(struct out *o, const struct out_column *cols,
@@ -124,7 +168,7 @@ void out_line_begin(struct out *o, const struct out_column *cols,
 		json_object_begin(&o->json);
 		json_kv_string(&o->json, "event", tag);
 	} else {
-		fputs(tag, o->f);
+		obuf_puts(&o->json.buf, tag);
 	}
 }
 
@@ -133,7 +177,9 @@ void out_line_end(struct out *o)
 	if (o->json_mode)
 		json_object_end(&o->json);
 	else
-		fputc('\n', o->f);
+		obuf_putc(&o->json.buf, '\n');
+	/* an event is seen when it happens, not a buffer later */
+	out_flush(o);
 }
 
 void out_block_begin(struct out *o, const struct out_column *cols,
@@ -148,6 +194,7 @@ void out_block_end(struct out *o)
 {
 	if (o->json_mode)
 		json_object_end(&o->json);
+	out_flush(o);
 }
 
 void out_u64(struct out *o, const char *key, uint64_t v)
@@ -158,8 +205,7 @@ void out_u64(struct out *o, const char *key, uint64_t v)
 		json_kv_u64(&o->json, key, v);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	out_cell(o, buf, true);
+	out_cell_ascii(o, buf, fmt_u64(buf, v));
 }
 
 void out_count(struct out *o, const char *key, uint64_t v)
@@ -194,8 +240,9 @@ void out_hex(struct out *o, const char *key, uint64_t v)
 		json_kv_u64(&o->json, key, v);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	out_cell(o, buf, true);
+	buf[0] = '0';
+	buf[1] = 'x';
+	out_cell_ascii(o, buf, 2 + fmt_hex(buf + 2, v));
 }
 
 void out_age(struct out *o, const char *key, uint64_t ms)

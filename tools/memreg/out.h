@@ -35,7 +35,7 @@ enum out_layout {
 };
 
 struct out {
-	FILE *f;
+	FILE *f;		/* written through json.buf, see out_flush() */
 	bool json_mode;
 	struct json json;
 	enum out_layout layout;
@@ -45,6 +45,12 @@ struct out {
 };
 
 void out_init(struct out *o, FILE *f, bool json, bool pretty);
+
+/*
+ * Hand what is buffered to the FILE.  Ending a table, a line or a block
+ * does it; call it before writing to the FILE by other means.
+ */
+void out_flush(struct out *o);
 
 /* A listing: header (text) or '[' (JSON); then rows; then the end. */
 void out_table_begin(struct out *o, const struct out_column *cols,
