@@ -18,23 +18,6 @@
 
 #define LEN	10000
 
-static int setup(void **state)
-{
-	(void)state;
-	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
-	    aclrtSetDevice(0) != ACL_SUCCESS)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	aclFinalize();
-	fake_kernel_teardown();
-	return 0;
-}
-
 static void fill(unsigned char *p, size_t len, unsigned int seed)
 {
 	size_t i;
@@ -372,12 +355,18 @@ static void test_stream_is_asynchronous(void **state)
 void run_copy_tests(struct group_result *res)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_memcpy_every_kind, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_memcpy_async_every_kind, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stream_fifo, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_staging_uses_allocator, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_staging_without_advise, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stream_is_asynchronous, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memcpy_every_kind,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_memcpy_async_every_kind,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_stream_fifo,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_staging_uses_allocator,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_staging_without_advise,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_stream_is_asynchronous,
+						acl_test_setup, acl_test_teardown),
 	};
 
 	RUN_GROUP("acl_copy", tests, NULL, NULL, res);

@@ -9,7 +9,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <acl/acl.h>
+
+#include "fake_kernel.h"
 #include "tests.h"
+
+int acl_test_setup(void **state)
+{
+	(void)state;
+	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
+	    aclrtSetDevice(0) != ACL_SUCCESS)
+		return -1;
+	return 0;
+}
+
+int acl_test_teardown(void **state)
+{
+	(void)state;
+	aclFinalize();
+	fake_kernel_teardown();
+	return 0;
+}
 
 int main(int argc, char **argv)
 {

@@ -14,23 +14,6 @@
 #include "fake_kernel.h"
 #include "tests.h"
 
-static int setup(void **state)
-{
-	(void)state;
-	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
-	    aclrtSetDevice(0) != ACL_SUCCESS)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	aclFinalize();
-	fake_kernel_teardown();
-	return 0;
-}
-
 static void test_float_to_half(void **state)
 {
 	(void)state;
@@ -196,7 +179,8 @@ void run_misc_tests(struct group_result *res)
 		cmocka_unit_test(test_data_type_size),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_soc_name),
-		cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overflow,
+						acl_test_setup, acl_test_teardown),
 	};
 
 	RUN_GROUP("acl_misc", tests, NULL, NULL, res);

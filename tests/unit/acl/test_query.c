@@ -12,23 +12,6 @@
 #include "fake_kernel.h"
 #include "tests.h"
 
-static int setup(void **state)
-{
-	(void)state;
-	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
-	    aclrtSetDevice(0) != ACL_SUCCESS)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	aclFinalize();
-	fake_kernel_teardown();
-	return 0;
-}
-
 static void test_peer_access(void **state)
 {
 	char in[32] = "device 0 to device 1", out[32] = "";
@@ -160,10 +143,14 @@ static void test_overflow_switch(void **state)
 void run_query_tests(struct group_result *res)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_peer_access, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_default_stream, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_res_in_thread, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_overflow_switch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_peer_access,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_default_stream,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_res_in_thread,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_switch,
+						acl_test_setup, acl_test_teardown),
 	};
 
 	RUN_GROUP("acl_query", tests, NULL, NULL, res);

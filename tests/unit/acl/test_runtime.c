@@ -13,23 +13,6 @@
 #include "fake_kernel.h"
 #include "tests.h"
 
-static int setup(void **state)
-{
-	(void)state;
-	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
-	    aclrtSetDevice(0) != ACL_SUCCESS)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	aclFinalize();
-	fake_kernel_teardown();
-	return 0;
-}
-
 static void test_devices(void **state)
 {
 	int32_t dev = -1;
@@ -280,17 +263,28 @@ static void test_finalize_releases(void **state)
 void run_runtime_tests(struct group_result *res)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_devices, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_set_device_counted, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_context_per_thread, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malloc_sizes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malloc_policies, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_capacity_exhaustion, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_huge_only_no_contiguous, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_free_registered, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_meminfo_attrs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malloc_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_finalize_releases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devices,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_set_device_counted,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_context_per_thread,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_malloc_sizes,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_malloc_policies,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_capacity_exhaustion,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_huge_only_no_contiguous,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_free_registered,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_meminfo_attrs,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_malloc_host,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_finalize_releases,
+						acl_test_setup, acl_test_teardown),
 	};
 
 	RUN_GROUP("acl_runtime", tests, NULL, NULL, res);

@@ -13,23 +13,6 @@
 #include "fake_kernel.h"
 #include "tests.h"
 
-static int setup(void **state)
-{
-	(void)state;
-	if (fake_kernel_setup() || aclInit(NULL) != ACL_SUCCESS ||
-	    aclrtSetDevice(0) != ACL_SUCCESS)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	aclFinalize();
-	fake_kernel_teardown();
-	return 0;
-}
-
 static aclrtStreamStatus status_of(aclrtStream s)
 {
 	aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
@@ -166,10 +149,14 @@ static void test_wait_freed(void **state)
 void run_value_tests(struct group_result *res)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_wait_orders_streams, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_conditions, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_value_args, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wait_freed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_orders_streams,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_conditions,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_value_args,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_wait_freed,
+						acl_test_setup, acl_test_teardown),
 	};
 
 	RUN_GROUP("acl_values", tests, NULL, NULL, res);

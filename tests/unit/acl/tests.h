@@ -17,6 +17,13 @@ struct group_result {
 	unsigned int failed;
 };
 
+/*
+ * test_main.c: the usual fixture: the fake kernel, aclInit and device 0;
+ * then aclFinalize and the fake's teardown.
+ */
+int acl_test_setup(void **state);
+int acl_test_teardown(void **state);
+
 void run_allocator_tests(struct group_result *res);
 void run_args_tests(struct group_result *res);
 void run_devmem_tests(struct group_result *res);
