@@ -203,6 +203,32 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 /* The emulated device's SoC name; works without aclInit.  NULL on failure. */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
+/* What the installed CANN offers (aclGetCannAttribute*). */
+typedef enum {
+	ACL_CANN_ATTR_UNDEFINED = -1,
+	ACL_CANN_ATTR_INF_NAN = 0,
+	ACL_CANN_ATTR_BF16 = 1,
+	ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+/* What aclGetDeviceCapability reports. */
+typedef enum {
+	ACL_DEVICE_INFO_UNDEFINED = -1,
+	ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+	ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+	ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+
+/*
+ * The attributes available (a static array, *num of them), whether one
+ * is (*value 1) or not (0), and a device's cores and L2 size.
+ */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList,
+						     size_t *num);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
+						    int64_t *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -84,6 +84,24 @@ typedef enum aclrtMemAttr {
 #define ACL_STREAM_WAIT_VALUE_AND		0x00000002U
 #define ACL_STREAM_WAIT_VALUE_NOR		0x00000003U
 
+/* aclrtCreateStreamWithConfig's flags, a bitmap. */
+#define ACL_STREAM_FAST_LAUNCH			0x00000001U
+#define ACL_STREAM_FAST_SYNC			0x00000002U
+#define ACL_STREAM_PERSISTENT			0x00000004U
+#define ACL_STREAM_HUGE				0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE			0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY		0x00000020U
+
+/* aclrtRecordEventWithFlag's and aclrtStreamWaitEventWithFlag's flag. */
+#define ACL_EVENT_RECORD_DEFAULT		0x0U
+#define ACL_EVENT_RECORD_EXTERNAL		0x01U
+#define ACL_EVENT_WAIT_DEFAULT			0x0U
+#define ACL_EVENT_WAIT_EXTERNAL			0x01U
+
+/* aclrtGetDeviceCapability's answers. */
+#define ACL_DEV_FEATURE_SUPPORT			0x00000001
+#define ACL_DEV_FEATURE_NOT_SUPPORT		0x00000000
+
 #define ACL_PKG_VERSION_MAX_SIZE		128
 #define ACL_PKG_VERSION_PARTS_MAX_SIZE		64
 
@@ -179,6 +197,39 @@ typedef struct aclrtErrorInfo {
 	aclrtErrorType errorType;
 	aclrtErrorInfoDetail detail;
 } aclrtErrorInfo;
+
+/* What aclrtSetStreamConfigOpt sets in a stream config handle. */
+typedef enum {
+	ACL_RT_STREAM_WORK_ADDR_PTR = 0,	/* void *: the model's work memory */
+	ACL_RT_STREAM_WORK_SIZE,		/* size_t: its size */
+	ACL_RT_STREAM_FLAG,			/* size_t: ACL_STREAM_* flags */
+	ACL_RT_STREAM_PRIORITY,			/* uint32_t: 0 (highest) to 7 */
+} aclrtStreamConfigAttr;
+
+/* Not opaque in CANN: the fields are public. */
+typedef struct aclrtStreamConfigHandle {
+	void *workptr;
+	size_t workSize;
+	size_t flag;
+	uint32_t priority;
+} aclrtStreamConfigHandle;
+
+/* Percentages of a device's units in use; -1: cannot be told. */
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+
+typedef struct aclrtUtilizationInfo {
+	int32_t cubeUtilization;
+	int32_t vectorUtilization;
+	int32_t aicpuUtilization;
+	int32_t memoryUtilization;
+	aclrtUtilizationExtendInfo *utilizationExtend;	/* reserved: NULL */
+} aclrtUtilizationInfo;
+
+/* The features aclrtGetDeviceCapability asks about. */
+typedef enum {
+	ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+	ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
+} aclrtDevFeatureType;
 
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
@@ -315,6 +366,47 @@ ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType typ
 /* Overflow detection of a stream's tasks: 1 on, 0 off. */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+
+/*
+ * Streams made with a priority (0 highest, 7 lowest) and ACL_STREAM_*
+ * flags, directly or through a config handle, and what they were made
+ * with; a stream's id; how many more streams the device can have.
+ */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle,
+						     aclrtStreamConfigAttr attr,
+						     const void *attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream,
+						 const aclrtStreamConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+							 uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority,
+							       int32_t *greatestPriority);
+
+/* Record and wait with an ACL_EVENT_RECORD_* / ACL_EVENT_WAIT_* flag. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
+						      uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
+							  uint32_t timeout, uint32_t flag);
+
+/*
+ * A device's features, use, and uncorrectable memory errors; whether
+ * code built for a SoC runs on the current device (*canCompatible 1).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId,
+						      aclrtDevFeatureType devFeatureType,
+						      int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
+							   aclrtUtilizationInfo *utilizationInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+						size_t arraySize, size_t *retSize);
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion,
+							 int32_t *canCompatible);
 
 /* Versions of the installed packages. */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);

@@ -503,3 +503,138 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
 						     EMU_VECTOR_CORES;
 	return acl_ret(ACL_SUCCESS);
 }
+
+/*
+ * The two features CANN asks devices about: updating a model's tasks
+ * from the device's task scheduler, and memory-queue events across
+ * devices.  Both belong to models and queues memreg does not have.
+ * Any other type is refused as CANN's runtime refuses it.
+ */
+aclError aclrtGetDeviceCapability(int32_t deviceId,
+				  aclrtDevFeatureType devFeatureType,
+				  int32_t *value)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!value)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "value is NULL"));
+	if (devFeatureType != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV &&
+	    devFeatureType != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV)
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"devFeatureType %d is no aclrtDevFeatureType",
+					(int)devFeatureType));
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		return acl_ret(ret);
+	*value = ACL_DEV_FEATURE_NOT_SUPPORT;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * Nothing runs on an emulated device's cores: 0 % for the cube, vector
+ * and AI CPU units.  Memory: -1, "cannot be told", as CANN answers
+ * today.  As in CANN, a device it cannot ask about is not an error:
+ * every field is -1.
+ */
+#define UTIL_UNKNOWN	(-1)
+
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
+				       aclrtUtilizationInfo *utilizationInfo)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	int32_t busy;
+	aclError ret;
+
+	if (!utilizationInfo)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"utilizationInfo is NULL"));
+	if (utilizationInfo->utilizationExtend)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"utilizationExtend is reserved, must be NULL"));
+	/* Not check_device(): a success must not leave a last error. */
+	pthread_mutex_lock(&rt->lock);
+	ret = open_module();
+	busy = !ret && deviceId >= 0 && (uint32_t)deviceId < rt->nr_devices ?
+	       0 : UTIL_UNKNOWN;
+	pthread_mutex_unlock(&rt->lock);
+	utilizationInfo->cubeUtilization = busy;
+	utilizationInfo->vectorUtilization = busy;
+	utilizationInfo->aicpuUtilization = busy;
+	utilizationInfo->memoryUtilization = UTIL_UNKNOWN;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * Uncorrectable memory errors: the memory is the host's RAM, whose
+ * errors the kernel handles; an emulated device never has one to
+ * report.
+ */
+aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+			    size_t arraySize, size_t *retSize)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	(void)arraySize;	/* never smaller than the 0 errors there are */
+	if (!memUceInfoArray || !retSize)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					retSize ? "memUceInfoArray" :
+						  "retSize"));
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(deviceId);
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		return acl_ret(ret);
+	*retSize = 0;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * aclGetDeviceCapability: the Ascend910B1's figures (CANN's platform
+ * configuration for it: 24 AI cores, 48 vector cores, 192 MiB of L2),
+ * the SoC the emulated devices present themselves as.  Like CANN, it
+ * checks the id against the number of devices, with
+ * ACL_ERROR_INVALID_PARAM.
+ */
+#define EMU_L2_SIZE		201326592
+
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
+				int64_t *value)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	uint32_t n = 0;
+	aclError ret;
+
+	if (!value)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "value is NULL"));
+	pthread_mutex_lock(&rt->lock);
+	ret = open_module();
+	if (!ret)
+		n = rt->nr_devices;
+	pthread_mutex_unlock(&rt->lock);
+	if (ret)
+		return acl_ret(ret);
+	if (deviceId >= n)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"device %u does not exist: the memreg module has %u",
+					deviceId, n));
+	switch (deviceInfo) {
+	case ACL_DEVICE_INFO_AI_CORE_NUM:
+		*value = EMU_CUBE_CORES;
+		break;
+	case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+		*value = EMU_VECTOR_CORES;
+		break;
+	case ACL_DEVICE_INFO_L2_SIZE:
+		*value = EMU_L2_SIZE;
+		break;
+	default:
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"deviceInfo %d is no aclDeviceInfo",
+					(int)deviceInfo));
+	}
+	return acl_ret(ACL_SUCCESS);
+}

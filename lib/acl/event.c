@@ -76,6 +76,16 @@ static struct acl_event *event_get(aclrtEvent event)
 	return e;
 }
 
+/* Is @event a live event?  (The EXTERNAL flags check it first, as CANN.) */
+static bool event_live(aclrtEvent event)
+{
+	struct acl_event *e = event_get(event);
+
+	if (e)
+		memreg__acl_event_put(e);
+	return e != NULL;
+}
+
 static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
@@ -229,6 +239,27 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	return acl_ret(ret);
 }
 
+/*
+ * An EXTERNAL record belongs in a model being captured from the stream;
+ * memreg captures nothing, so no stream is ever capturing, and CANN's
+ * answer for such a stream is ACL_ERROR_RT_STREAM_NOT_CAPTURED.
+ */
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
+				  uint32_t flag)
+{
+	if (!event_live(event))
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"event %p is no live event", event));
+	if (flag == ACL_EVENT_RECORD_DEFAULT)
+		return acl_ret(aclrtRecordEvent(event, stream));
+	if (flag != ACL_EVENT_RECORD_EXTERNAL)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"flag %u: ACL_EVENT_RECORD_DEFAULT or _EXTERNAL",
+					flag));
+	return acl_ret(acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+				"ACL_EVENT_RECORD_EXTERNAL: the stream is not being captured"));
+}
+
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
 	struct acl_event *e = event_get(event);
@@ -273,6 +304,42 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 	if (timeout < -1)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	return acl_ret(stream_wait(stream, event, timeout > 0 ? timeout : -1));
+}
+
+/*
+ * DEFAULT is aclrtStreamWaitEventWithTimeout with an unsigned timeout
+ * in ms, where 0 waits for ever and UINT32_MAX means "the default",
+ * aclrtSetOpWaitTimeout's, as CANN's runtime reads it.  EXTERNAL (only
+ * with timeout 0) is for a stream being captured, which none is here.
+ */
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
+				      uint32_t timeout, uint32_t flag)
+{
+	uint32_t secs;
+
+	if (!event_live(event))
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"event %p is no live event", event));
+	if (flag == ACL_EVENT_WAIT_EXTERNAL) {
+		if (timeout)
+			return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+						"timeout %u: ACL_EVENT_WAIT_EXTERNAL takes 0",
+						timeout));
+		return acl_ret(acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+					"ACL_EVENT_WAIT_EXTERNAL: the stream is not being captured"));
+	}
+	if (flag != ACL_EVENT_WAIT_DEFAULT)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"flag %u: ACL_EVENT_WAIT_DEFAULT or _EXTERNAL",
+					flag));
+	if (timeout == UINT32_MAX) {
+		secs = __atomic_load_n(&memreg__acl_op_wait_timeout,
+				       __ATOMIC_RELAXED);
+		return acl_ret(stream_wait(stream, event,
+					   secs ? (int64_t)secs * 1000 : -1));
+	}
+	return acl_ret(stream_wait(stream, event,
+				   timeout ? (int64_t)timeout : -1));
 }
 
 /* Has the wait @t can stop waiting?  Wait lock held. */

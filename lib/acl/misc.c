@@ -271,3 +271,110 @@ aclError aclrtResetOverflowStatus(aclrtStream stream)
 	memreg__acl_stream_put(s);
 	return acl_ret(ACL_SUCCESS);
 }
+
+/*
+ * CANN's attributes, as CANN decides them for the Ascend910B1: the SoC
+ * has Inf/NaN mode and bf16 (its platform configuration says so), and
+ * JIT compiling of operators needs CANN's compiler packages, which
+ * memreg does not provide.  The list holds the available ones only.
+ */
+static const aclCannAttr cann_attrs[] = {
+	ACL_CANN_ATTR_INF_NAN,
+	ACL_CANN_ATTR_BF16,
+};
+
+aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num)
+{
+	if (!cannAttrList || !num)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					num ? "cannAttrList" : "num"));
+	*cannAttrList = cann_attrs;
+	*num = sizeof(cann_attrs) / sizeof(cann_attrs[0]);
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value)
+{
+	if (!value)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "value is NULL"));
+	switch (cannAttr) {
+	case ACL_CANN_ATTR_INF_NAN:
+	case ACL_CANN_ATTR_BF16:
+		*value = 1;
+		break;
+	case ACL_CANN_ATTR_JIT_COMPILE:
+		*value = 0;
+		break;
+	default:
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"cannAttr %d is no aclCannAttr",
+					(int)cannAttr));
+	}
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * The architecture ("NpuArch") of each SoC, from CANN's platform
+ * configuration (hicann/runtime, src/platform/platform_config).  Code
+ * built for one SoC runs on another of the same architecture.  A name
+ * ending in '*' stands for every name it begins.
+ */
+static const struct {
+	const char *soc;
+	int arch;
+} soc_archs[] = {
+	{ "Ascend910A", 1001 }, { "Ascend910B", 1001 },
+	{ "Ascend910PremiumA", 1001 }, { "Ascend910ProA", 1001 },
+	{ "Ascend910ProB", 1001 },
+	{ "Ascend310P1", 2002 }, { "Ascend310P3", 2002 },
+	{ "Ascend310P5", 2002 }, { "Ascend310P7", 2002 },
+	{ "Ascend910B1", 2201 }, { "Ascend910B2", 2201 },
+	{ "Ascend910B2C", 2201 }, { "Ascend910B3", 2201 },
+	{ "Ascend910B4", 2201 }, { "Ascend910B4-1", 2201 },
+	{ "Ascend910_93*", 2201 },
+	{ "Ascend310B1", 3002 }, { "Ascend310B2", 3002 },
+	{ "Ascend310B3", 3002 }, { "Ascend310B4", 3002 },
+	{ "Ascend950*", 3510 }, { "Ascend350_*", 3510 },
+};
+
+/* @soc's architecture, or -1 if CANN does not know it. */
+static int soc_arch(const char *soc)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(soc_archs) / sizeof(soc_archs[0]); i++) {
+		n = strlen(soc_archs[i].soc);
+		if (soc_archs[i].soc[n - 1] == '*' ?
+		    !strncmp(soc, soc_archs[i].soc, n - 1) :
+		    !strcmp(soc, soc_archs[i].soc))
+			return soc_archs[i].arch;
+	}
+	return -1;
+}
+
+/*
+ * Against the SoC aclrtGetSocName names (so MEMREG_ACL_SOC_NAME moves
+ * the answer too).  A SoC CANN does not know, on either side, is
+ * ACL_ERROR_RT_PARAM_INVALID, as in CANN.
+ */
+aclError aclrtCheckArchCompatibility(const char *socVersion,
+				     int32_t *canCompatible)
+{
+	const char *self = aclrtGetSocName();
+	int want, have;
+
+	if (!socVersion || !canCompatible)
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"%s is NULL", socVersion ?
+					"canCompatible" : "socVersion"));
+	want = soc_arch(socVersion);
+	if (want < 0)
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"SoC version %s is unknown", socVersion));
+	have = soc_arch(self);
+	if (have < 0)
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"the device's SoC %s is unknown", self));
+	*canCompatible = want == have;
+	return acl_ret(ACL_SUCCESS);
+}

@@ -34,6 +34,7 @@ struct acl_context {
 struct acl_device {
 	unsigned int refs;	/* aclrtSetDevice calls not yet reset */
 	uint32_t peers;		/* bit n: peer access to device n enabled */
+	unsigned int nr_streams;	/* live streams on it, default ones too */
 	struct acl_context *default_ctx;
 };
 
@@ -120,6 +121,16 @@ void memreg__acl_devices_release(void);
 /* ---- stream.c ---- */
 
 /*
+ * The streams a device can have (CANN's most for Atlas A2, the SoC
+ * aclrtGetSocName names, default streams included), and CANN's
+ * priorities: 0 the highest, 7 the lowest, 0 for aclrtCreateStream.
+ */
+#define ACL_EMU_MAX_STREAMS		1984U
+#define ACL_EMU_GREATEST_PRIORITY	0
+#define ACL_EMU_LEAST_PRIORITY		7
+#define ACL_EMU_DEFAULT_PRIORITY	0U
+
+/*
  * A stream: a worker thread that runs its tasks in FIFO order.  The table
  * of live streams holds one reference, every caller using it another.
  */
@@ -138,6 +149,8 @@ struct acl_stream {
 	bool force;			/* atomic: drop tasks, end waits */
 	uint32_t id;			/* for exception info */
 	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch's flag */
+	uint32_t priority;		/* as made: 0 (highest) to 7 */
+	uint32_t flags;			/* as made: ACL_STREAM_* */
 	int32_t device;			/* its context's, which may go first */
 
 	/* Under the wait lock: the thread that runs its host callbacks. */

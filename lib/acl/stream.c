@@ -170,6 +170,14 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 	pthread_condattr_t attr;
 
 	pthread_once(&wait_cv_once, wait_cv_init);
+	/* The device's stream table is full, as a real one gets. */
+	if (rt->devices[ctx->device].nr_streams >= ACL_EMU_MAX_STREAMS) {
+		free(s);
+		*err = acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+				"device %d already has %u streams, its most",
+				ctx->device, ACL_EMU_MAX_STREAMS);
+		return NULL;
+	}
 	*err = ACL_ERROR_BAD_ALLOC;
 	if (!s)
 		return NULL;
@@ -191,6 +199,7 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 		*err = ACL_ERROR_RT_NO_STREAM_RESOURCE;
 		goto err_free;
 	}
+	rt->devices[ctx->device].nr_streams++;
 	*err = ACL_SUCCESS;
 	return s;
 
@@ -283,6 +292,7 @@ void memreg__acl_stream_destroy(struct acl_stream *s, bool force)
 	if (memreg__ptrmap_get(&rt->streams, s) != s)
 		return;
 	memreg__ptrmap_del(&rt->streams, s);
+	rt->devices[s->device].nr_streams--;
 	if (s->ctx->default_stream == s)
 		s->ctx->default_stream = NULL;
 	/*
@@ -381,22 +391,240 @@ aclError memreg__acl_stream_sync_timeout(struct acl_stream *s, int32_t timeout)
 	return err;
 }
 
-aclError aclrtCreateStream(aclrtStream *stream)
+/* A stream of the current context, made with @priority and @flags. */
+static aclError create_stream(aclrtStream *stream, uint32_t priority,
+			      uint32_t flags)
 {
 	struct acl_context *ctx;
 	struct acl_stream *s;
 	aclError err;
 
 	if (!stream)
+		return ACL_ERROR_INVALID_PARAM;
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	s = memreg__acl_stream_new(ctx, &err);
+	if (s) {
+		/* Set before anyone has the handle: read without a lock. */
+		s->priority = priority;
+		s->flags = flags;
+		*stream = s;
+	}
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return err;
+}
+
+aclError aclrtCreateStream(aclrtStream *stream)
+{
+	return acl_ret(create_stream(stream, ACL_EMU_DEFAULT_PRIORITY, 0));
+}
+
+/*
+ * CANN's flags, checked.  Every stream here is a worker thread that
+ * starts its tasks at once: the flags that make a device stream faster
+ * (FAST_LAUNCH, FAST_SYNC), larger (HUGE) or meant for the AI CPU's
+ * scheduler (CPU_SCHEDULE) or the device alone (DEVICE_USE_ONLY) change
+ * nothing but what aclrtStreamGetFlags reads back.  A PERSISTENT
+ * stream keeps its tasks for a model to run later, and memreg has no
+ * models: refused rather than run at once.  Unknown bits are dropped,
+ * as CANN's runtime drops them.
+ */
+static aclError stream_flags(uint64_t flag, uint32_t *out)
+{
+	uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC |
+			 ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |
+			 ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+
+	*out = (uint32_t)(flag & known);
+	if (*out & ACL_STREAM_PERSISTENT)
+		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				"ACL_STREAM_PERSISTENT: memreg has no models to bind the stream to");
+	/* CANN's runtime: the device-only flag cannot be combined. */
+	if ((*out & ACL_STREAM_DEVICE_USE_ONLY) &&
+	    *out != ACL_STREAM_DEVICE_USE_ONLY)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flag %#x: ACL_STREAM_DEVICE_USE_ONLY goes alone",
+				*out);
+	return ACL_SUCCESS;
+}
+
+/*
+ * The priority is recorded, not used: streams are threads the kernel
+ * schedules alike.  CANN does not check its range here either.
+ */
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+				     uint32_t flag)
+{
+	uint32_t flags;
+	aclError err;
+
+	if (!stream)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	err = stream_flags(flag, &flags);
+	if (err)
+		return acl_ret(err);
+	return acl_ret(create_stream(stream, priority, flags));
+}
+
+/*
+ * A config handle is CANN's public struct, zeroed: priority 0, no
+ * flags, no work memory.
+ */
+aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+	return calloc(1, sizeof(aclrtStreamConfigHandle));
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+	if (!handle)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "handle is NULL"));
+	free(handle);
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * Each attribute's value has exactly its C type's size, as CANN checks
+ * (with one exception, below).
+ */
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle,
+				 aclrtStreamConfigAttr attr,
+				 const void *attrValue, size_t valueSize)
+{
+	static const size_t sizes[] = {
+		[ACL_RT_STREAM_WORK_ADDR_PTR] = sizeof(void *),
+		[ACL_RT_STREAM_WORK_SIZE] = sizeof(size_t),
+		[ACL_RT_STREAM_FLAG] = sizeof(size_t),
+		[ACL_RT_STREAM_PRIORITY] = sizeof(uint32_t),
+	};
+	uint32_t prio, flag32;
+
+	if (!handle || !attrValue)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					handle ? "attrValue" : "handle"));
+	if ((unsigned int)attr > ACL_RT_STREAM_PRIORITY)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"attr %d is no aclrtStreamConfigAttr",
+					(int)attr));
+	/*
+	 * CANN's implementation takes the flag as a size_t only, but its
+	 * own sample (3_stream_config_query) passes a uint32_t: both go.
+	 */
+	if (attr == ACL_RT_STREAM_FLAG && valueSize == sizeof(flag32)) {
+		memcpy(&flag32, attrValue, sizeof(flag32));
+		handle->flag = flag32;
+		return acl_ret(ACL_SUCCESS);
+	}
+	if (valueSize != sizes[attr])
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"valueSize %zu, attr %d takes %zu",
+					valueSize, (int)attr, sizes[attr]));
+	switch (attr) {
+	case ACL_RT_STREAM_WORK_ADDR_PTR:
+		memcpy(&handle->workptr, attrValue, sizeof(void *));
+		break;
+	case ACL_RT_STREAM_WORK_SIZE:
+		memcpy(&handle->workSize, attrValue, sizeof(size_t));
+		break;
+	case ACL_RT_STREAM_FLAG:
+		memcpy(&handle->flag, attrValue, sizeof(size_t));
+		break;
+	case ACL_RT_STREAM_PRIORITY:
+		memcpy(&prio, attrValue, sizeof(prio));
+		if (prio > ACL_EMU_LEAST_PRIORITY)
+			return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+						"priority %u: 0 to %d", prio,
+						ACL_EMU_LEAST_PRIORITY));
+		handle->priority = prio;
+		break;
+	}
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * NULL: as aclrtCreateStream.  The work memory a handle may name is for
+ * a model's tasks; a stream here needs none, so it is not used.
+ */
+aclError aclrtCreateStreamV2(aclrtStream *stream,
+			     const aclrtStreamConfigHandle *handle)
+{
+	uint32_t flags = 0;
+	aclError err;
+
+	if (!stream)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "stream is NULL"));
+	if (!handle)
+		return acl_ret(create_stream(stream, ACL_EMU_DEFAULT_PRIORITY,
+					     0));
+	/* The struct is public: its priority may not have been checked. */
+	if (handle->priority > ACL_EMU_LEAST_PRIORITY)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"priority %u: 0 to %d",
+					handle->priority,
+					ACL_EMU_LEAST_PRIORITY));
+	err = stream_flags(handle->flag, &flags);
+	if (err)
+		return acl_ret(err);
+	return acl_ret(create_stream(stream, handle->priority, flags));
+}
+
+/* What a stream (NULL: the default one) was made with. */
+static aclError stream_read(aclrtStream stream, int what, uint32_t *out)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (!out)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "output is NULL");
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return err;
+	*out = what == 0 ? s->priority : what == 1 ? s->flags : s->id;
+	memreg__acl_stream_put(s);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+	return acl_ret(stream_read(stream, 0, priority));
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+	return acl_ret(stream_read(stream, 1, flags));
+}
+
+/* The id exception info reports for its tasks. */
+aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+	return acl_ret(stream_read(stream, 2, (uint32_t *)streamId));
+}
+
+aclError aclrtGetStreamAvailableNum(uint32_t *streamCount)
+{
+	struct acl_context *ctx;
+
+	if (!streamCount)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "streamCount is NULL"));
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
-	s = memreg__acl_stream_new(ctx, &err);
+	*streamCount = ACL_EMU_MAX_STREAMS -
+		       memreg__acl_rt.devices[ctx->device].nr_streams;
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	if (s)
-		*stream = s;
-	return acl_ret(err);
+	return acl_ret(ACL_SUCCESS);
+}
+
+/* CANN's range, either pointer may be NULL; no device needed. */
+aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority,
+					   int32_t *greatestPriority)
+{
+	if (leastPriority)
+		*leastPriority = ACL_EMU_LEAST_PRIORITY;
+	if (greatestPriority)
+		*greatestPriority = ACL_EMU_GREATEST_PRIORITY;
+	return acl_ret(ACL_SUCCESS);
 }
 
 static aclError destroy_stream(aclrtStream stream, bool force)
