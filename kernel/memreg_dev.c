@@ -12,9 +12,11 @@
  * An allocation (struct memreg_dalloc) is referenced by
  *   - its handle, until DEV_FREE or the close of the file that made it,
  *   - every VMA that maps it (vm_ops open/close),
- *   - every DEVICE registration inside it (no pin: the pages cannot move).
+ *   - every DEVICE registration inside it (no pin: the pages cannot move),
+ *   - every dma-buf made of it (memreg_dev_export.c).
  * While a registration refers to it, DEV_FREE is refused (EBUSY), and once
- * freed it can be neither mapped nor registered again.
+ * freed it can be neither mapped nor registered nor exported again, and
+ * its dma-bufs are revoked.
  *
  * Device pages are unswappable and in no process's RSS: had they taken the
  * last of the RAM, the OOM killer would kill a process that did nothing
@@ -281,9 +283,24 @@ static void memreg_dalloc_release(struct kref *ref)
 	kfree(d);
 }
 
-static void memreg_dalloc_put(struct memreg_dalloc *d)
+void memreg_dalloc_put(struct memreg_dalloc *d)
 {
 	kref_put(&d->ref, memreg_dalloc_release);
+}
+
+/* A live allocation of @mf by handle, referenced; NULL if there is none. */
+struct memreg_dalloc *memreg_dalloc_get(struct memreg_file *mf, u64 handle)
+{
+	struct memreg_dalloc *d;
+
+	mutex_lock(&mf->lock);
+	d = xa_load(&mf->dallocs, memreg_handle_id(handle));
+	if (d && d->handle == handle)
+		kref_get(&d->ref);
+	else
+		d = NULL;
+	mutex_unlock(&mf->lock);
+	return d;
 }
 
 int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
@@ -314,6 +331,8 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 		return -ENOMEM;
 	kref_init(&d->ref);
 	spin_lock_init(&d->lock);
+	mutex_init(&d->exports_lock);
+	INIT_LIST_HEAD(&d->exports);
 	d->dev = memreg_dev_get(req->device);
 	d->ctx = ctx;
 
@@ -396,8 +415,10 @@ int memreg_dev_free(struct memreg_file *mf, u64 handle)
 	else
 		d->freed = true;
 	spin_unlock(&d->lock);
-	if (!err)
+	if (!err) {
+		memreg_dev_export_revoke(d);
 		memreg_dev_forget(mf, d);
+	}
 out:
 	mutex_unlock(&mf->lock);
 	return err;
@@ -414,6 +435,7 @@ void memreg_dev_release_file(struct memreg_file *mf)
 		spin_lock(&d->lock);
 		d->freed = true;
 		spin_unlock(&d->lock);
+		memreg_dev_export_revoke(d);
 		memreg_dev_forget(mf, d);
 		cond_resched();
 	}
@@ -536,7 +558,8 @@ static struct memreg_dev_reg *to_dev_reg(const struct memreg_reg *reg)
 	return container_of(reg, struct memreg_dev_reg, reg);
 }
 
-static int memreg_dev_attach(struct memreg_reg *reg, u64 first,
+static int memreg_dev_attach(struct memreg_reg *reg,
+			     const struct memreg_register *req, u64 first,
 			     unsigned long npages)
 {
 	struct memreg_dev_reg *dreg = to_dev_reg(reg);
@@ -608,6 +631,7 @@ static int memreg_dev_fill_nl(struct sk_buff *skb, const struct memreg_reg *reg)
 const struct memreg_mem_ops memreg_dev_mem_ops = {
 	.name			= "device",
 	.reg_size		= sizeof(struct memreg_dev_reg),
+	.limit_type		= MEMREG_MEM_DEVICE,
 	.over_limit		= MEMREG_REFUSED_DEV_BYTES,
 	.over_limit_errno	= -ENOSPC,
 	.attach			= memreg_dev_attach,

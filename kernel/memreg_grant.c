@@ -24,20 +24,6 @@
 static DEFINE_XARRAY_ALLOC1(memreg_grants);
 static u32 memreg_next_grant;
 
-/*
- * Compare two tokens in a time that does not depend on where they differ
- * (crypto_memneq() is not in every kernel config memreg builds for).
- */
-static bool memreg_token_eq(const u8 *a, const u8 *b)
-{
-	u8 diff = 0;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		diff |= READ_ONCE(a[i]) ^ READ_ONCE(b[i]);
-	return !diff;
-}
-
 static void memreg_grant_release(struct kref *ref)
 {
 	struct memreg_grant_obj *grant = container_of(ref, struct memreg_grant_obj,

@@ -121,7 +121,8 @@ static unsigned long memreg_count_folios(struct page **pages,
  * the mm its context captured: the @npages pages from @start, as
  * memreg_check_range() found them.  CAP_IPC_LOCK may pass RLIMIT_MEMLOCK.
  */
-static int memreg_host_attach(struct memreg_reg *reg, u64 start,
+static int memreg_host_attach(struct memreg_reg *reg,
+			      const struct memreg_register *req, u64 start,
 			      unsigned long npages)
 {
 	struct memreg_host_reg *hreg = to_host_reg(reg);
@@ -220,6 +221,7 @@ static struct page *memreg_host_page_at(const struct memreg_reg *reg,
 const struct memreg_mem_ops memreg_host_mem_ops = {
 	.name			= "host",
 	.reg_size		= sizeof(struct memreg_host_reg),
+	.limit_type		= MEMREG_MEM_HOST,
 	.over_limit		= MEMREG_REFUSED_HOST_BYTES,
 	.over_limit_errno	= -EDQUOT,
 	.attach			= memreg_host_attach,

@@ -59,7 +59,7 @@
 #define MEMREG_QUERY_MAX	256
 
 /* Memory types: enum memreg_mem_type, each one backend (below). */
-#define MEMREG_MEM_TYPES	(MEMREG_MEM_DEVICE + 1)
+#define MEMREG_MEM_TYPES	(MEMREG_MEM_DMABUF + 1)
 
 struct memreg_limits {
 	u64 max_regions;
@@ -128,6 +128,8 @@ struct memreg_file {
 	struct xarray imports;		/* id -> peer's grant imported here */
 	u32 next_import;
 	struct memreg_heaps *heaps;	/* mstx heap tracking, memreg_heap.c */
+	struct list_head ipc_names;	/* memreg_ipc.c, under its lock */
+	unsigned int nr_ipc_names;
 };
 
 /*
@@ -158,6 +160,11 @@ struct memreg_reg {
 	/* what QUERY and the dump report, set by the backend's attach */
 	unsigned long pinned_pages;	/* distinct folios: a huge page is one */
 	u32 device;			/* the device id; 0 for host memory */
+	/*
+	 * The memory's owner took it back (a dma-buf exporter's
+	 * move_notify): no copy may touch it any more.  Set once.
+	 */
+	bool revoked;
 
 	/* grants of it to peers (memreg_grant.c), under owner->lock */
 	struct list_head grants;
@@ -174,18 +181,26 @@ struct sk_buff;
  * @name: for messages
  * @reg_size: the backend's registration struct, which begins with
  *	struct memreg_reg
+ * @limit_type: the type whose byte limit it is charged against (its own,
+ *	or another's: dma-buf bytes are device bytes)
+ * @fd_backed: the range is in a file @req->fd names, not in the caller's
+ *	address space
  * @over_limit: the refusal when the type's byte limit is reached
  * @over_limit_errno: and its errno (the UAPI's, per type)
  * @attach: take hold of [reg->addr, +reg->len) of the calling process
- *	(@first: its first page, @npages: pages spanned): pin it, or
- *	reference what provides it; set reg->pinned_pages and reg->device.
- *	The registration is charged already.  0 or -errno.
+ *	(@first: its first page, @npages: pages spanned), or of the file
+ *	@req names: pin it, or reference what provides it; set
+ *	reg->pinned_pages and reg->device.  The registration is charged
+ *	already.  0 or -errno.
  * @unlink: optional; the registration is out of every lookup (called
  *	before the last user is gone)
  * @release: the last user is gone (or attach's caller unwinds): let go
  *	of what attach took
  * @page_at: the page holding byte @addr of the registration, and the
  *	byte's offset in it: what transfers copy through
+ * @copy_begin: optional; a copy (@write: into it) is about to use
+ *	page_at; 0, or -errno to refuse it.  @cookie is for @copy_end.
+ * @copy_end: optional; that copy is done
  * @fill_nl: optional; the type's own attributes of a dump entry
  * @nl_bytes: the netlink attribute of the type's registered bytes (stats,
  *	processes), @nl_peak_bytes of their peak, @nl_max_bytes of the limit
@@ -196,19 +211,26 @@ struct sk_buff;
 struct memreg_mem_ops {
 	const char *name;
 	size_t reg_size;
+	u32 limit_type;
+	bool fd_backed;
 	enum memreg_refusal over_limit;
 	int over_limit_errno;
-	int (*attach)(struct memreg_reg *reg, u64 first, unsigned long npages);
+	int (*attach)(struct memreg_reg *reg,
+		      const struct memreg_register *req, u64 first,
+		      unsigned long npages);
 	void (*unlink)(struct memreg_reg *reg);
 	void (*release)(struct memreg_reg *reg);
 	struct page *(*page_at)(const struct memreg_reg *reg, u64 addr,
 				unsigned int *off);
+	int (*copy_begin)(struct memreg_reg *reg, bool write, int *cookie);
+	void (*copy_end)(struct memreg_reg *reg, bool write, int cookie);
 	int (*fill_nl)(struct sk_buff *skb, const struct memreg_reg *reg);
 	u16 nl_bytes, nl_peak_bytes, nl_max_bytes;	/* MEMREG_A_* of the type */
 };
 
 extern const struct memreg_mem_ops memreg_host_mem_ops;
 extern const struct memreg_mem_ops memreg_dev_mem_ops;
+extern const struct memreg_mem_ops memreg_dmabuf_mem_ops;
 extern const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES];
 
 /* One emulated device's memory. */
@@ -235,6 +257,10 @@ struct memreg_dalloc {
 	spinlock_t lock;		/* protects freed and nregs */
 	bool freed;			/* handle gone: no new map or register */
 	unsigned int nregs;		/* DEVICE registrations inside it */
+
+	/* its dma-bufs (memreg_dev_export.c), revoked when it is freed */
+	struct mutex exports_lock;
+	struct list_head exports;
 };
 
 /* module-wide state: memreg_main.c, memreg_ctx.c (limits, stats) */
@@ -262,6 +288,7 @@ void memreg_set_default_limits(const struct memreg_limits *lim,
 /* memreg_limits.c: pure checks, KUnit-tested */
 int memreg_check_range(u64 addr, u64 len, u64 *first, unsigned long *npages);
 bool memreg_range_inside(u64 base, u64 blen, u64 addr, u64 len);
+bool memreg_token_eq(const u8 *a, const u8 *b);
 int memreg_check_limits(const struct memreg_usage *use,
 			const struct memreg_limits *lim, u32 type, u64 len,
 			enum memreg_refusal *why);
@@ -376,6 +403,22 @@ int memreg_dev_free(struct memreg_file *mf, u64 handle);
 int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info);
 void memreg_dev_release_file(struct memreg_file *mf);
 int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);
+struct memreg_dalloc *memreg_dalloc_get(struct memreg_file *mf, u64 handle);
+void memreg_dalloc_put(struct memreg_dalloc *d);
+
+/* memreg_dev_export.c: device allocations as dma-bufs */
+int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req);
+void memreg_dev_export_revoke(struct memreg_dalloc *d);
+
+/* memreg_ipc.c: named dma-bufs for CANN's IPC calls */
+int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req);
+int memreg_ipc_allow(struct memreg_file *mf, struct memreg_ipc_allow *req);
+int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req);
+int memreg_ipc_close(struct memreg_file *mf, const u8 *token);
+void memreg_ipc_release_file(struct memreg_file *mf);
+
+/* memreg_main.c: the device dma-buf attachments are made for */
+struct device *memreg_dma_device(void);
 
 /* memreg_heap.c: mstx heaps and regions */
 int memreg_heap_batch(struct memreg_file *mf, struct memreg_mstx *req);

@@ -14,8 +14,8 @@
  * beyond what we know (E2BIG otherwise, copy_struct_from_user()), and we
  * copy back no more than the caller's size.  The number alone selects the
  * command: the size encoded in it is that of the caller's struct, which
- * may be newer or older than ours.  No command defines a flag yet: any
- * flag is EINVAL, which is what lets one be defined later.
+ * may be newer or older than ours.  A flag the row does not list is
+ * EINVAL, which is what lets one be defined later.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -41,6 +41,11 @@ union memreg_ioctl_arg {
 	struct memreg_unimport unimport;
 	struct memreg_transfer transfer;
 	struct memreg_mstx mstx;
+	struct memreg_dev_export dev_export;
+	struct memreg_ipc_export ipc_export;
+	struct memreg_ipc_allow ipc_allow;
+	struct memreg_ipc_import ipc_import;
+	struct memreg_ipc_close ipc_close;
 };
 
 /* What goes back to the caller. */
@@ -56,6 +61,7 @@ enum memreg_ioctl_out {
  * @size: the kernel's struct
  * @size_ver0: the smallest struct a caller may pass
  * @flags_off: offset of the u32 flags word, or -1 if the struct has none
+ * @flags_valid: the flags the command knows (any other is EINVAL)
  * @reserved_off: offset of the reserved words, which must be zero
  * @reserved_len: their length
  * @out: when the out part goes back
@@ -69,6 +75,7 @@ struct memreg_ioctl_desc {
 	const char *name;
 	u32 size, size_ver0;
 	s32 flags_off;
+	u32 flags_valid;
 	u32 reserved_off, reserved_len;
 	enum memreg_ioctl_out out;
 	u32 out_off, out_len;
@@ -98,7 +105,7 @@ static int memreg_ioc_info(struct memreg_file *mf, void *arg)
 	info->abi_version = MEMREG_ABI_VERSION;
 	info->features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
 			 MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER |
-			 MEMREG_FEATURE_MSTX;
+			 MEMREG_FEATURE_MSTX | MEMREG_FEATURE_DMABUF;
 	if (memreg_ndevs)
 		info->features |= MEMREG_FEATURE_DEVICE;
 	info->page_size = PAGE_SIZE;
@@ -198,6 +205,36 @@ static int memreg_ioc_mstx(struct memreg_file *mf, void *arg)
 	return memreg_heap_batch(mf, arg);
 }
 
+static int memreg_ioc_dev_export(struct memreg_file *mf, void *arg)
+{
+	return memreg_dev_export(mf, arg);
+}
+
+static int memreg_ioc_ipc_export(struct memreg_file *mf, void *arg)
+{
+	return memreg_ipc_export(mf, arg);
+}
+
+static void memreg_undo_ipc_export(struct memreg_file *mf, void *arg)
+{
+	memreg_ipc_close(mf, ((struct memreg_ipc_export *)arg)->token);
+}
+
+static int memreg_ioc_ipc_allow(struct memreg_file *mf, void *arg)
+{
+	return memreg_ipc_allow(mf, arg);
+}
+
+static int memreg_ioc_ipc_import(struct memreg_file *mf, void *arg)
+{
+	return memreg_ipc_import(mf, arg);
+}
+
+static int memreg_ioc_ipc_close(struct memreg_file *mf, void *arg)
+{
+	return memreg_ipc_close(mf, ((struct memreg_ipc_close *)arg)->token);
+}
+
 /* ---- the table ---- */
 
 #define MEMREG_IOCTL(ioc, st, fn)					\
@@ -209,6 +246,8 @@ static int memreg_ioc_mstx(struct memreg_file *mf, void *arg)
 		.reserved_len = sizeof_field(struct st, reserved),	\
 		.handler = fn
 #define MEMREG_FLAGS(st)	.flags_off = offsetof(struct st, flags)
+#define MEMREG_FLAGS_VALID(st, valid)					\
+	.flags_off = offsetof(struct st, flags), .flags_valid = (valid)
 #define MEMREG_NO_FLAGS		.flags_off = -1
 #define MEMREG_OUT(when, st, field)					\
 	.out = (when), .out_off = offsetof(struct st, field),		\
@@ -250,6 +289,24 @@ static const struct memreg_ioctl_desc memreg_ioctls[] = {
 	MEMREG_IOCTL(MSTX, memreg_mstx, memreg_ioc_mstx),
 		MEMREG_FLAGS(memreg_mstx),
 		MEMREG_OUT(MEMREG_OUT_ALWAYS, memreg_mstx, done) },
+	/*
+	 * An fd that reached the caller's table cannot be taken back if
+	 * the copy-out fails (as with DRM's PRIME): no undo.
+	 */
+	MEMREG_IOCTL(DEV_EXPORT, memreg_dev_export, memreg_ioc_dev_export),
+		MEMREG_FLAGS_VALID(memreg_dev_export, MEMREG_EXPORT_CLOEXEC),
+		MEMREG_OUT(MEMREG_OUT_OK, memreg_dev_export, fd) },
+	MEMREG_IOCTL(IPC_EXPORT, memreg_ipc_export, memreg_ioc_ipc_export),
+		MEMREG_FLAGS_VALID(memreg_ipc_export, MEMREG_IPC_ANY_PID),
+		MEMREG_OUT(MEMREG_OUT_OK, memreg_ipc_export, token),
+		.undo = memreg_undo_ipc_export },
+	MEMREG_IOCTL(IPC_ALLOW, memreg_ipc_allow, memreg_ioc_ipc_allow),
+		MEMREG_NO_FLAGS },
+	MEMREG_IOCTL(IPC_IMPORT, memreg_ipc_import, memreg_ioc_ipc_import),
+		MEMREG_FLAGS_VALID(memreg_ipc_import, MEMREG_EXPORT_CLOEXEC),
+		MEMREG_OUT_ALL(MEMREG_OUT_OK) },
+	MEMREG_IOCTL(IPC_CLOSE, memreg_ipc_close, memreg_ioc_ipc_close),
+		MEMREG_FLAGS(memreg_ipc_close) },
 };
 
 /* ---- copying ---- */
@@ -329,7 +386,8 @@ long memreg_ioctl_dispatch(struct memreg_file *mf, unsigned int cmd,
 	usize = memreg_copy_in(&karg, d->size, d->size_ver0, uarg);
 	if (usize < 0)
 		return usize;
-	if (d->flags_off >= 0 && *(u32 *)((char *)&karg + d->flags_off))
+	if (d->flags_off >= 0 &&
+	    *(u32 *)((char *)&karg + d->flags_off) & ~d->flags_valid)
 		return -EINVAL;
 	if (memchr_inv((char *)&karg + d->reserved_off, 0, d->reserved_len))
 		return -EINVAL;

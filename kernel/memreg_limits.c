@@ -56,21 +56,44 @@ int memreg_check_limits(const struct memreg_usage *use,
 			const struct memreg_limits *lim, u32 type, u64 len,
 			enum memreg_refusal *why)
 {
-	u64 sum;
+	u32 lt = memreg_mem_types[type]->limit_type, t;
+	u64 sum = len;
 
 	if (use->regions >= lim->max_regions) {
 		*why = MEMREG_REFUSED_REGIONS;
 		return -EMFILE;
 	}
-	/* each type has its own byte limit, refusal and errno */
-	if (check_add_overflow(use->bytes[type], len, &sum) ||
-	    sum > lim->max_bytes[type]) {
+	/*
+	 * Each limit has its own refusal and errno, and counts the bytes of
+	 * every type charged against it (dma-buf bytes are device bytes).
+	 */
+	for (t = 0; t < MEMREG_MEM_TYPES; t++) {
+		if (memreg_mem_types[t]->limit_type == lt &&
+		    check_add_overflow(sum, use->bytes[t], &sum))
+			sum = U64_MAX;
+	}
+	if (sum > lim->max_bytes[lt]) {
 		*why = memreg_mem_types[type]->over_limit;
 		return memreg_mem_types[type]->over_limit_errno;
 	}
 	return 0;
 }
 MEMREG_EXPORT_FOR_KUNIT(memreg_check_limits);
+
+/*
+ * Compare two tokens in a time that does not depend on where they differ
+ * (crypto_memneq() is not in every kernel config memreg builds for).
+ */
+bool memreg_token_eq(const u8 *a, const u8 *b)
+{
+	u8 diff = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		diff |= READ_ONCE(a[i]) ^ READ_ONCE(b[i]);
+	return !diff;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_token_eq);
 
 /* Per-process values where an administrator set them, defaults elsewhere. */
 void memreg_effective_limits(const struct memreg_limits *own,

@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-mapping.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -17,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "memreg_internal.h"
+#include "memreg_compat.h"
 
 u8 memreg_instance_id[16];
 
@@ -55,6 +57,7 @@ static int memreg_open(struct inode *inode, struct file *filp)
 	INIT_LIST_HEAD(&mf->regions);
 	xa_init_flags(&mf->dallocs, XA_FLAGS_ALLOC1);
 	xa_init_flags(&mf->imports, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&mf->ipc_names);
 	memreg_ctx_add_file(ctx, mf);
 	filp->private_data = mf;
 	return nonseekable_open(inode, filp);
@@ -67,6 +70,7 @@ static int memreg_open(struct inode *inode, struct file *filp)
 void memreg_file_drop_all(struct memreg_file *mf)
 {
 	memreg_heap_release_file(mf);
+	memreg_ipc_release_file(mf);
 	memreg_import_release_file(mf);
 	memreg_reg_release_file(mf);
 	memreg_dev_release_file(mf);
@@ -110,6 +114,16 @@ static struct miscdevice memreg_misc = {
 	.mode	= 0666,
 };
 
+/*
+ * The device dma-buf attachments are made for (memreg_dmabuf.c): the
+ * exporter maps its buffer for it, so it needs a DMA mask.  The module's
+ * copies use the CPU, never this mapping.
+ */
+struct device *memreg_dma_device(void)
+{
+	return memreg_misc.this_device;
+}
+
 static int __init memreg_init(void)
 {
 	int err;
@@ -131,8 +145,14 @@ static int __init memreg_init(void)
 	err = misc_register(&memreg_misc);
 	if (err)
 		goto nl;
+	err = dma_coerce_mask_and_coherent(memreg_misc.this_device,
+					   DMA_BIT_MASK(64));
+	if (err)
+		goto misc;
 	return 0;
 
+misc:
+	misc_deregister(&memreg_misc);
 nl:
 	memreg_nl_exit();
 heap_cache:
@@ -160,3 +180,4 @@ MODULE_DESCRIPTION("memreg: registered host and device memory");
 MODULE_AUTHOR("memreg developers");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(MEMREG_VERSION);
+MEMREG_IMPORT_NS_DMA_BUF;

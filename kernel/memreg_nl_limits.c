@@ -18,7 +18,8 @@ int memreg_nl_limits_doit(struct sk_buff *skb, struct genl_info *info)
 		which |= MEMREG_OVR_REGIONS;
 	}
 	for (t = 0; t < MEMREG_MEM_TYPES; t++) {
-		const struct nlattr *a = tb[memreg_mem_types[t]->nl_max_bytes];
+		u16 attr = memreg_mem_types[t]->nl_max_bytes;
+		const struct nlattr *a = attr ? tb[attr] : NULL;
 
 		if (a) {
 			lim.max_bytes[t] = nla_get_u64(a);

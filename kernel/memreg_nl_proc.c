@@ -52,8 +52,10 @@ static int memreg_nl_proc_fill(struct memreg_nl_dump *d, void *entry)
 		if (memreg_nl_put_u64(skb, ops->nl_bytes, snap.use.bytes[t]) ||
 		    memreg_nl_put_u64(skb, ops->nl_peak_bytes,
 				      snap.peak.bytes[t]) ||
-		    memreg_nl_put_u64(skb, ops->nl_max_bytes,
-				      lim.max_bytes[t]))
+		    /* a type charged to another's limit has none */
+		    (ops->nl_max_bytes &&
+		     memreg_nl_put_u64(skb, ops->nl_max_bytes,
+				       lim.max_bytes[t])))
 			goto cancel;
 	}
 	if (memreg_nl_put_dev_usage(skb, snap.dev_alloc) ||

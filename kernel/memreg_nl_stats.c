@@ -16,8 +16,9 @@ static int memreg_nl_stats_fill(struct sk_buff *msg)
 
 		if (memreg_nl_put_u64(msg, ops->nl_bytes,
 				      atomic64_read(&st->bytes[t])) ||
-		    memreg_nl_put_u64(msg, ops->nl_max_bytes,
-				      lim.max_bytes[t]))
+		    (ops->nl_max_bytes &&
+		     memreg_nl_put_u64(msg, ops->nl_max_bytes,
+				       lim.max_bytes[t])))
 			return -EMSGSIZE;
 	}
 	if (memreg_nl_put_u64(msg, MEMREG_A_PROCS, atomic64_read(&st->procs)) ||

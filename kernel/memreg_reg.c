@@ -23,6 +23,7 @@ static u32 memreg_next_id;
 const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES] = {
 	[MEMREG_MEM_HOST]	= &memreg_host_mem_ops,
 	[MEMREG_MEM_DEVICE]	= &memreg_dev_mem_ops,
+	[MEMREG_MEM_DMABUF]	= &memreg_dmabuf_mem_ops,
 };
 
 u64 memreg_reg_age_ms(const struct memreg_reg *reg)
@@ -89,17 +90,20 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	unsigned long npages;
 	int err;
 
-	if (req->access & ~MEMREG_ACCESS_ALL)
+	if (req->access & ~MEMREG_ACCESS_ALL || req->reserved0)
 		return -EINVAL;
 	if (req->type >= MEMREG_MEM_TYPES)
 		return -EINVAL;
 	ops = memreg_mem_types[array_index_nospec(req->type, MEMREG_MEM_TYPES)];
+	if (!ops->fd_backed && req->fd)
+		return -EINVAL;
 	err = memreg_check_range(req->addr, req->len, &first, &npages);
 	if (err)
 		return err;
 	/* the whole range is a user address, on 32-bit kernels too */
-	if (req->addr != (unsigned long)req->addr ||
-	    !access_ok(u64_to_user_ptr(req->addr), req->len))
+	if (!ops->fd_backed &&
+	    (req->addr != (unsigned long)req->addr ||
+	     !access_ok(u64_to_user_ptr(req->addr), req->len)))
 		return -EFAULT;
 	/* the backend's struct, which begins with the common one */
 	reg = kzalloc(ops->reg_size, GFP_KERNEL_ACCOUNT);
@@ -119,7 +123,7 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	if (err)
 		goto free_reg;
 
-	err = ops->attach(reg, first, npages);
+	err = ops->attach(reg, req, first, npages);
 	if (err)
 		goto uncharge;
 

@@ -67,6 +67,9 @@ static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
 	void *s, *d;
 
 	while (len) {
+		/* an exporter took the memory back: not one byte more */
+		if (READ_ONCE(src->revoked) || READ_ONCE(dst->revoked))
+			return -EKEYREVOKED;
 		sp = src->ops->page_at(src, saddr, &soff);
 		dp = dst->ops->page_at(dst, daddr, &doff);
 		n = min_t(u64, len, PAGE_SIZE - max(soff, doff));
@@ -90,6 +93,35 @@ static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
 		}
 	}
 	return 0;
+}
+
+/*
+ * Copy with both sides' backends told (a dma-buf's CPU access and its
+ * revocation), @dst written.
+ */
+static int memreg_xfer_copy_between(struct memreg_reg *dst, u64 daddr,
+				    struct memreg_reg *src, u64 saddr,
+				    u64 len)
+{
+	int scookie = 0, dcookie = 0, err;
+
+	if (src->ops->copy_begin) {
+		err = src->ops->copy_begin(src, false, &scookie);
+		if (err)
+			return err;
+	}
+	if (dst->ops->copy_begin) {
+		err = dst->ops->copy_begin(dst, true, &dcookie);
+		if (err)
+			goto end_src;
+	}
+	err = memreg_xfer_copy(dst, daddr, src, saddr, len);
+	if (dst->ops->copy_end)
+		dst->ops->copy_end(dst, true, dcookie);
+end_src:
+	if (src->ops->copy_end)
+		src->ops->copy_end(src, false, scookie);
+	return err;
 }
 
 static int memreg_xfer_one(struct memreg_xfer_state *st,
@@ -121,8 +153,11 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 		st->rreg = reg;
 		st->rhandle = d->remote_handle;
 	}
-	/* revoked since the batch took its reference: stop now */
-	if (!rcu_access_pointer(st->grant->reg))
+	/*
+	 * revoked since the batch took its reference, or the memory's
+	 * exporter revoked the registration: stop now
+	 */
+	if (!rcu_access_pointer(st->grant->reg) || READ_ONCE(st->rreg->revoked))
 		return -EKEYREVOKED;
 
 	need = d->op == MEMREG_XFER_READ ? MEMREG_ACCESS_REMOTE_READ :
@@ -134,11 +169,13 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 		return -ERANGE;
 
 	if (d->op == MEMREG_XFER_READ)
-		err = memreg_xfer_copy(st->lreg, d->local_addr,
-				       st->rreg, d->remote_addr, d->len);
+		err = memreg_xfer_copy_between(st->lreg, d->local_addr,
+					       st->rreg, d->remote_addr,
+					       d->len);
 	else
-		err = memreg_xfer_copy(st->rreg, d->remote_addr,
-				       st->lreg, d->local_addr, d->len);
+		err = memreg_xfer_copy_between(st->rreg, d->remote_addr,
+					       st->lreg, d->local_addr,
+					       d->len);
 	if (err)
 		return err;
 	st->bytes += d->len;

@@ -27,6 +27,9 @@
  *   EINVAL   len 0, addr+len overflow, unknown type/flags, reserved != 0
  *   EPERM    the file was opened by another process (fork, fd passing)
  *   EINTR    a fatal signal arrived while pinning
+ *   DMABUF type: EBADF @fd is not open, EINVAL @fd is not a dma-buf,
+ *            ERANGE the range is not inside the buffer, ENOSPC the
+ *            device byte limit (dma-buf bytes count as device bytes)
  * MEMREG_IOC_UNREGISTER: ENOENT for an unknown handle (never made, already
  * unregistered, or made on another file or by another process).
  *
@@ -60,11 +63,17 @@
 #define MEMREG_FEATURE_NETLINK	(1ULL << 3)	/* genl family "memreg" */
 #define MEMREG_FEATURE_MSTX	(1ULL << 4)	/* MEMREG_IOC_MSTX heap tracking */
 #define MEMREG_FEATURE_TRANSFER	(1ULL << 5)	/* grants, imports, TRANSFER */
+#define MEMREG_FEATURE_DMABUF	(1ULL << 6)	/* DMABUF type, DEV_EXPORT, IPC_* */
 
 /* Memory types. */
 enum memreg_mem_type {
 	MEMREG_MEM_HOST		= 0,
 	MEMREG_MEM_DEVICE	= 1,
+	/*
+	 * A range of a dma-buf (any driver's): @fd names it, @addr is the
+	 * offset into it.  Charged to the device byte limit.
+	 */
+	MEMREG_MEM_DMABUF	= 2,
 };
 
 /* Access a registration allows to peers holding a grant (later issues). */
@@ -121,6 +130,9 @@ struct memreg_info {
  * @access: in: MEMREG_ACCESS_* granted to peers (0: none)
  * @flags: in: must be 0
  * @handle: out: handle, valid on this file only; not guessable by others
+ * @fd: in: DMABUF type: the dma-buf file descriptor (@addr is then the
+ *	offset into the buffer); 0 for the other types
+ * @reserved0: must be 0
  */
 struct memreg_register {
 	__u32 size;
@@ -130,7 +142,9 @@ struct memreg_register {
 	__u32 access;
 	__u32 flags;
 	__u64 handle;
-	__u64 reserved[4];
+	__s32 fd;
+	__u32 reserved0;
+	__u64 reserved[3];
 };
 #define MEMREG_REGISTER_SIZE_VER0	72
 
@@ -300,7 +314,9 @@ struct memreg_dev_info {
  * TRANSFER: per descriptor, in order; stops at the first that fails and
  *           returns its error with @done = descriptors completed before it.
  *           ENOENT unknown local or remote handle, EKEYREVOKED the grant is
- *           gone, ERANGE a range not inside its registration, EACCES the
+ *           gone or a dma-buf's exporter revoked it (also mid-copy),
+ *           EOPNOTSUPP a DMABUF registration whose exporter gives the
+ *           kernel no CPU mapping (no vmap, or I/O memory), ERANGE a range not inside its registration, EACCES the
  *           grant does not allow the op, EINVAL bad op/flags/len 0,
  *           EFAULT bad descriptor array, E2BIG a descriptor's bytes beyond
  *           what the kernel knows are not zero, EINTR a fatal signal.
@@ -429,6 +445,130 @@ struct memreg_transfer {
 #define MEMREG_TRANSFER_SIZE_VER0	56
 #define MEMREG_XFER_MAX_DESCS	65536
 
+/*
+ * dma-buf export and named sharing (MEMREG_FEATURE_DMABUF).
+ *
+ * DEV_EXPORT makes a dma-buf of part of a device allocation: any process
+ * or driver holding its fd can mmap it, or attach and map it for DMA, and
+ * memreg itself registers it as a DMABUF range.  Freeing the allocation
+ * (DEV_FREE, close, exit) revokes the export: importers' DMABUF
+ * registrations are told (move_notify) and refuse copies (EKEYREVOKED),
+ * mmaps of it fault (SIGBUS); the pages go back to the device when the
+ * last attachment and reference are gone.
+ *   DEV_EXPORT: ENOENT unknown handle, EINVAL offset not page-aligned or
+ *               len 0, ERANGE the range is not inside the allocation,
+ *               EMFILE no free fd.
+ *
+ * IPC_* give a dma-buf a name (a 16-byte token) that a process named by
+ * the exporter (or any process, MEMREG_IPC_ANY_PID) turns into an fd of
+ * its own: what CANN's aclrtIpcMem* calls are built on.
+ *   IPC_EXPORT: EBADF/EINVAL @fd is not an open dma-buf, EMFILE too many
+ *               names (MEMREG_IPC_MAX_NAMES per file).
+ *   IPC_ALLOW:  ENOENT no such name of this file, ESRCH a pid that does
+ *               not exist, E2BIG more than MEMREG_IPC_MAX_PIDS in all.
+ *   IPC_IMPORT: ENOENT no such name (or closed), EPERM the caller is not
+ *               one of the pids allowed, EMFILE no free fd.
+ *   IPC_CLOSE:  ENOENT no such name of this file.
+ */
+#define MEMREG_EXPORT_CLOEXEC	(1U << 0)	/* the new fd is O_CLOEXEC */
+
+/**
+ * struct memreg_dev_export - MEMREG_IOC_DEV_EXPORT
+ * @size: in: sizeof(struct memreg_dev_export)
+ * @flags: in: MEMREG_EXPORT_CLOEXEC
+ * @handle: in: a device allocation of this file
+ * @offset: in: where the dma-buf starts in it, page-aligned
+ * @len: in: bytes, > 0; the dma-buf is @len rounded up to pages
+ * @fd: out: the dma-buf
+ * @reserved0: must be 0
+ */
+struct memreg_dev_export {
+	__u32 size;
+	__u32 flags;
+	__u64 handle;
+	__u64 offset;
+	__u64 len;
+	__s32 fd;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+#define MEMREG_DEV_EXPORT_SIZE_VER0	56
+
+#define MEMREG_IPC_ANY_PID	(1U << 0)	/* no pid check on import */
+#define MEMREG_IPC_MAX_NAMES	4096
+#define MEMREG_IPC_MAX_PIDS	1024
+
+/**
+ * struct memreg_ipc_export - MEMREG_IOC_IPC_EXPORT
+ * @size: in: sizeof(struct memreg_ipc_export)
+ * @flags: in: MEMREG_IPC_ANY_PID
+ * @fd: in: a dma-buf (memreg's own export or any other driver's)
+ * @reserved0: must be 0
+ * @token: out: the name, valid until IPC_CLOSE or the file's close
+ */
+struct memreg_ipc_export {
+	__u32 size;
+	__u32 flags;
+	__s32 fd;
+	__u32 reserved0;
+	__u8  token[16];
+	__u64 reserved[2];
+};
+#define MEMREG_IPC_EXPORT_SIZE_VER0	48
+
+/**
+ * struct memreg_ipc_allow - MEMREG_IOC_IPC_ALLOW: pids that may import
+ * @size: in: sizeof(struct memreg_ipc_allow)
+ * @count: in: pids in @pids, 1 .. MEMREG_IPC_MAX_PIDS
+ * @token: in: a name this file made
+ * @pids: in: user pointer to @count __s32 process ids (thread-group
+ *	ids in the caller's pid namespace); added to those already allowed
+ */
+struct memreg_ipc_allow {
+	__u32 size;
+	__u32 count;
+	__u8  token[16];
+	__u64 pids;
+	__u64 reserved[2];
+};
+#define MEMREG_IPC_ALLOW_SIZE_VER0	48
+
+/**
+ * struct memreg_ipc_import - MEMREG_IOC_IPC_IMPORT
+ * @size: in: sizeof(struct memreg_ipc_import)
+ * @flags: in: MEMREG_EXPORT_CLOEXEC
+ * @token: in: a name another process made
+ * @fd: out: a new fd of the dma-buf
+ * @reserved0: must be 0
+ * @len: out: its size in bytes
+ */
+struct memreg_ipc_import {
+	__u32 size;
+	__u32 flags;
+	__u8  token[16];
+	__s32 fd;
+	__u32 reserved0;
+	__u64 len;
+	__u64 reserved[2];
+};
+#define MEMREG_IPC_IMPORT_SIZE_VER0	56
+
+/**
+ * struct memreg_ipc_close - MEMREG_IOC_IPC_CLOSE: forget a name
+ * @size: in: sizeof(struct memreg_ipc_close)
+ * @flags: in: must be 0
+ * @token: in: a name this file made
+ *
+ * Imports made before stay valid: each holds the dma-buf itself.
+ */
+struct memreg_ipc_close {
+	__u32 size;
+	__u32 flags;
+	__u8  token[16];
+	__u64 reserved[2];
+};
+#define MEMREG_IPC_CLOSE_SIZE_VER0	40
+
 #define MEMREG_IOC_MAGIC	0xB5
 #define MEMREG_IOC_INFO		_IOWR(MEMREG_IOC_MAGIC, 0x00, struct memreg_info)
 #define MEMREG_IOC_REGISTER	_IOWR(MEMREG_IOC_MAGIC, 0x01, struct memreg_register)
@@ -442,7 +582,12 @@ struct memreg_transfer {
 #define MEMREG_IOC_IMPORT	_IOWR(MEMREG_IOC_MAGIC, 0x0a, struct memreg_import)
 #define MEMREG_IOC_UNIMPORT	_IOWR(MEMREG_IOC_MAGIC, 0x0b, struct memreg_unimport)
 #define MEMREG_IOC_TRANSFER	_IOWR(MEMREG_IOC_MAGIC, 0x0c, struct memreg_transfer)
+#define MEMREG_IOC_DEV_EXPORT	_IOWR(MEMREG_IOC_MAGIC, 0x0d, struct memreg_dev_export)
+#define MEMREG_IOC_IPC_EXPORT	_IOWR(MEMREG_IOC_MAGIC, 0x0e, struct memreg_ipc_export)
+#define MEMREG_IOC_IPC_ALLOW	_IOWR(MEMREG_IOC_MAGIC, 0x0f, struct memreg_ipc_allow)
 /* 0x10-0x17: mstx (linux/memreg_mstx.h) */
+#define MEMREG_IOC_IPC_IMPORT	_IOWR(MEMREG_IOC_MAGIC, 0x18, struct memreg_ipc_import)
+#define MEMREG_IOC_IPC_CLOSE	_IOWR(MEMREG_IOC_MAGIC, 0x19, struct memreg_ipc_close)
 
 /*
  * Generic netlink family "memreg", version MEMREG_GENL_VERSION.
@@ -469,7 +614,10 @@ struct memreg_transfer {
  *                          Filter: DEVICE.  The process dump carries one
  *                          DEV_USAGE nest {DEVICE, DEV_ALLOC_BYTES} per
  *                          device the process uses; the region dump carries
- *                          DEVICE for DEVICE registrations.
+ *                          DEVICE for DEVICE registrations, and EXPORTER,
+ *                          DMABUF_SIZE, DMABUF_INO, REVOKED and
+ *                          NO_CPU_ACCESS for DMABUF ones (ADDR is then the
+ *                          offset into the dma-buf).
  *   MEMREG_CMD_HEAP_GET    dump: mstx heaps, see linux/memreg_mstx.h.
  * Transfers: the region dump carries GRANTS (live grants of the
  * registration) and IMPORTS (live imports of them by peers); the process
@@ -549,6 +697,13 @@ enum memreg_attr {
 	MEMREG_A_XFER_WRITE_BYTES,	/* u64: bytes written to peers */
 	MEMREG_A_RAM_RESERVE,		/* u64: RAM device allocations leave */
 	MEMREG_A_RAM_AVAILABLE,		/* u64: the kernel's MemAvailable */
+	MEMREG_A_DMABUF_BYTES,		/* u64: registered dma-buf bytes */
+	MEMREG_A_PEAK_DMABUF_BYTES,	/* u64 */
+	MEMREG_A_EXPORTER,		/* string: a dma-buf's exporter */
+	MEMREG_A_DMABUF_SIZE,		/* u64: the whole dma-buf's bytes */
+	MEMREG_A_DMABUF_INO,		/* u64: its inode (debugfs bufinfo) */
+	MEMREG_A_REVOKED,		/* flag: the exporter revoked it */
+	MEMREG_A_NO_CPU_ACCESS,		/* flag: no vmap: TRANSFER refused */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1

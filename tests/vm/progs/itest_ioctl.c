@@ -279,8 +279,16 @@ static void test_bad_input(void **state)
 	r.access = 1U << 30;
 	assert_int_equal(reg_raw(fd, &r), EINVAL);
 	r.access = 0;
-	r.reserved[3] = 1;
+	r.reserved[2] = 1;
 	assert_int_equal(reg_raw(fd, &r), EINVAL);
+	r.reserved[2] = 0;
+	r.reserved0 = 1;
+	assert_int_equal(reg_raw(fd, &r), EINVAL);
+	r.reserved0 = 0;
+	/* an fd for a type that takes none */
+	r.fd = 3;
+	assert_int_equal(reg_raw(fd, &r), EINVAL);
+	r.fd = 0;
 	/* device memory does not exist yet */
 	assert_int_equal(memtest_register(fd, p, 4096, MEMREG_MEM_DEVICE, &h),
 			 -ENXIO);

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - emulated device memory as dma-bufs (MEMREG_IOC_DEV_EXPORT).
+ *
+ * A page-aligned range of a device allocation becomes a dma-buf, the way
+ * vgem exports its objects: another process can mmap it or register it
+ * (memreg's DMABUF type), another driver can attach and map it for DMA.
+ * The dma-buf holds a reference on the allocation, so its pages live as
+ * long as any importer does, whatever the exporting process does.
+ *
+ * What the exporting process can do is take the memory back: when the
+ * allocation is freed (DEV_FREE, close, exit) its dma-bufs are revoked.
+ * Importers that attached dynamically are told through move_notify (with
+ * the reservation lock held, as the dma-buf rules ask), new mappings and
+ * vmaps fail, and every CPU mapping of the buffer is zapped so that a
+ * later access faults (SIGBUS).  Static attachments keep their DMA
+ * mapping until they detach: the pages are still there, nothing is freed
+ * under them.
+ *
+ * The memory is ordinary cached RAM, so begin/end_cpu_access have nothing
+ * to do, and the exporter is not dynamic: it never moves the pages.
+ */
+#include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
+#include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "memreg_internal.h"
+#include "memreg_compat.h"
+
+/* One dma-buf of a device allocation. */
+struct memreg_export {
+	struct memreg_dalloc *d;	/* referenced */
+	unsigned long first;		/* its first page in d->pages */
+	unsigned long npages;
+	struct dma_buf *dmabuf;		/* owns us: not referenced */
+	struct list_head node;		/* in d->exports, under exports_lock */
+	unsigned int nmaps;		/* CPU mappings (VMAs), same lock */
+	bool revoked;
+};
+
+static struct sg_table *memreg_export_map(struct dma_buf_attachment *attach,
+					  enum dma_data_direction dir)
+{
+	struct memreg_export *exp = attach->dmabuf->priv;
+	struct sg_table *sgt;
+	int err;
+
+	if (READ_ONCE(exp->revoked))
+		return ERR_PTR(-ENODEV);
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	err = sg_alloc_table_from_pages(sgt, exp->d->pages + exp->first,
+					exp->npages, 0,
+					exp->npages << PAGE_SHIFT, GFP_KERNEL);
+	if (err)
+		goto free;
+	err = dma_map_sgtable(attach->dev, sgt, dir, 0);
+	if (err)
+		goto free_table;
+	return sgt;
+
+free_table:
+	sg_free_table(sgt);
+free:
+	kfree(sgt);
+	return ERR_PTR(err);
+}
+
+static void memreg_export_unmap(struct dma_buf_attachment *attach,
+				struct sg_table *sgt,
+				enum dma_data_direction dir)
+{
+	dma_unmap_sgtable(attach->dev, sgt, dir, 0);
+	sg_free_table(sgt);
+	kfree(sgt);
+}
+
+/* The last reference to the dma-buf is gone. */
+static void memreg_export_release(struct dma_buf *dmabuf)
+{
+	struct memreg_export *exp = dmabuf->priv;
+	struct memreg_dalloc *d = exp->d;
+
+	mutex_lock(&d->exports_lock);
+	list_del_init(&exp->node);
+	mutex_unlock(&d->exports_lock);
+	memreg_dalloc_put(d);
+	kfree(exp);
+}
+
+static void memreg_export_vm_open(struct vm_area_struct *vma)
+{
+	struct memreg_export *exp = vma->vm_private_data;
+
+	mutex_lock(&exp->d->exports_lock);
+	exp->nmaps++;
+	mutex_unlock(&exp->d->exports_lock);
+}
+
+static void memreg_export_vm_close(struct vm_area_struct *vma)
+{
+	struct memreg_export *exp = vma->vm_private_data;
+
+	mutex_lock(&exp->d->exports_lock);
+	exp->nmaps--;
+	mutex_unlock(&exp->d->exports_lock);
+}
+
+static vm_fault_t memreg_export_vm_fault(struct vm_fault *vmf)
+{
+	struct memreg_export *exp = vmf->vma->vm_private_data;
+	struct page *page;
+
+	/* revoked: the process that owned the memory freed it */
+	if (READ_ONCE(exp->revoked) || vmf->pgoff >= exp->npages)
+		return VM_FAULT_SIGBUS;
+	page = exp->d->pages[exp->first + vmf->pgoff];
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct memreg_export_vm_ops = {
+	.open	= memreg_export_vm_open,
+	.close	= memreg_export_vm_close,
+	.fault	= memreg_export_vm_fault,
+};
+
+static int memreg_export_mmap(struct dma_buf *dmabuf,
+			      struct vm_area_struct *vma)
+{
+	struct memreg_export *exp = dmabuf->priv;
+
+	/* shared with the device and the other importers: never COW */
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	if (READ_ONCE(exp->revoked))
+		return -ENODEV;
+	vma->vm_private_data = exp;
+	vma->vm_ops = &memreg_export_vm_ops;
+	vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
+	memreg_export_vm_open(vma);
+	return 0;
+}
+
+static int memreg_export_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
+{
+	struct memreg_export *exp = dmabuf->priv;
+	void *vaddr;
+
+	if (READ_ONCE(exp->revoked))
+		return -ENODEV;
+	vaddr = vmap(exp->d->pages + exp->first, exp->npages, VM_MAP,
+		     PAGE_KERNEL);
+	if (!vaddr)
+		return -ENOMEM;
+	iosys_map_set_vaddr(map, vaddr);
+	return 0;
+}
+
+static void memreg_export_vunmap(struct dma_buf *dmabuf,
+				 struct iosys_map *map)
+{
+	vunmap(map->vaddr);
+}
+
+static const struct dma_buf_ops memreg_export_ops = {
+	.map_dma_buf	= memreg_export_map,
+	.unmap_dma_buf	= memreg_export_unmap,
+	.release	= memreg_export_release,
+	.mmap		= memreg_export_mmap,
+	.vmap		= memreg_export_vmap,
+	.vunmap		= memreg_export_vunmap,
+};
+
+int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
+{
+	DEFINE_DMA_BUF_EXPORT_INFO(info);
+	struct memreg_export *exp;
+	struct memreg_dalloc *d;
+	struct dma_buf *dmabuf;
+	u64 len;
+	int fd, err;
+
+	if (req->flags & ~MEMREG_EXPORT_CLOEXEC || req->reserved0 ||
+	    !req->len || !PAGE_ALIGNED(req->offset))
+		return -EINVAL;
+	d = memreg_dalloc_get(mf, req->handle);
+	if (!d)
+		return -ENOENT;
+	len = round_up(req->len, PAGE_SIZE);
+	if (len < req->len || !memreg_range_inside(0, d->len, req->offset, len)) {
+		err = -ERANGE;
+		goto put;
+	}
+	exp = kzalloc(sizeof(*exp), GFP_KERNEL_ACCOUNT);
+	if (!exp) {
+		err = -ENOMEM;
+		goto put;
+	}
+	exp->d = d;
+	exp->first = req->offset >> PAGE_SHIFT;
+	exp->npages = len >> PAGE_SHIFT;
+	INIT_LIST_HEAD(&exp->node);
+
+	info.ops = &memreg_export_ops;
+	info.size = len;
+	info.flags = O_RDWR;
+	info.priv = exp;
+	dmabuf = dma_buf_export(&info);
+	if (IS_ERR(dmabuf)) {
+		err = PTR_ERR(dmabuf);
+		goto free;
+	}
+	exp->dmabuf = dmabuf;
+	/* from here on the dma-buf owns exp and its reference on d */
+
+	/* freed meanwhile: no new export (free revokes what is listed) */
+	mutex_lock(&d->exports_lock);
+	spin_lock(&d->lock);
+	err = d->freed ? -ENOENT : 0;
+	spin_unlock(&d->lock);
+	if (!err)
+		list_add(&exp->node, &d->exports);
+	mutex_unlock(&d->exports_lock);
+	if (err) {
+		dma_buf_put(dmabuf);
+		return err;
+	}
+	fd = dma_buf_fd(dmabuf, req->flags & MEMREG_EXPORT_CLOEXEC ?
+			O_CLOEXEC : 0);
+	if (fd < 0) {
+		dma_buf_put(dmabuf);
+		return fd;
+	}
+	req->fd = fd;
+	return 0;
+
+free:
+	kfree(exp);
+put:
+	memreg_dalloc_put(d);
+	return err;
+}
+
+/*
+ * @d is freed: revoke its dma-bufs.  Those being released wait on the
+ * lock for us, so each dma-buf listed is still there; a buffer with CPU
+ * mappings has a live file (each VMA holds it).
+ */
+void memreg_dev_export_revoke(struct memreg_dalloc *d)
+{
+	struct memreg_export *exp;
+
+	mutex_lock(&d->exports_lock);
+	list_for_each_entry(exp, &d->exports, node) {
+		if (exp->revoked)
+			continue;
+		WRITE_ONCE(exp->revoked, true);
+		dma_resv_lock(exp->dmabuf->resv, NULL);
+		dma_buf_move_notify(exp->dmabuf);
+		dma_resv_unlock(exp->dmabuf->resv);
+		if (exp->nmaps)
+			unmap_mapping_range(exp->dmabuf->file->f_mapping,
+					    0, 0, 1);
+	}
+	mutex_unlock(&d->exports_lock);
+}

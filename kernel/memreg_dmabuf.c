@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - the dma-buf backend: registrations of memory another driver
+ * owns, named by a dma-buf fd and a range of it (MEMREG_MEM_DMABUF).
+ *
+ * Attachment: always dynamic (with move_notify), never pinned.
+ *  - Exporters that cannot move their memory (udmabuf, the dma-heaps,
+ *    memreg's own exports) map the attachment once, when it is made, and
+ *    the memory stays where it is as long as the registration holds its
+ *    reference on the dma-buf.
+ *  - Exporters that can move it (those with pin/unpin: GPU VRAM) are not
+ *    pinned: a pin would keep VRAM from being evicted for as long as the
+ *    registration lives, which is what RDMA accepts only for devices that
+ *    cannot take a page fault (ib_umem_dmabuf_get_pinned).  memreg never
+ *    needs the memory to stay put: its move_notify revokes the
+ *    registration instead.
+ *  memreg's own exports call move_notify when the exporting process frees
+ *  the allocation (DEV_FREE, close, exit): that is the revocation the
+ *  tests exercise on every kernel.
+ *
+ * CPU access: the kernel's copies use the exporter's kernel mapping
+ * (dma_buf_vmap), between begin_cpu_access and end_cpu_access.  An
+ * importer must not look at the pages of a mapped sg_table (the dma-buf
+ * core mangles them under CONFIG_DMABUF_DEBUG), so an exporter without a
+ * vmap (udmabuf before 6.x, I/O memory) gives none: such a registration
+ * is still made, charged and listed, but TRANSFER refuses it (EOPNOTSUPP).
+ *
+ * Revocation against copies: a copy runs inside memreg_dmabuf_srcu and
+ * checks reg->revoked before every page; move_notify sets it and waits for
+ * those readers, so once it returns no copy touches the memory, and a copy
+ * in flight ends with EKEYREVOKED, never with bytes read after the move.
+ * Copies never take the reservation lock inside the read section (the
+ * exporter's begin_cpu_access may, so it is called before), and
+ * move_notify runs with it held: no deadlock.
+ *
+ * The charge is against the process's device byte limit (limit_type),
+ * not RLIMIT_MEMLOCK: memreg pins nothing of the process's own memory.
+ */
+#include <linux/dma-buf.h>
+#include <linux/dma-direction.h>
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/srcu.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <net/netlink.h>
+#include "memreg_internal.h"
+#include "memreg_compat.h"
+
+DEFINE_STATIC_SRCU(memreg_dmabuf_srcu);
+
+/* A registration of a dma-buf range; reg->addr is the offset into it. */
+struct memreg_dmabuf_reg {
+	struct memreg_reg reg;
+	struct dma_buf *dmabuf;			/* referenced */
+	struct dma_buf_attachment *attach;
+	struct iosys_map map;			/* the whole buffer */
+	bool cpu_access;			/* map is a kernel address */
+	/* copied at attach: the dumps read them under RCU only */
+	char exporter[32];
+	u64 size;
+	u64 ino;
+};
+
+static struct memreg_dmabuf_reg *to_dmabuf_reg(const struct memreg_reg *reg)
+{
+	return container_of(reg, struct memreg_dmabuf_reg, reg);
+}
+
+/*
+ * The exporter moves or takes back the memory (it holds the buffer's
+ * reservation lock).  From now on no copy may touch it: wait for those
+ * under way, which stop at their next page.
+ */
+static void memreg_dmabuf_move_notify(struct dma_buf_attachment *attach)
+{
+	struct memreg_dmabuf_reg *dreg = attach->importer_priv;
+
+	if (READ_ONCE(dreg->reg.revoked))
+		return;
+	WRITE_ONCE(dreg->reg.revoked, true);
+	synchronize_srcu(&memreg_dmabuf_srcu);
+	pr_debug("memreg: registration %u of dma-buf %llu revoked by %s\n",
+		 dreg->reg.id, dreg->ino, dreg->exporter);
+}
+
+static const struct dma_buf_attach_ops memreg_dmabuf_attach_ops = {
+	.allow_peer2peer = false,
+	.move_notify = memreg_dmabuf_move_notify,
+};
+
+static int memreg_dmabuf_attach(struct memreg_reg *reg,
+				const struct memreg_register *req, u64 first,
+				unsigned long npages)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+	struct dma_buf *dmabuf;
+	int err;
+
+	/* EBADF: not an open fd; EINVAL: not a dma-buf */
+	dmabuf = dma_buf_get(req->fd);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	if (!memreg_range_inside(0, dmabuf->size, reg->addr, reg->len)) {
+		err = -ERANGE;
+		goto put;
+	}
+	dreg->dmabuf = dmabuf;
+	dreg->attach = dma_buf_dynamic_attach(dmabuf, memreg_dma_device(),
+					      &memreg_dmabuf_attach_ops, dreg);
+	if (IS_ERR(dreg->attach)) {
+		err = PTR_ERR(dreg->attach);
+		goto put;
+	}
+	/* no vmap (or I/O memory): registered, but no TRANSFER */
+	if (!memreg_dma_buf_vmap(dmabuf, &dreg->map)) {
+		if (dreg->map.is_iomem)
+			memreg_dma_buf_vunmap(dmabuf, &dreg->map);
+		else
+			dreg->cpu_access = true;
+	}
+	strscpy(dreg->exporter, dmabuf->exp_name ? dmabuf->exp_name : "?",
+		sizeof(dreg->exporter));
+	dreg->size = dmabuf->size;
+	dreg->ino = file_inode(dmabuf->file)->i_ino;
+	/* memreg pins nothing itself: the exporter holds the memory */
+	reg->pinned_pages = 0;
+	return 0;
+
+put:
+	dreg->dmabuf = NULL;
+	dma_buf_put(dmabuf);
+	return err;
+}
+
+static void memreg_dmabuf_release(struct memreg_reg *reg)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+
+	if (dreg->cpu_access)
+		memreg_dma_buf_vunmap(dreg->dmabuf, &dreg->map);
+	dreg->cpu_access = false;
+	dma_buf_detach(dreg->dmabuf, dreg->attach);
+	dma_buf_put(dreg->dmabuf);
+	dreg->dmabuf = NULL;
+}
+
+static struct page *memreg_dmabuf_page_at(const struct memreg_reg *reg,
+					  u64 addr, unsigned int *off)
+{
+	const struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+	void *p = dreg->map.vaddr + addr;
+
+	*off = offset_in_page(p);
+	/* vmap()ed pages, or a buffer in the direct map */
+	return is_vmalloc_addr(p) ? vmalloc_to_page(p) : virt_to_page(p);
+}
+
+static enum dma_data_direction memreg_dmabuf_dir(bool write)
+{
+	return write ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
+}
+
+static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write,
+				    int *cookie)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+	int err;
+
+	if (!dreg->cpu_access)
+		return -EOPNOTSUPP;
+	if (READ_ONCE(reg->revoked))
+		return -EKEYREVOKED;
+	/* may take the reservation lock: outside the read section */
+	err = dma_buf_begin_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
+	if (err)
+		return err;
+	*cookie = srcu_read_lock(&memreg_dmabuf_srcu);
+	if (READ_ONCE(reg->revoked)) {
+		srcu_read_unlock(&memreg_dmabuf_srcu, *cookie);
+		dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
+		return -EKEYREVOKED;
+	}
+	return 0;
+}
+
+static void memreg_dmabuf_copy_end(struct memreg_reg *reg, bool write,
+				   int cookie)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+
+	srcu_read_unlock(&memreg_dmabuf_srcu, cookie);
+	dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
+}
+
+static int memreg_dmabuf_fill_nl(struct sk_buff *skb,
+				 const struct memreg_reg *reg)
+{
+	const struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+
+	if (nla_put_string(skb, MEMREG_A_EXPORTER, dreg->exporter) ||
+	    nla_put_u64_64bit(skb, MEMREG_A_DMABUF_SIZE, dreg->size,
+			      MEMREG_A_PAD) ||
+	    nla_put_u64_64bit(skb, MEMREG_A_DMABUF_INO, dreg->ino,
+			      MEMREG_A_PAD))
+		return -EMSGSIZE;
+	if (READ_ONCE(reg->revoked) && nla_put_flag(skb, MEMREG_A_REVOKED))
+		return -EMSGSIZE;
+	if (!dreg->cpu_access && nla_put_flag(skb, MEMREG_A_NO_CPU_ACCESS))
+		return -EMSGSIZE;
+	return 0;
+}
+
+const struct memreg_mem_ops memreg_dmabuf_mem_ops = {
+	.name			= "dmabuf",
+	.reg_size		= sizeof(struct memreg_dmabuf_reg),
+	.limit_type		= MEMREG_MEM_DEVICE,
+	.fd_backed		= true,
+	.over_limit		= MEMREG_REFUSED_DEV_BYTES,
+	.over_limit_errno	= -ENOSPC,
+	.attach			= memreg_dmabuf_attach,
+	.release		= memreg_dmabuf_release,
+	.page_at		= memreg_dmabuf_page_at,
+	.copy_begin		= memreg_dmabuf_copy_begin,
+	.copy_end		= memreg_dmabuf_copy_end,
+	.fill_nl		= memreg_dmabuf_fill_nl,
+	.nl_bytes		= MEMREG_A_DMABUF_BYTES,
+	.nl_peak_bytes		= MEMREG_A_PEAK_DMABUF_BYTES,
+};
