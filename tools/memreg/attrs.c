@@ -62,6 +62,13 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_XFER_DESCS]		= { .type = NLA_U64 },
 	[MEMREG_A_XFER_READ_BYTES]	= { .type = NLA_U64 },
 	[MEMREG_A_XFER_WRITE_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_A_DMABUF_BYTES]		= { .type = NLA_U64 },
+	[MEMREG_A_PEAK_DMABUF_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_A_EXPORTER]		= { .type = NLA_STRING },
+	[MEMREG_A_DMABUF_SIZE]		= { .type = NLA_U64 },
+	[MEMREG_A_DMABUF_INO]		= { .type = NLA_U64 },
+	[MEMREG_A_REVOKED]		= { .type = NLA_FLAG },
+	[MEMREG_A_NO_CPU_ACCESS]	= { .type = NLA_FLAG },
 };
 
 /*
@@ -248,6 +255,8 @@ const char *attrs_mem_type_name(uint32_t type)
 		return "host";
 	case MEMREG_MEM_DEVICE:
 		return "device";
+	case MEMREG_MEM_DMABUF:
+		return "dmabuf";
 	}
 	return NULL;
 }

@@ -107,6 +107,13 @@ void json_u64(struct json *j, uint64_t v)
 	j->need_comma = true;
 }
 
+void json_bool(struct json *j, bool v)
+{
+	json_before_value(j);
+	obuf_write(&j->buf, v ? "true" : "false", v ? 4 : 5);
+	j->need_comma = true;
+}
+
 void json_string(struct json *j, const char *s)
 {
 	json_before_value(j);

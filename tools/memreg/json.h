@@ -32,6 +32,7 @@ void json_array_end(struct json *j);
 /* @key is one of the tool's names: ASCII that needs no escape. */
 void json_key(struct json *j, const char *key);
 void json_u64(struct json *j, uint64_t v);
+void json_bool(struct json *j, bool v);
 void json_string(struct json *j, const char *s);
 
 /* Key and value in one call. */

@@ -54,6 +54,23 @@ static void region_access(struct out *o, const struct nlattr *a)
 	json_array_end(&o->json);
 }
 
+/*
+ * JSON only: a DMABUF registration's buffer (its whole size and inode, as
+ * /sys/kernel/debug/dma_buf/bufinfo lists it), whether the exporter
+ * revoked it, and whether the kernel can copy through it.
+ */
+static void region_dmabuf(struct out *o, struct nlattr **tb)
+{
+	if (!o->json_mode || !tb[MEMREG_A_EXPORTER])
+		return;
+	out_attr_json_u64(o, "dmabuf_size", tb[MEMREG_A_DMABUF_SIZE]);
+	out_attr_json_u64(o, "dmabuf_ino", tb[MEMREG_A_DMABUF_INO]);
+	json_key(&o->json, "revoked");
+	json_bool(&o->json, tb[MEMREG_A_REVOKED] != NULL);
+	json_key(&o->json, "cpu_access");
+	json_bool(&o->json, tb[MEMREG_A_NO_CPU_ACCESS] == NULL);
+}
+
 void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 {
 	char buf[64];
@@ -68,9 +85,15 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 	out_attr_u32(o, "id", tb[MEMREG_A_ID]);
 	out_attr_hex(o, "handle", tb[MEMREG_A_HANDLE]);
 	out_attr_mem_type(o, "type", tb[MEMREG_A_TYPE]);
-	/* only DEVICE registrations have one: "-", and no JSON member */
+	/*
+	 * only DEVICE registrations have one: "-", and no JSON member; a
+	 * DMABUF registration shows its exporter there (the driver that owns
+	 * the memory: udmabuf, system, memreg, ...)
+	 */
 	if (tb[MEMREG_A_DEVICE])
 		out_attr_u32(o, "device", tb[MEMREG_A_DEVICE]);
+	else if (tb[MEMREG_A_EXPORTER])
+		out_string(o, "exporter", nla_get_string(tb[MEMREG_A_EXPORTER]));
 	else
 		out_absent(o, "device");
 	out_attr_hex(o, "addr", tb[MEMREG_A_ADDR]);
@@ -81,6 +104,7 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 	out_attr_u32(o, "imports", tb[MEMREG_A_IMPORTS]);
 	out_attr_age(o, "age_ms", tb[MEMREG_A_AGE_MS]);
 	region_access(o, tb[MEMREG_A_ACCESS]);
+	region_dmabuf(o, tb);
 }
 
 int region_print_row(struct out *o, struct nlmsghdr *nlh)
