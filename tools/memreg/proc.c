@@ -171,6 +171,10 @@ int proc_print_row(struct out *o, struct nlmsghdr *nlh)
 	out_attr_size(o, "host_bytes", tb[MEMREG_A_HOST_BYTES]);
 	out_attr_size(o, "dev_bytes", tb[MEMREG_A_DEV_BYTES]);
 	out_attr_json_u64(o, "pinned_bytes", tb[MEMREG_A_PINNED_BYTES]);
+	/* JSON only: dma-buf bytes, which count towards the device limit */
+	out_attr_json_u64(o, "dmabuf_bytes", tb[MEMREG_A_DMABUF_BYTES]);
+	out_attr_json_u64(o, "peak_dmabuf_bytes",
+			  tb[MEMREG_A_PEAK_DMABUF_BYTES]);
 	out_triple(o, peak_keys, tb[MEMREG_A_PEAK_REGIONS],
 		   tb[MEMREG_A_PEAK_HOST_BYTES], tb[MEMREG_A_PEAK_DEV_BYTES]);
 	out_triple(o, limit_keys, tb[MEMREG_A_MAX_REGIONS],

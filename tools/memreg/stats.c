@@ -45,6 +45,7 @@ int stats_print(struct out *o, struct nlmsghdr *nlh)
 	out_attr_u64(o, "regions", tb[MEMREG_A_REGIONS]);
 	out_attr_size(o, "host_bytes", tb[MEMREG_A_HOST_BYTES]);
 	out_attr_size(o, "dev_bytes", tb[MEMREG_A_DEV_BYTES]);
+	out_attr_json_u64(o, "dmabuf_bytes", tb[MEMREG_A_DMABUF_BYTES]);
 	out_attr_u32(o, "devices", tb[MEMREG_A_DEVICES]);
 	out_attr_size(o, "pinned_bytes", tb[MEMREG_A_PINNED_BYTES]);
 	out_attr_u64(o, "refused_regions", tb[MEMREG_A_REFUSED_REGIONS]);

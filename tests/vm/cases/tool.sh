@@ -52,6 +52,30 @@ expect "monitor: REG_ADDED x2, REG_REMOVED x2, PROC_GONE for the pid" \
 expect "monitor: events (some), none with an address or handle" "yes 0" \
 	"$([ -s $mon ] && echo yes || echo no) $(jq -r 'select(.addr != null or .handle != null) | .event' $mon | wc -l)"
 
+# dma-buf registrations: two ranges of memreg's own export of a device
+# allocation, listed with their exporter and buffer, announced as events.
+mon3=/tmp/tool-mon3.txt
+start_monitor $mon3 || not_ok "monitor (dmabuf): subscribed"
+if start_hold /tmp/tool-hold3.txt -n 2 -s 8192 -d; then
+	pid3d=$hold_pid
+	expect "region -j, dmabuf: type, exporter, buffer size, offsets, lengths" \
+		"dmabuf memreg 16384 0 8192 false true
+dmabuf memreg 16384 8192 8192 false true" \
+		"$(memreg -j region pid "$pid3d" | jq -r 'sort_by(.addr) | .[] | "\(.type) \(.exporter) \(.dmabuf_size) \(.addr) \(.len) \(.revoked) \(.cpu_access)"')"
+	expect "region table, dmabuf: TYPE dmabuf, the exporter in DEV" 2 \
+		"$(memreg region pid "$pid3d" | grep -c ' dmabuf  *memreg ')"
+	expect "proc -j, dmabuf: bytes counted as dma-buf bytes, not host" \
+		"16384 0" \
+		"$(memreg -j proc pid "$pid3d" | jq -r '.[0] | "\(.dmabuf_bytes) \(.host_bytes)"')"
+	stop_hold "$pid3d"
+	stop_monitor $mon3 "\"PROC_GONE\",\"pid\":$pid3d,"
+	expect "monitor, dmabuf: REG_ADDED x2 of type dmabuf" "dmabuf dmabuf" \
+		"$(jq -r "select(.pid == $pid3d and .event == \"REG_ADDED\") | .type" $mon3 | tr '\n' ' ' | sed 's/ $//')"
+else
+	not_ok "memreg_hold -d"
+	stop_monitor $mon3 x
+fi
+
 # Permissions.
 if is_root; then
 	# a registration of another user: hidden from that user's view of

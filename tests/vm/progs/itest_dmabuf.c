@@ -865,7 +865,7 @@ static void test_udmabuf(void **state)
 	(void)state;
 	ufd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
 	if (ufd < 0) {
-		print_message("no /dev/udmabuf (%s): this kernel's exporter "
+		print_message("cannot open /dev/udmabuf (%s): the other "
 			      "tests use memreg's own export\n",
 			      strerror(errno));
 		skip();
@@ -915,7 +915,7 @@ static void test_system_heap(void **state)
 	(void)state;
 	hfd = open("/dev/dma_heap/system", O_RDONLY | O_CLOEXEC);
 	if (hfd < 0) {
-		print_message("no /dev/dma_heap/system (%s): this kernel's "
+		print_message("cannot open /dev/dma_heap/system (%s): the other "
 			      "exporter tests use memreg's own export\n",
 			      strerror(errno));
 		skip();

@@ -4,7 +4,7 @@
  * at registrations from outside (the tool, netlink, /proc).
  *
  *   memreg_hold [-n COUNT] [-s BYTES] [-k anon|thp|hugetlb|shm] [-c]
- *               [-x BYTES]
+ *               [-x BYTES] [-d]
  *
  * Registers COUNT regions of BYTES each, prints one line per registration
  * ("reg ID HANDLE ADDR LEN ADDR_DECIMAL", handle and addr in hex), then
@@ -13,7 +13,9 @@
  * it also keeps registering and unregistering one more region in a loop
  * (churn), so listings run while registrations change.  With -x it then
  * tries to register BYTES more and prints "extra OK" or "extra <errno
- * name>" (to see a refusal from outside).
+ * name>" (to see a refusal from outside).  With -d the regions are
+ * ranges of a dma-buf instead, memreg's own export of a device
+ * allocation, registered as DMABUF (ADDR is then the offset).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,11 +40,11 @@ int main(int argc, char **argv)
 	unsigned long count = 1, churns = 0;
 	unsigned long long size = 4096, extra = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
-	int opt, fd, churn = 0, err;
+	int opt, fd, churn = 0, dmabuf = 0, dfd = -1, err;
 	uint64_t handle;
 	char *buf;
 
-	while ((opt = getopt(argc, argv, "n:s:k:cx:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:k:cx:d")) != -1) {
 		switch (opt) {
 		case 'n':
 			count = strtoul(optarg, NULL, 0);
@@ -62,6 +64,9 @@ int main(int argc, char **argv)
 		case 'x':
 			extra = strtoull(optarg, NULL, 0);
 			break;
+		case 'd':
+			dmabuf = 1;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-n COUNT] [-s BYTES] "
 				"[-k anon|thp|hugetlb|shm] [-c] [-x BYTES]\n",
@@ -76,6 +81,30 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		perror("open /dev/memreg");
 		return 1;
+	}
+	if (dmabuf) {
+		dfd = memtest_dmabuf(fd, count * size);
+		if (dfd < 0) {
+			fprintf(stderr, "dma-buf: %s\n", strerror(-dfd));
+			return 1;
+		}
+		for (unsigned long i = 0; i < count; i++) {
+			err = memtest_register_dmabuf(fd, dfd, i * size, size,
+						      &handle);
+			if (err) {
+				fprintf(stderr, "register %lu: %s\n", i,
+					strerror(-err));
+				return 1;
+			}
+			printf("reg %u 0x%llx 0x%llx %llu %llu\n",
+			       (unsigned)handle, (unsigned long long)handle,
+			       i * size, size, i * size);
+		}
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		while (!stop)
+			pause();
+		return 0;
 	}
 	buf = memtest_map(kind, count * size + (churn ? size : 0));
 	if (!buf) {

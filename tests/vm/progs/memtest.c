@@ -47,6 +47,37 @@ int memtest_info(int fd, struct memreg_info *info)
 	return ioctl(fd, MEMREG_IOC_INFO, info) ? -errno : 0;
 }
 
+int memtest_dmabuf(int fd, uint64_t len)
+{
+	struct memreg_dev_alloc a = {
+		.size = sizeof(a), .device = 0, .len = len,
+		.policy = MEMREG_DEV_NORMAL_ONLY,
+	};
+	struct memreg_dev_export e = {
+		.size = sizeof(e), .flags = MEMREG_EXPORT_CLOEXEC, .len = len,
+	};
+
+	if (ioctl(fd, MEMREG_IOC_DEV_ALLOC, &a))
+		return -errno;
+	e.handle = a.handle;
+	return ioctl(fd, MEMREG_IOC_DEV_EXPORT, &e) ? -errno : e.fd;
+}
+
+int memtest_register_dmabuf(int fd, int dfd, uint64_t off, uint64_t len,
+			    uint64_t *handle)
+{
+	struct memreg_register r = {
+		.size = sizeof(r), .type = MEMREG_MEM_DMABUF, .addr = off,
+		.len = len, .fd = dfd,
+	};
+
+	if (ioctl(fd, MEMREG_IOC_REGISTER, &r))
+		return -errno;
+	if (handle)
+		*handle = r.handle;
+	return 0;
+}
+
 static const char *const memtest_kind_names[] = {
 	[MEMTEST_ANON] = "anon",
 	[MEMTEST_THP] = "thp",

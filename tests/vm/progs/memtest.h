@@ -25,6 +25,10 @@ int memtest_register(int fd, void *addr, uint64_t len, uint32_t type,
 		     uint64_t *handle);	/* 0 or -errno */
 int memtest_unregister(int fd, uint64_t handle);	/* 0 or -errno */
 int memtest_info(int fd, struct memreg_info *info);	/* 0 or -errno */
+/* A dma-buf of @len bytes of device 0 (memreg's export): fd or -errno. */
+int memtest_dmabuf(int fd, uint64_t len);
+int memtest_register_dmabuf(int fd, int dfd, uint64_t off, uint64_t len,
+			    uint64_t *handle);	/* 0 or -errno */
 
 /* Map @len bytes of @kind, touched; NULL if the kind is unavailable. */
 void *memtest_map(enum memtest_kind kind, size_t len);
