@@ -25,13 +25,15 @@
  * vmap (udmabuf before 6.x, I/O memory) gives none: such a registration
  * is still made, charged and listed, but TRANSFER refuses it (EOPNOTSUPP).
  *
- * Revocation against copies: a copy runs inside memreg_dmabuf_srcu and
- * checks reg->revoked before every page; move_notify sets it and waits for
- * those readers, so once it returns no copy touches the memory, and a copy
- * in flight ends with EKEYREVOKED, never with bytes read after the move.
- * Copies never take the reservation lock inside the read section (the
- * exporter's begin_cpu_access may, so it is called before), and
- * move_notify runs with it held: no deadlock.
+ * Revocation against copies: a copy holds the registration's copy_lock
+ * for reading and checks reg->revoked before every page; move_notify sets
+ * it and then takes the lock for writing, which waits for the copies under
+ * way, so once it returns no copy touches the memory, and a copy in
+ * flight ends with EKEYREVOKED, never with bytes read after the move.
+ * Copies never take the reservation lock while they hold copy_lock (the
+ * exporter's begin_cpu_access may take it, so it is called before), and
+ * move_notify runs with it held: the order is always resv, then
+ * copy_lock.
  *
  * The charge is against the process's device byte limit (limit_type),
  * not RLIMIT_MEMLOCK: memreg pins nothing of the process's own memory.
@@ -40,14 +42,12 @@
 #include <linux/dma-direction.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
-#include <linux/srcu.h>
+#include <linux/rwsem.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <net/netlink.h>
 #include "memreg_internal.h"
 #include "memreg_compat.h"
-
-DEFINE_STATIC_SRCU(memreg_dmabuf_srcu);
 
 /* A registration of a dma-buf range; reg->addr is the offset into it. */
 struct memreg_dmabuf_reg {
@@ -56,6 +56,7 @@ struct memreg_dmabuf_reg {
 	struct dma_buf_attachment *attach;
 	struct iosys_map map;			/* the whole buffer */
 	bool cpu_access;			/* map is a kernel address */
+	struct rw_semaphore copy_lock;		/* copies read, revocation writes */
 	/* copied at attach: the dumps read them under RCU only */
 	char exporter[32];
 	u64 size;
@@ -79,7 +80,9 @@ static void memreg_dmabuf_move_notify(struct dma_buf_attachment *attach)
 	if (READ_ONCE(dreg->reg.revoked))
 		return;
 	WRITE_ONCE(dreg->reg.revoked, true);
-	synchronize_srcu(&memreg_dmabuf_srcu);
+	/* the copies under way see it at their next page: wait for them */
+	down_write(&dreg->copy_lock);
+	up_write(&dreg->copy_lock);
 	pr_debug("memreg: registration %u of dma-buf %llu revoked by %s\n",
 		 dreg->reg.id, dreg->ino, dreg->exporter);
 }
@@ -97,6 +100,7 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 	struct dma_buf *dmabuf;
 	int err;
 
+	init_rwsem(&dreg->copy_lock);
 	/* EBADF: not an open fd; EINVAL: not a dma-buf */
 	dmabuf = dma_buf_get(req->fd);
 	if (IS_ERR(dmabuf))
@@ -161,8 +165,7 @@ static enum dma_data_direction memreg_dmabuf_dir(bool write)
 	return write ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
 }
 
-static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write,
-				    int *cookie)
+static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write)
 {
 	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
 	int err;
@@ -171,25 +174,24 @@ static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write,
 		return -EOPNOTSUPP;
 	if (READ_ONCE(reg->revoked))
 		return -EKEYREVOKED;
-	/* may take the reservation lock: outside the read section */
+	/* may take the reservation lock: not under copy_lock */
 	err = dma_buf_begin_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
 	if (err)
 		return err;
-	*cookie = srcu_read_lock(&memreg_dmabuf_srcu);
+	down_read(&dreg->copy_lock);
 	if (READ_ONCE(reg->revoked)) {
-		srcu_read_unlock(&memreg_dmabuf_srcu, *cookie);
+		up_read(&dreg->copy_lock);
 		dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
 		return -EKEYREVOKED;
 	}
 	return 0;
 }
 
-static void memreg_dmabuf_copy_end(struct memreg_reg *reg, bool write,
-				   int cookie)
+static void memreg_dmabuf_copy_end(struct memreg_reg *reg, bool write)
 {
 	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
 
-	srcu_read_unlock(&memreg_dmabuf_srcu, cookie);
+	up_read(&dreg->copy_lock);
 	dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
 }
 

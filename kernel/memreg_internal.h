@@ -199,7 +199,8 @@ struct sk_buff;
  * @page_at: the page holding byte @addr of the registration, and the
  *	byte's offset in it: what transfers copy through
  * @copy_begin: optional; a copy (@write: into it) is about to use
- *	page_at; 0, or -errno to refuse it.  @cookie is for @copy_end.
+ *	page_at; 0, or -errno to refuse it.  Not called twice for one copy
+ *	(a copy within one registration begins once, as a write).
  * @copy_end: optional; that copy is done
  * @fill_nl: optional; the type's own attributes of a dump entry
  * @nl_bytes: the netlink attribute of the type's registered bytes (stats,
@@ -222,8 +223,8 @@ struct memreg_mem_ops {
 	void (*release)(struct memreg_reg *reg);
 	struct page *(*page_at)(const struct memreg_reg *reg, u64 addr,
 				unsigned int *off);
-	int (*copy_begin)(struct memreg_reg *reg, bool write, int *cookie);
-	void (*copy_end)(struct memreg_reg *reg, bool write, int cookie);
+	int (*copy_begin)(struct memreg_reg *reg, bool write);
+	void (*copy_end)(struct memreg_reg *reg, bool write);
 	int (*fill_nl)(struct sk_buff *skb, const struct memreg_reg *reg);
 	u16 nl_bytes, nl_peak_bytes, nl_max_bytes;	/* MEMREG_A_* of the type */
 };

@@ -110,6 +110,49 @@ static void memreg_test_limits_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_DEV_BYTES);
 }
 
+/* dma-buf bytes are charged to the device limit, with device bytes */
+static void memreg_test_limits_shared(struct kunit *test)
+{
+	struct memreg_usage use = {
+		.bytes[MEMREG_MEM_DEVICE] = 1 << 20,
+		.bytes[MEMREG_MEM_DMABUF] = (1 << 20) - 4096,
+	};
+	enum memreg_refusal why = 0;
+
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_DMABUF, 4096,
+						  &why), 0);
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_DMABUF, 4097,
+						  &why), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_DEV_BYTES);
+	/* and the other way round: device bytes see the dma-buf bytes */
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_DEVICE, 4097,
+						  &why), -ENOSPC);
+	/* host bytes are not theirs */
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_HOST, 4096, &why),
+			0);
+	/* wrapping across the two types is refused too */
+	use.bytes[MEMREG_MEM_DMABUF] = U64_MAX - (1 << 20) + 1;
+	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
+						  MEMREG_MEM_DEVICE, 1, &why),
+			-ENOSPC);
+}
+
+static void memreg_test_token_eq(struct kunit *test)
+{
+	u8 a[16] = { 1, 2, 3 }, b[16] = { 1, 2, 3 };
+
+	KUNIT_EXPECT_TRUE(test, memreg_token_eq(a, b));
+	b[15] = 1;
+	KUNIT_EXPECT_FALSE(test, memreg_token_eq(a, b));
+	b[15] = 0;
+	b[0] = 0;
+	KUNIT_EXPECT_FALSE(test, memreg_token_eq(a, b));
+}
+
 static void memreg_test_limits_overflow(struct kunit *test)
 {
 	struct memreg_limits unlimited = {
@@ -275,6 +318,8 @@ static struct kunit_case memreg_test_cases[] = {
 	KUNIT_CASE(memreg_test_limits_count),
 	KUNIT_CASE(memreg_test_limits_bytes),
 	KUNIT_CASE(memreg_test_limits_overflow),
+	KUNIT_CASE(memreg_test_limits_shared),
+	KUNIT_CASE(memreg_test_token_eq),
 	KUNIT_CASE(memreg_test_effective_limits),
 	KUNIT_CASE(memreg_test_handle),
 	KUNIT_CASE(memreg_test_handle_lookup),

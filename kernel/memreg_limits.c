@@ -57,6 +57,7 @@ int memreg_check_limits(const struct memreg_usage *use,
 			enum memreg_refusal *why)
 {
 	u32 lt = memreg_mem_types[type]->limit_type, t;
+	bool wrapped = false;
 	u64 sum = len;
 
 	if (use->regions >= lim->max_regions) {
@@ -68,11 +69,12 @@ int memreg_check_limits(const struct memreg_usage *use,
 	 * every type charged against it (dma-buf bytes are device bytes).
 	 */
 	for (t = 0; t < MEMREG_MEM_TYPES; t++) {
+		/* a sum that wraps must not look small */
 		if (memreg_mem_types[t]->limit_type == lt &&
 		    check_add_overflow(sum, use->bytes[t], &sum))
-			sum = U64_MAX;
+			wrapped = true;
 	}
-	if (sum > lim->max_bytes[lt]) {
+	if (wrapped || sum > lim->max_bytes[lt]) {
 		*why = memreg_mem_types[type]->over_limit;
 		return memreg_mem_types[type]->over_limit_errno;
 	}

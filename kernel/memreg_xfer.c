@@ -97,30 +97,33 @@ static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
 
 /*
  * Copy with both sides' backends told (a dma-buf's CPU access and its
- * revocation), @dst written.
+ * revocation), @dst written.  A process may import its own grant: then
+ * both sides are one registration, told once (its copy lock is not
+ * taken twice).
  */
 static int memreg_xfer_copy_between(struct memreg_reg *dst, u64 daddr,
 				    struct memreg_reg *src, u64 saddr,
 				    u64 len)
 {
-	int scookie = 0, dcookie = 0, err;
+	bool tell_src = src->ops->copy_begin && src != dst;
+	int err;
 
-	if (src->ops->copy_begin) {
-		err = src->ops->copy_begin(src, false, &scookie);
+	if (tell_src) {
+		err = src->ops->copy_begin(src, false);
 		if (err)
 			return err;
 	}
 	if (dst->ops->copy_begin) {
-		err = dst->ops->copy_begin(dst, true, &dcookie);
+		err = dst->ops->copy_begin(dst, true);
 		if (err)
 			goto end_src;
 	}
 	err = memreg_xfer_copy(dst, daddr, src, saddr, len);
 	if (dst->ops->copy_end)
-		dst->ops->copy_end(dst, true, dcookie);
+		dst->ops->copy_end(dst, true);
 end_src:
-	if (src->ops->copy_end)
-		src->ops->copy_end(src, false, scookie);
+	if (tell_src)
+		src->ops->copy_end(src, false);
 	return err;
 }
 
