@@ -29,7 +29,10 @@
  *   EINTR    a fatal signal arrived while pinning
  *   DMABUF type: EBADF @fd is not open, EINVAL @fd is not a dma-buf,
  *            ERANGE the range is not inside the buffer, ENOSPC the
- *            device byte limit (dma-buf bytes count as device bytes)
+ *            device byte limit (dma-buf bytes count as device bytes),
+ *            ENODEV the exporter revoked the buffer (memreg's own export
+ *            of an allocation since freed), or another error of the
+ *            exporter's attach
  * MEMREG_IOC_UNREGISTER: ENOENT for an unknown handle (never made, already
  * unregistered, or made on another file or by another process).
  *

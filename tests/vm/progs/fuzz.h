@@ -75,6 +75,10 @@ uint64_t fz_interesting(struct fz_rng *r);
 	X(UNIMPORT, "ioctl UNIMPORT")					\
 	X(TRANSFER, "ioctl TRANSFER")					\
 	X(MSTX, "ioctl MSTX")						\
+	X(DEV_EXPORT, "ioctl DEV_EXPORT")				\
+	X(DMABUF_REG, "ioctl REGISTER dma-buf")				\
+	X(IPC, "ioctl IPC_*")						\
+	X(DMABUF_MMAP, "mmap dma-buf")					\
 	X(BADCMD, "ioctl other numbers")				\
 	X(NL_DO_STATS, "netlink GET_STATS do")				\
 	X(NL_DUMP_STATS, "netlink GET_STATS dump")			\
@@ -126,12 +130,14 @@ struct fz_token {
 };
 
 #define FZ_NTOKENS 64
+#define FZ_NIPC_TOKENS 16
 
 /* One MAP_SHARED anonymous mapping made before the first fork. */
 struct fz_shared {
 	struct fz_kstat stats[FZ_NKINDS];
 	struct fz_token tokens[FZ_NTOKENS];
 	uint64_t tokens_published;
+	uint8_t ipc_tokens[FZ_NIPC_TOKENS][16];	/* names, for any process */
 	int unexpected;		/* a worker saw something impossible */
 };
 
@@ -160,6 +166,8 @@ static inline void fz_count(enum fz_kind kind, int ret)
 #define FZ_NIMPORTS	32
 #define FZ_NGRANTS	32
 #define FZ_NCHILDREN	6
+#define FZ_NDMABUFS	8
+#define FZ_NNAMES	8
 
 enum fz_map_kind {
 	FZ_MAP_ANON,		/* private anonymous, a few pages */
@@ -225,6 +233,8 @@ struct fz_proc {
 	struct fz_import imports[FZ_NIMPORTS];
 	struct fz_grant grants[FZ_NGRANTS];
 	pid_t children[FZ_NCHILDREN];
+	int dmabufs[FZ_NDMABUFS];	/* dma-buf fds; -1: free */
+	uint8_t names[FZ_NNAMES][16];	/* IPC names made; zero: free */
 	uint32_t devices;	/* MEMREG_INFO.devices */
 	uint32_t page_size;
 };
@@ -248,6 +258,18 @@ void fz_ioctl_one(struct fz_thread *t);
 int fz_pick_fd(struct fz_thread *t, int *fdi);
 void fz_pool_init(struct fz_proc *p);
 uint64_t fz_pick_addr(struct fz_thread *t, uint64_t *len, int *kind);
+
+/* fuzz_dmabuf.c */
+void fz_dmabuf_one(struct fz_thread *t);
+void fz_dmabuf_init(struct fz_proc *p);
+
+/* shared by fuzz_ioctl.c and fuzz_dmabuf.c */
+int fz_call(struct fz_thread *t, enum fz_kind kind, int fd,
+	    unsigned int nr, size_t ssize, bool *clean);
+uint32_t fz_flags(struct fz_thread *t);
+void fz_reserved(struct fz_thread *t, void *res, size_t len);
+void fz_keep_reg(struct fz_thread *t, int fd, const struct fz_reg *nr);
+extern __thread uint8_t fz_argbuf[];
 
 /* fuzz_netlink.c */
 int fz_nl_resolve(void);

@@ -22,7 +22,7 @@ static unsigned int fz_stale_next;
 
 /* Bigger than any struct size tried (a page and then some), page aligned. */
 #define FZ_ARGBUF 8192
-static __thread uint8_t fz_argbuf[FZ_ARGBUF] __attribute__((aligned(4096)));
+__thread uint8_t fz_argbuf[FZ_ARGBUF] __attribute__((aligned(4096)));
 
 uint64_t fz_interesting(struct fz_rng *r)
 {
@@ -74,6 +74,7 @@ void fz_pool_init(struct fz_proc *p)
 	for (int i = 0; i < FZ_NFDS; i++)
 		p->fds[i] = -1;
 	p->tmpfd = -1;
+	fz_dmabuf_init(p);
 }
 
 /*
@@ -160,8 +161,8 @@ uint64_t fz_pick_addr(struct fz_thread *t, uint64_t *len, int *kind)
  * the errno, and counts it; *@clean says whether the struct was sent as
  * it is, so that its output can be trusted.
  */
-static int fz_call(struct fz_thread *t, enum fz_kind kind, int fd,
-		   unsigned int nr, size_t ssize, bool *clean)
+int fz_call(struct fz_thread *t, enum fz_kind kind, int fd,
+	    unsigned int nr, size_t ssize, bool *clean)
 {
 	uint32_t usize = ssize, csize = ssize;
 	void *arg = fz_argbuf;
@@ -202,7 +203,7 @@ static int fz_call(struct fz_thread *t, enum fz_kind kind, int fd,
 }
 
 /* mostly 0, sometimes one random bit or all of them */
-static uint32_t fz_flags(struct fz_thread *t)
+uint32_t fz_flags(struct fz_thread *t)
 {
 	if (!fz_one_in(&t->rng, 25))
 		return 0;
@@ -210,7 +211,7 @@ static uint32_t fz_flags(struct fz_thread *t)
 	       1U << fz_below(&t->rng, 32);
 }
 
-static void fz_reserved(struct fz_thread *t, void *res, size_t len)
+void fz_reserved(struct fz_thread *t, void *res, size_t len)
 {
 	if (fz_one_in(&t->rng, 30))
 		((uint8_t *)res)[fz_below(&t->rng, len)] = 1 + fz_below(&t->rng, 255);
@@ -276,7 +277,7 @@ static void fz_unregister(int fd, uint64_t handle)
 }
 
 /* Keep what a call made; a full pool lets go of an old one first. */
-static void fz_keep_reg(struct fz_thread *t, int fd, const struct fz_reg *nr)
+void fz_keep_reg(struct fz_thread *t, int fd, const struct fz_reg *nr)
 {
 	struct fz_proc *p = t->p;
 	struct fz_reg *slot = &p->regs[fz_below(&t->rng, FZ_NREGS)], old;
@@ -960,8 +961,10 @@ void fz_ioctl_one(struct fz_thread *t)
 		fz_do_unimport(t);
 	else if (r < 89)
 		fz_do_transfer(t);
-	else if (r < 98)
+	else if (r < 94)
 		fz_do_mstx(t);
+	else if (r < 98)
+		fz_dmabuf_one(t);
 	else
 		fz_do_badcmd(t);
 }
