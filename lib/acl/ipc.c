@@ -134,9 +134,9 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	m = memreg__acl_devmem_find(devPtr, size);
 	if (!m || m->imported) {
-		/* Only this process's own allocations have a dma-buf to make. */
+		/* Only this process's allocations have a dma-buf to make. */
 		ret = memreg__acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-				       "%p + %zu is not inside one aclrtMalloc allocation",
+				       "%p + %zu is not inside one allocation",
 				       devPtr, size);
 		goto out;
 	}
@@ -144,7 +144,7 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 	offset = (size_t)((char *)devPtr - (char *)m->mem.addr);
 	if (offset % (size_t)sysconf(_SC_PAGESIZE)) {
 		ret = memreg__acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-				       "%p is not page-aligned in its allocation",
+				       "%p is not on a page of its allocation",
 				       devPtr);
 		goto out;
 	}
@@ -228,7 +228,7 @@ static aclError import_key(void **devPtr, const char *key, uint64_t flags)
 	}
 	p = memreg__dmabuf_mmap(fd, len);
 	if (p == MAP_FAILED) {
-		/* ENODEV: the exporter freed the memory; the name outlived it. */
+		/* ENODEV: the exporter freed the memory; the name is left. */
 		ret = memreg__acl_fail(errno == ENODEV ?
 				       ACL_ERROR_RT_PARAM_INVALID :
 				       ACL_ERROR_RT_MEMORY_ALLOCATION,

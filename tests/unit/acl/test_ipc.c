@@ -18,6 +18,10 @@
 #include "tests.h"
 
 #define KEY_LEN	65
+#define EXP_DEFAULT	ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT
+#define EXP_ANY		ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION
+#define IMP_DEFAULT	ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT
+#define IMP_PEER	ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS
 
 static int count_fds(void)
 {
@@ -59,8 +63,7 @@ static void test_ipc_pid_list(void **state)
 				     ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
 	memset(key, 'x', sizeof(key));
 	assert_int_equal(aclrtIpcMemGetExportKey(p, sizeof(in), key, KEY_LEN,
-						 ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT),
-			 ACL_SUCCESS);
+						 EXP_DEFAULT), ACL_SUCCESS);
 	assert_int_equal(strncmp(key, "memreg-ipc-", 11), 0);
 	assert_true(strlen(key) < KEY_LEN);
 	/* The allocation's range as asked, named with the pid check on. */
@@ -72,16 +75,14 @@ static void test_ipc_pid_list(void **state)
 
 	/* Another process, not on the list: refused. */
 	fake.ipc.pid = other;
-	assert_int_equal(aclrtIpcMemImportByKey(&q, key,
-						ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT),
+	assert_int_equal(aclrtIpcMemImportByKey(&q, key, IMP_DEFAULT),
 			 ACL_ERROR_RT_NO_PERMISSION);
 	assert_null(q);
 	fake.ipc.pid = getpid();
 	assert_int_equal(aclrtIpcMemSetImportPid(key, &other, 1), ACL_SUCCESS);
 	assert_int_equal(fake.ipc.last_allow_pids[0], other);
 	fake.ipc.pid = other;
-	assert_int_equal(aclrtIpcMemImportByKey(&q, key,
-						ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT),
+	assert_int_equal(aclrtIpcMemImportByKey(&q, key, IMP_DEFAULT),
 			 ACL_SUCCESS);
 	assert_non_null(q);
 	assert_ptr_not_equal(q, p);
@@ -127,14 +128,12 @@ static void test_ipc_any_pid(void **state)
 	(void)state;
 	p = dev_alloc(3 * 4096);
 	assert_int_equal(aclrtIpcMemGetExportKey(p, 4096, key, KEY_LEN,
-						 ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION),
-			 ACL_SUCCESS);
+						 EXP_ANY), ACL_SUCCESS);
 	memcpy(&x, fake.last[FAKE_IPC_EXPORT].bytes, sizeof(x));
 	assert_int_equal(x.flags, MEMREG_IPC_ANY_PID);
 	/* Any process, no list. */
 	fake.ipc.pid = getppid();
-	assert_int_equal(aclrtIpcMemImportByKey(&q, key,
-						ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS),
+	assert_int_equal(aclrtIpcMemImportByKey(&q, key, IMP_PEER),
 			 ACL_SUCCESS);
 	/* One mapping per key and process. */
 	assert_int_equal(aclrtIpcMemImportByKey(&r, key, 0),
