@@ -408,6 +408,29 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInf
 ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion,
 							 int32_t *canCompatible);
 
+/*
+ * Device memory shared between processes.  The exporter names a range of
+ * an aclrtMalloc allocation (a key of at most 65 bytes, NUL included);
+ * with the DEFAULT flag only the pids aclrtIpcMemSetImportPid names (from
+ * their aclrtDeviceGetBareTgid) may import it.  The importer gets an
+ * address of its own for the same memory; each side ends with
+ * aclrtIpcMemClose, the importer first.
+ */
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT			0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION	0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT			0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS		0x1UL
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
+						     char *key, size_t len,
+						     uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid,
+						     size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key,
+						    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+
 /* Versions of the installed packages. */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);

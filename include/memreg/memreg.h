@@ -54,7 +54,12 @@ enum memreg_err {
 	MEMREG_E_BUSY		= 18,	/* device memory still registered (EBUSY) */
 	MEMREG_E_REVOKED	= 19,	/* the peer's grant is gone (EKEYREVOKED) */
 	MEMREG_E_RANGE		= 20,	/* outside its registration (ERANGE) */
-	MEMREG_E_TOO_MANY	= 21,	/* grant or import limit (EMFILE) */
+	MEMREG_E_TOO_MANY	= 21,	/* grant, import or IPC name limit (EMFILE) */
+	/* 1.3: dma-bufs and IPC names */
+	MEMREG_E_BADF		= 22,	/* the fd is not open (EBADF) */
+	MEMREG_E_NOTSUP		= 23,	/* the dma-buf has no CPU mapping (EOPNOTSUPP) */
+	MEMREG_E_NOFD		= 24,	/* no free file descriptor (EMFILE) */
+	MEMREG_E_NOPROC		= 25,	/* no such process (ESRCH) */
 };
 
 /**
@@ -80,6 +85,12 @@ enum memreg_op {
 	MEMREG_OP_UNIMPORT	= 12,	/* MEMREG_IOC_UNIMPORT */
 	MEMREG_OP_TRANSFER	= 13,	/* MEMREG_IOC_TRANSFER */
 	MEMREG_OP_MSTX		= 14,	/* MEMREG_IOC_MSTX */
+	MEMREG_OP_DEV_EXPORT	= 15,	/* MEMREG_IOC_DEV_EXPORT */
+	MEMREG_OP_REGISTER_DMABUF = 16,	/* MEMREG_IOC_REGISTER, DMABUF type */
+	MEMREG_OP_IPC_EXPORT	= 17,	/* MEMREG_IOC_IPC_EXPORT */
+	MEMREG_OP_IPC_ALLOW	= 18,	/* MEMREG_IOC_IPC_ALLOW */
+	MEMREG_OP_IPC_IMPORT	= 19,	/* MEMREG_IOC_IPC_IMPORT */
+	MEMREG_OP_IPC_CLOSE	= 20,	/* MEMREG_IOC_IPC_CLOSE */
 };
 
 /* An open /dev/memreg with what MEMREG_IOC_INFO said at open.  Opaque. */
@@ -317,6 +328,113 @@ struct memreg_dev_stat {
  */
 int memreg_dev_stat(struct memreg_ctx *ctx, unsigned int device,
 		    struct memreg_dev_stat *st);
+
+/*
+ * dma-bufs (MEMREG_FEATURE_DMABUF): device memory exported as a dma-buf,
+ * registrations of any driver's dma-buf, and names that let another
+ * process turn a dma-buf into an fd of its own (what CANN's aclrtIpcMem*
+ * calls are built on).  The module charges dma-buf registrations to the
+ * device byte limit.
+ */
+
+/* Bytes of an IPC name: struct memreg_ipc_export.token. */
+#define MEMREG_IPC_TOKEN_LEN	16
+
+/**
+ * memreg_dev_export - make a dma-buf of part of a device allocation
+ * @ctx: the context it was allocated on
+ * @mem: what memreg_dev_alloc() filled in
+ * @offset: where the dma-buf starts in it, a multiple of the page size
+ * @len: bytes, > 0; the dma-buf is @len rounded up to pages
+ * @fd: receives the dma-buf's descriptor (close-on-exec); the caller
+ *	closes it
+ *
+ * Freeing the allocation (memreg_dev_free(), closing @ctx, exit) revokes
+ * the dma-buf: its mappings fault, registrations of it refuse copies.
+ *
+ * Return: 0, -MEMREG_E_NOENT (@mem is not a live allocation of @ctx),
+ * -MEMREG_E_INVAL (@offset not page-aligned, @len 0), -MEMREG_E_RANGE (the
+ * range is not inside the allocation), -MEMREG_E_NOFD.
+ */
+int memreg_dev_export(struct memreg_ctx *ctx, const struct memreg_dev_mem *mem,
+		      size_t offset, size_t len, int *fd);
+
+/**
+ * memreg_register_dmabuf - register a range of a dma-buf
+ * @ctx: an open context
+ * @fd: the dma-buf (any driver's); the registration holds its own
+ *	reference, so @fd may be closed after
+ * @offset: where the range starts in the buffer
+ * @len: bytes, > 0
+ * @access: MEMREG_ACCESS_* bits granted to peers
+ * @handle: receives the handle, for memreg_unregister() and grants
+ *
+ * Return: 0, -MEMREG_E_BADF (@fd is not open), -MEMREG_E_INVAL (not a
+ * dma-buf, @len 0), -MEMREG_E_RANGE (the range is not inside the buffer),
+ * -MEMREG_E_LIMIT_DEVICE, -MEMREG_E_LIMIT_REGIONS.
+ */
+int memreg_register_dmabuf(struct memreg_ctx *ctx, int fd, uint64_t offset,
+			   size_t len, unsigned int access, uint64_t *handle);
+
+/**
+ * memreg_ipc_export - give a dma-buf a name other processes can import
+ * @ctx: an open context; the name lives until memreg_ipc_close() or the
+ *	close of @ctx
+ * @fd: a dma-buf; the name holds its own reference, so @fd may be closed
+ * @flags: 0 (only the pids memreg_ipc_allow() names may import) or
+ *	MEMREG_IPC_ANY_PID
+ * @token: receives the name
+ *
+ * Return: 0, -MEMREG_E_BADF, -MEMREG_E_INVAL (not a dma-buf, unknown
+ * flags), -MEMREG_E_TOO_MANY (MEMREG_IPC_MAX_NAMES names on @ctx).
+ */
+int memreg_ipc_export(struct memreg_ctx *ctx, int fd, unsigned int flags,
+		      uint8_t token[MEMREG_IPC_TOKEN_LEN]);
+
+/**
+ * memreg_ipc_allow - let processes import a name
+ * @ctx: the context that made the name
+ * @token: the name
+ * @pids: @n process ids, as this process's pid namespace sees them
+ * @n: 1 .. MEMREG_IPC_MAX_PIDS (over all calls for the name)
+ *
+ * The module keeps the processes, not the numbers: a pid reused after the
+ * process exited does not inherit the right.
+ *
+ * Return: 0, -MEMREG_E_NOENT (not a name of @ctx), -MEMREG_E_NOPROC (a pid
+ * that does not exist), -MEMREG_E_TOO_MANY (more than MEMREG_IPC_MAX_PIDS),
+ * -MEMREG_E_INVAL (@n 0).
+ */
+int memreg_ipc_allow(struct memreg_ctx *ctx,
+		     const uint8_t token[MEMREG_IPC_TOKEN_LEN],
+		     const int32_t *pids, size_t n);
+
+/**
+ * memreg_ipc_import - turn a name into a dma-buf fd of this process
+ * @ctx: an open context
+ * @token: a name another process (or this one) made
+ * @fd: receives the new dma-buf descriptor (close-on-exec)
+ * @len: if not NULL, receives the dma-buf's size in bytes
+ *
+ * The fd stays valid when the exporter closes the name; it is revoked
+ * (mappings fault) when the exporter frees the memory behind it.
+ *
+ * Return: 0, -MEMREG_E_NOENT (no such name, or closed), -MEMREG_E_PERM
+ * (this process is not allowed), -MEMREG_E_NOFD.
+ */
+int memreg_ipc_import(struct memreg_ctx *ctx,
+		      const uint8_t token[MEMREG_IPC_TOKEN_LEN], int *fd,
+		      size_t *len);
+
+/**
+ * memreg_ipc_close - forget a name; imports made before stay valid
+ * @ctx: the context that made it
+ * @token: the name
+ *
+ * Return: 0, or -MEMREG_E_NOENT if @token is not a live name of @ctx.
+ */
+int memreg_ipc_close(struct memreg_ctx *ctx,
+		     const uint8_t token[MEMREG_IPC_TOKEN_LEN]);
 
 #ifdef __cplusplus
 }

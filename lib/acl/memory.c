@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -95,8 +96,7 @@ struct acl_devmem *memreg__acl_devmem_find(const void *addr, size_t len)
 	return m;
 }
 
-/* rt.lock held; 0 or -1 (out of memory). */
-static int table_insert(struct acl_devmem *m)
+int memreg__acl_devmem_insert(struct acl_devmem *m)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
 	size_t i;
@@ -155,7 +155,7 @@ static aclError dev_malloc(void **devPtr, size_t size,
 			       (enum memreg_dev_policy)pol, len, &m->mem);
 	if (err) {
 		ret = memreg__acl_error(err);
-	} else if (table_insert(m)) {
+	} else if (memreg__acl_devmem_insert(m)) {
 		memreg_dev_free(memreg__acl_rt.mctx, &m->mem);
 		ret = ACL_ERROR_BAD_ALLOC;
 	}
@@ -166,6 +166,24 @@ static aclError dev_malloc(void **devPtr, size_t size,
 	}
 	*devPtr = m->mem.addr;
 	return ACL_SUCCESS;
+}
+
+void memreg__acl_devmem_remove(struct acl_devmem *m)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	size_t i = lower_bound(m->mem.addr);
+
+	if (i == rt->nr_devmem || rt->devmem[i] != m)
+		return;
+	memmove(&rt->devmem[i], &rt->devmem[i + 1],
+		(rt->nr_devmem - i - 1) * sizeof(*rt->devmem));
+	rt->nr_devmem--;
+}
+
+struct acl_devmem **memreg__acl_devmem_all(size_t *n)
+{
+	*n = memreg__acl_rt.nr_devmem;
+	return memreg__acl_rt.devmem;
 }
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
@@ -195,8 +213,12 @@ aclError aclrtFree(void *devPtr)
 	 */
 	pthread_mutex_lock(&rt->lock);
 	i = lower_bound(devPtr);
-	/* Only what aclrtMalloc returned, not a pointer inside it. */
-	if (i == rt->nr_devmem || rt->devmem[i]->mem.addr != devPtr) {
+	/*
+	 * Only what aclrtMalloc returned, not a pointer inside it, nor
+	 * another process's memory (aclrtIpcMemClose unmaps that).
+	 */
+	if (i == rt->nr_devmem || rt->devmem[i]->mem.addr != devPtr ||
+	    rt->devmem[i]->imported) {
 		ret = ACL_ERROR_INVALID_PARAM;
 		goto out;
 	}
@@ -228,6 +250,13 @@ void memreg__acl_memory_release(void)
 
 	for (i = 0; i < rt->nr_devmem; i++) {
 		m = rt->devmem[i];
+		if (m->imported) {
+			/* Another process's memory: only our mapping goes. */
+			munmap(m->mem.addr, m->mem.len);
+			close(m->fd);
+			free(m);
+			continue;
+		}
 		/*
 		 * Refused while the program keeps a registration of it: the
 		 * module frees it when the descriptor closes; the mapping is

@@ -38,9 +38,17 @@ struct acl_device {
 	struct acl_context *default_ctx;
 };
 
-/* One piece of device memory that aclrtMalloc handed out. */
+/*
+ * One piece of device memory that aclrtMalloc handed out, or another
+ * process's that aclrtIpcMemImportByKey mapped (@imported: @mem.addr and
+ * @mem.len are the mapping of the dma-buf @fd, @mem.handle means nothing;
+ * aclrtIpcMemClose of @token unmaps it, aclrtFree refuses it).
+ */
 struct acl_devmem {
 	struct memreg_dev_mem mem;
+	bool imported;
+	int fd;
+	uint8_t token[MEMREG_IPC_TOKEN_LEN];
 };
 
 struct acl_runtime {
@@ -308,6 +316,11 @@ void memreg__acl_stage_drain(void);
 struct acl_devmem *memreg__acl_devmem_find(const void *addr, size_t len);
 /* aclFinalize's part: free all device and host memory; rt.lock held. */
 void memreg__acl_memory_release(void);
+/* Add @m to the table, or take it out; rt.lock held.  0 or -1 (no memory). */
+int memreg__acl_devmem_insert(struct acl_devmem *m);
+void memreg__acl_devmem_remove(struct acl_devmem *m);
+/* Every entry of the table, for a walk; rt.lock held. */
+struct acl_devmem **memreg__acl_devmem_all(size_t *n);
 
 /* ---- hostmem.c ---- */
 void memreg__acl_hostmem_release(void);

@@ -56,6 +56,29 @@ static const struct errno_map errno_map[] = {
 	{ OP(MEMREG_OP_GRANT) | OP(MEMREG_OP_IMPORT),
 					EMFILE,	MEMREG_E_TOO_MANY },
 
+	/* A DMABUF copy: an exporter that gives the kernel no mapping. */
+	{ OP(MEMREG_OP_TRANSFER),	EOPNOTSUPP, MEMREG_E_NOTSUP },
+
+	/*
+	 * dma-bufs (dmabuf.c).  A DMABUF registration has the limits of
+	 * every registration; it pins nothing, so ENOMEM is only memory.
+	 */
+	{ OP(MEMREG_OP_REGISTER_DMABUF) | OP(MEMREG_OP_IPC_EXPORT),
+					EBADF,	MEMREG_E_BADF },
+	{ OP(MEMREG_OP_REGISTER_DMABUF), ERANGE, MEMREG_E_RANGE },
+	{ OP(MEMREG_OP_REGISTER_DMABUF), ENOSPC, MEMREG_E_LIMIT_DEVICE },
+	{ OP(MEMREG_OP_REGISTER_DMABUF), EMFILE, MEMREG_E_LIMIT_REGIONS },
+	{ OP(MEMREG_OP_DEV_EXPORT),	ENOENT,	MEMREG_E_NOENT },
+	{ OP(MEMREG_OP_DEV_EXPORT),	ERANGE,	MEMREG_E_RANGE },
+	{ OP(MEMREG_OP_DEV_EXPORT) | OP(MEMREG_OP_IPC_IMPORT),
+					EMFILE,	MEMREG_E_NOFD },
+	{ OP(MEMREG_OP_IPC_EXPORT),	EMFILE,	MEMREG_E_TOO_MANY },
+	{ OP(MEMREG_OP_IPC_ALLOW) | OP(MEMREG_OP_IPC_IMPORT) |
+	  OP(MEMREG_OP_IPC_CLOSE),	ENOENT,	MEMREG_E_NOENT },
+	{ OP(MEMREG_OP_IPC_ALLOW),	ESRCH,	MEMREG_E_NOPROC },
+	/* Here E2BIG is the pid list, not a struct the module does not know. */
+	{ OP(MEMREG_OP_IPC_ALLOW),	E2BIG,	MEMREG_E_TOO_MANY },
+
 	/* MEMREG_IOC_MSTX: a heap or region the file does not have. */
 	{ OP(MEMREG_OP_MSTX),		ENOENT,	MEMREG_E_NOENT },
 
@@ -111,7 +134,8 @@ static const char *const err_text[] = {
 	[MEMREG_E_FAULT] = "memory range is not (fully) mapped (EFAULT)",
 	[MEMREG_E_ACCESS] =
 		"memory range is mapped but not writable (EACCES)",
-	[MEMREG_E_NOENT] = "no such registration handle on this context (ENOENT)",
+	[MEMREG_E_NOENT] =
+		"no such handle, token or IPC name on this context (ENOENT)",
 	[MEMREG_E_LIMIT_REGIONS] =
 		"registration limit of the process reached (EMFILE)",
 	[MEMREG_E_LIMIT_HOST] =
@@ -137,7 +161,13 @@ static const char *const err_text[] = {
 	[MEMREG_E_RANGE] =
 		"a transfer range is not inside its registration (ERANGE)",
 	[MEMREG_E_TOO_MANY] =
-		"too many grants of the registration (64) or imports of the process (65536) (EMFILE)",
+		"too many grants of the registration (64), imports of the process (65536), IPC names of the context (4096) or pids allowed for one (1024) (EMFILE/E2BIG)",
+	[MEMREG_E_BADF] = "the file descriptor is not open (EBADF)",
+	[MEMREG_E_NOTSUP] =
+		"the dma-buf's exporter gives the kernel no CPU mapping: no copies to or from it (EOPNOTSUPP)",
+	[MEMREG_E_NOFD] =
+		"the process has no free file descriptor (EMFILE)",
+	[MEMREG_E_NOPROC] = "no such process (ESRCH)",
 };
 
 const char *memreg_strerror(int err)

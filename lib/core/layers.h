@@ -18,4 +18,17 @@
  */
 int memreg__mstx_batch(struct memreg_ctx *ctx, struct memreg_mstx *batch);
 
+/*
+ * mmap(2) of the whole of a dma-buf @fd of @len bytes, read-write and
+ * shared: the address, or MAP_FAILED with errno.  In a MEMREG_TESTING
+ * build the fake kernel's hook answers, since its dma-bufs are ranges of
+ * one file that a mapping at offset 0 would not find.
+ */
+void *memreg__dmabuf_mmap(int fd, size_t len);
+
+#ifdef MEMREG_TESTING
+typedef void *(*memreg__mmap_fn)(int fd, size_t len);
+extern memreg__mmap_fn memreg__test_mmap;
+#endif
+
 #endif /* MEMREG_CORE_LAYERS_H */

@@ -45,6 +45,7 @@ int main(int argc, char **argv)
 		run_value_tests,
 		run_query_tests,
 		run_streamcfg_tests,
+		run_ipc_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

@@ -18,6 +18,7 @@ int main(int argc, char **argv)
 		run_ioctl_tests,
 		run_query_tests,
 		run_thread_tests,
+		run_dmabuf_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

@@ -83,6 +83,28 @@ static const struct mapping documented[] = {
 	{ MEMREG_OP_TRANSFER,	EINTR,	MEMREG_E_INTR },
 	/* mstx batches: a heap or region the file does not have */
 	{ MEMREG_OP_MSTX,	ENOENT,	MEMREG_E_NOENT },
+
+	/* dma-bufs: DMABUF registrations, DEV_EXPORT, IPC names */
+	{ MEMREG_OP_TRANSFER,	EOPNOTSUPP, MEMREG_E_NOTSUP },
+	{ MEMREG_OP_REGISTER_DMABUF, EBADF, MEMREG_E_BADF },
+	{ MEMREG_OP_REGISTER_DMABUF, EINVAL, MEMREG_E_INVAL },
+	{ MEMREG_OP_REGISTER_DMABUF, ERANGE, MEMREG_E_RANGE },
+	{ MEMREG_OP_REGISTER_DMABUF, ENOSPC, MEMREG_E_LIMIT_DEVICE },
+	{ MEMREG_OP_REGISTER_DMABUF, EMFILE, MEMREG_E_LIMIT_REGIONS },
+	{ MEMREG_OP_DEV_EXPORT,	ENOENT,	MEMREG_E_NOENT },
+	{ MEMREG_OP_DEV_EXPORT,	EINVAL,	MEMREG_E_INVAL },
+	{ MEMREG_OP_DEV_EXPORT,	ERANGE,	MEMREG_E_RANGE },
+	{ MEMREG_OP_DEV_EXPORT,	EMFILE,	MEMREG_E_NOFD },
+	{ MEMREG_OP_IPC_EXPORT,	EBADF,	MEMREG_E_BADF },
+	{ MEMREG_OP_IPC_EXPORT,	EINVAL,	MEMREG_E_INVAL },
+	{ MEMREG_OP_IPC_EXPORT,	EMFILE,	MEMREG_E_TOO_MANY },
+	{ MEMREG_OP_IPC_ALLOW,	ENOENT,	MEMREG_E_NOENT },
+	{ MEMREG_OP_IPC_ALLOW,	ESRCH,	MEMREG_E_NOPROC },
+	{ MEMREG_OP_IPC_ALLOW,	E2BIG,	MEMREG_E_TOO_MANY },
+	{ MEMREG_OP_IPC_IMPORT,	ENOENT,	MEMREG_E_NOENT },
+	{ MEMREG_OP_IPC_IMPORT,	EPERM,	MEMREG_E_PERM },
+	{ MEMREG_OP_IPC_IMPORT,	EMFILE,	MEMREG_E_NOFD },
+	{ MEMREG_OP_IPC_CLOSE,	ENOENT,	MEMREG_E_NOENT },
 };
 
 /* The same errno means something else, or nothing special, elsewhere. */
@@ -104,6 +126,12 @@ static const struct mapping per_op[] = {
 	{ MEMREG_OP_REGISTER,	EKEYREVOKED, MEMREG_E_IO },
 	{ MEMREG_OP_IMPORT,	ERANGE,	MEMREG_E_IO },
 	{ MEMREG_OP_REVOKE,	EMFILE,	MEMREG_E_IO },
+	/* EBADF, ESRCH, EOPNOTSUPP only where a dma-buf or pid is named */
+	{ MEMREG_OP_DEV_EXPORT,	EBADF,	MEMREG_E_IO },
+	{ MEMREG_OP_IPC_IMPORT,	ESRCH,	MEMREG_E_IO },
+	{ MEMREG_OP_REGISTER,	EOPNOTSUPP, MEMREG_E_IO },
+	/* E2BIG is the pid list for IPC_ALLOW only */
+	{ MEMREG_OP_IPC_IMPORT,	E2BIG,	MEMREG_E_ABI },
 	/* MEMREG_OP_ANY and ops this library does not know: common rows. */
 	{ MEMREG_OP_ANY,	EINVAL,	MEMREG_E_INVAL },
 	{ MEMREG_OP_ANY,	ENOMEM,	MEMREG_E_NOMEM },
@@ -163,7 +191,7 @@ static void test_strerror_every_code(void **state)
 	int i, j;
 
 	(void)state;
-	for (i = MEMREG_OK; i <= MEMREG_E_TOO_MANY; i++) {
+	for (i = MEMREG_OK; i <= MEMREG_E_NOPROC; i++) {
 		const char *s = memreg_strerror(i);
 
 		assert_non_null(s);
@@ -194,16 +222,21 @@ static void test_strerror_names_the_errno(void **state)
 			       "EKEYREVOKED"));
 	assert_non_null(strstr(memreg_strerror(-MEMREG_E_RANGE), "ERANGE"));
 	assert_non_null(strstr(memreg_strerror(-MEMREG_E_TOO_MANY), "EMFILE"));
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_BADF), "EBADF"));
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_NOTSUP),
+			       "EOPNOTSUPP"));
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_NOFD), "EMFILE"));
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_NOPROC), "ESRCH"));
 }
 
 static void test_strerror_unknown(void **state)
 {
-	const char *unknown = memreg_strerror(MEMREG_E_TOO_MANY + 1);
+	const char *unknown = memreg_strerror(MEMREG_E_NOPROC + 1);
 
 	(void)state;
 	assert_non_null(unknown);
 	assert_true(strlen(unknown) > 0);
-	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_TOO_MANY + 1)));
+	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_NOPROC + 1)));
 	assert_string_equal(unknown, memreg_strerror(INT_MAX));
 	assert_string_equal(unknown, memreg_strerror(INT_MIN));
 }

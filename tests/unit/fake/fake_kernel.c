@@ -14,10 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core.h"
+#include "layers.h"
 #include "fake_kernel.h"
 
 struct fake_kernel fake;
@@ -45,6 +49,7 @@ static int fail(int errnum)
 struct fake_alloc {
 	uint64_t handle;
 	uint32_t device;
+	uint64_t offset;	/* in the memfd: DEV_ALLOC's mmap offset */
 	uint64_t len;
 	int huge;
 	int live;
@@ -58,6 +63,37 @@ static char memfd_path[64];
 static uint64_t next_offset;
 static struct fake_alloc allocs[MAX_ALLOCS];
 static unsigned int nr_allocs;
+
+/*
+ * dma-bufs: the memfd opened again, standing for a range of it; a later
+ * one made with the same fd number (the first was closed) wins.
+ */
+struct fake_dmabuf {
+	int fd;
+	uint64_t base;		/* where the range starts in the memfd */
+	uint64_t len;
+	unsigned int alloc;	/* index in allocs: freed means revoked */
+};
+
+/* IPC names: the token's first 4 bytes are the index + 1. */
+struct fake_name {
+	uint8_t token[16];
+	struct fake_dmabuf buf;
+	int owner_fd;		/* the "file" that made it */
+	int32_t owner_pid;
+	int any_pid;
+	unsigned int npids;
+	int32_t pids[MEMREG_IPC_MAX_PIDS];
+	int live;
+};
+
+#define MAX_DMABUFS	1024
+#define MAX_NAMES	64
+
+static struct fake_dmabuf dmabufs[MAX_DMABUFS];
+static unsigned int nr_dmabufs;
+static struct fake_name names[MAX_NAMES];
+static unsigned int nr_names;
 
 /* Live MSTX regions by (heap, addr): a small open-addressing set. */
 #define SET_SIZE	(1u << 16)
@@ -112,7 +148,8 @@ static int check_register(const struct memreg_register *r)
 		return err;
 	if (r->flags || !all_zero(r->reserved, sizeof(r->reserved)) ||
 	    r->len == 0 || r->addr + r->len < r->addr ||
-	    r->type > MEMREG_MEM_DEVICE || (r->access & ~MEMREG_ACCESS_ALL))
+	    r->type > MEMREG_MEM_DMABUF || (r->access & ~MEMREG_ACCESS_ALL) ||
+	    r->reserved0 || (r->type != MEMREG_MEM_DMABUF && r->fd))
 		return EINVAL;
 	return 0;
 }
@@ -209,6 +246,49 @@ static int check_transfer(const struct memreg_transfer *t)
 	return t->descs ? 0 : EFAULT;
 }
 
+static int check_dev_export(const struct memreg_dev_export *e)
+{
+	if (e->size != sizeof(*e) || (e->flags & ~MEMREG_EXPORT_CLOEXEC) ||
+	    e->reserved0 || !all_zero(e->reserved, sizeof(e->reserved)) ||
+	    !e->len || e->offset % 4096)
+		return EINVAL;
+	return 0;
+}
+
+static int check_ipc_export(const struct memreg_ipc_export *x)
+{
+	if (x->size != sizeof(*x) || (x->flags & ~MEMREG_IPC_ANY_PID) ||
+	    x->reserved0 || !all_zero(x->reserved, sizeof(x->reserved)))
+		return EINVAL;
+	return 0;
+}
+
+static int check_ipc_allow(const struct memreg_ipc_allow *a)
+{
+	if (a->size != sizeof(*a) || !all_zero(a->reserved, sizeof(a->reserved)))
+		return EINVAL;
+	/* The module's answer to a count of 0 too. */
+	if (!a->count || a->count > MEMREG_IPC_MAX_PIDS)
+		return E2BIG;
+	return a->pids ? 0 : EFAULT;
+}
+
+static int check_ipc_import(const struct memreg_ipc_import *im)
+{
+	if (im->size != sizeof(*im) || (im->flags & ~MEMREG_EXPORT_CLOEXEC) ||
+	    im->reserved0 || !all_zero(im->reserved, sizeof(im->reserved)))
+		return EINVAL;
+	return 0;
+}
+
+static int check_ipc_close(const struct memreg_ipc_close *c)
+{
+	if (c->size != sizeof(*c) || c->flags ||
+	    !all_zero(c->reserved, sizeof(c->reserved)))
+		return EINVAL;
+	return 0;
+}
+
 static int check_mstx(const struct memreg_mstx *m)
 {
 	if (m->size != sizeof(*m) ||
@@ -245,6 +325,16 @@ static int check(int cmd, const void *arg)
 		return check_unimport(arg);
 	case FAKE_TRANSFER:
 		return check_transfer(arg);
+	case FAKE_DEV_EXPORT:
+		return check_dev_export(arg);
+	case FAKE_IPC_EXPORT:
+		return check_ipc_export(arg);
+	case FAKE_IPC_ALLOW:
+		return check_ipc_allow(arg);
+	case FAKE_IPC_IMPORT:
+		return check_ipc_import(arg);
+	case FAKE_IPC_CLOSE:
+		return check_ipc_close(arg);
 	default:
 		return check_mstx(arg);
 	}
@@ -284,10 +374,22 @@ static struct fake_region *find_region(uint64_t handle)
 	return NULL;
 }
 
+static const struct fake_dmabuf *find_dmabuf(int fd);
+
 static int do_register(struct memreg_register *r)
 {
+	const struct fake_dmabuf *b;
 	struct fake_region *fr;
 
+	if (r->type == MEMREG_MEM_DMABUF) {
+		if (fcntl(r->fd, F_GETFD) < 0)
+			return EBADF;
+		b = find_dmabuf(r->fd);
+		if (!b)
+			return EINVAL;
+		if (r->addr > b->len || r->len > b->len - r->addr)
+			return ERANGE;
+	}
 	if (fake.nr_regions == fake.cap_regions) {
 		size_t cap = fake.cap_regions ? 2 * fake.cap_regions : 64;
 		void *p = realloc(fake.regions, cap * sizeof(*fake.regions));
@@ -383,7 +485,7 @@ static int do_dev_alloc(struct memreg_dev_alloc *a)
 
 	allocs[nr_allocs] = (struct fake_alloc){
 		.handle = ALLOC_BASE + nr_allocs, .device = a->device,
-		.len = len, .huge = huge, .live = 1,
+		.offset = next_offset, .len = len, .huge = huge, .live = 1,
 	};
 	a->handle = allocs[nr_allocs].handle;
 	a->mmap_offset = next_offset;
@@ -484,6 +586,192 @@ static int do_transfer(struct memreg_transfer *t)
 	}
 	t->done = t->count;
 	return 0;
+}
+
+/*
+ * ---- dma-bufs and IPC names ----
+ *
+ * The rules of memreg_dev_export.c and memreg_ipc.c: page-aligned
+ * exports inside their allocation, names that only their file closes or
+ * allows, imports only for the pids allowed (or any with ANY_PID, or the
+ * exporter itself).
+ */
+
+static const struct fake_dmabuf *find_dmabuf(int fd)
+{
+	struct stat st, mst;
+	unsigned int i;
+
+	/* Another file with a number a dma-buf of ours once had is not one. */
+	if (fd < 0 || memfd < 0 || fstat(fd, &st) || fstat(memfd, &mst) ||
+	    st.st_ino != mst.st_ino || st.st_dev != mst.st_dev)
+		return NULL;
+	for (i = nr_dmabufs; i-- > 0;)
+		if (dmabufs[i].fd == fd)
+			return &dmabufs[i];
+	return NULL;
+}
+
+/* A new fd of the device memory standing for @b; 0 or an errno. */
+static int new_dmabuf(const struct fake_dmabuf *b, int cloexec, __s32 *fd)
+{
+	int nfd;
+
+	if (nr_dmabufs == MAX_DMABUFS)
+		return EMFILE;
+	nfd = open(memfd_path, O_RDWR | (cloexec ? O_CLOEXEC : 0));
+	if (nfd < 0)
+		return errno;
+	dmabufs[nr_dmabufs] = *b;
+	dmabufs[nr_dmabufs].fd = nfd;
+	nr_dmabufs++;
+	fake.ipc.bufs++;
+	*fd = nfd;
+	return 0;
+}
+
+static int do_dev_export(struct memreg_dev_export *e)
+{
+	struct fake_dmabuf b;
+	struct fake_alloc *fa;
+	uint64_t len = (e->len + 4095) / 4096 * 4096;
+
+	if (e->handle < ALLOC_BASE || e->handle >= ALLOC_BASE + nr_allocs)
+		return ENOENT;
+	fa = &allocs[e->handle - ALLOC_BASE];
+	if (!fa->live)
+		return ENOENT;
+	if (len < e->len || e->offset > fa->len || len > fa->len - e->offset)
+		return ERANGE;
+	b.base = fa->offset + e->offset;
+	b.len = len;
+	b.alloc = (unsigned int)(e->handle - ALLOC_BASE);
+	return new_dmabuf(&b, e->flags & MEMREG_EXPORT_CLOEXEC, &e->fd);
+}
+
+/* The live name @token stands for, or NULL. */
+static struct fake_name *find_name(const uint8_t *token)
+{
+	uint32_t id;
+
+	memcpy(&id, token, sizeof(id));
+	if (!id || id > nr_names || !names[id - 1].live ||
+	    memcmp(names[id - 1].token, token, 16))
+		return NULL;
+	return &names[id - 1];
+}
+
+static int do_ipc_export(struct memreg_ipc_export *x, int fd)
+{
+	const struct fake_dmabuf *b;
+	struct fake_name *n;
+	uint32_t id;
+
+	if (fcntl(x->fd, F_GETFD) < 0)
+		return EBADF;
+	b = find_dmabuf(x->fd);
+	if (!b)
+		return EINVAL;
+	if (nr_names == MAX_NAMES)
+		return EMFILE;
+	n = &names[nr_names];
+	memset(n, 0, sizeof(*n));
+	id = ++nr_names;
+	memcpy(n->token, &id, sizeof(id));
+	memset(n->token + sizeof(id), 0xa5 ^ (int)id, 16 - sizeof(id));
+	n->buf = *b;
+	n->owner_fd = fd;
+	n->owner_pid = fake.ipc.pid;
+	n->any_pid = x->flags & MEMREG_IPC_ANY_PID;
+	n->live = 1;
+	fake.ipc.live_names++;
+	memcpy(x->token, n->token, 16);
+	return 0;
+}
+
+static int do_ipc_allow(struct memreg_ipc_allow *a, int fd)
+{
+	const __s32 *pids = (const __s32 *)(uintptr_t)a->pids;
+	struct fake_name *n;
+	uint32_t i;
+
+	fake.ipc.last_allow_count = a->count;
+	for (i = 0; i < a->count && i < 8; i++)
+		fake.ipc.last_allow_pids[i] = pids[i];
+	/* Pids first, as the module looks them up before the name. */
+	for (i = 0; i < a->count; i++)
+		if (pids[i] <= 0 || (kill(pids[i], 0) && errno != EPERM))
+			return ESRCH;
+	n = find_name(a->token);
+	if (!n || n->owner_fd != fd)
+		return ENOENT;
+	if (n->npids + a->count > MEMREG_IPC_MAX_PIDS)
+		return E2BIG;
+	memcpy(n->pids + n->npids, pids, a->count * sizeof(*pids));
+	n->npids += a->count;
+	return 0;
+}
+
+static int do_ipc_import(struct memreg_ipc_import *im)
+{
+	struct fake_name *n = find_name(im->token);
+	unsigned int i;
+	int ok, err;
+
+	if (!n)
+		return ENOENT;
+	ok = n->any_pid || n->owner_pid == fake.ipc.pid;
+	for (i = 0; i < n->npids && !ok; i++)
+		ok = n->pids[i] == fake.ipc.pid;
+	if (!ok)
+		return EPERM;
+	err = new_dmabuf(&n->buf, im->flags & MEMREG_EXPORT_CLOEXEC, &im->fd);
+	if (!err)
+		im->len = n->buf.len;
+	return err;
+}
+
+static int do_ipc_close(struct memreg_ipc_close *c, int fd)
+{
+	struct fake_name *n = find_name(c->token);
+
+	if (!n || n->owner_fd != fd)
+		return ENOENT;
+	n->live = 0;
+	fake.ipc.live_names--;
+	return 0;
+}
+
+/*
+ * The library's mmap of a dma-buf: the range of the memfd it stands for.
+ * A revoked one (its allocation freed) is ENODEV, as the module's mmap.
+ */
+static void *fake_mmap(int fd, size_t len)
+{
+	const struct fake_dmabuf *b;
+	void *p = MAP_FAILED;
+	int err = 0;
+
+	pthread_mutex_lock(&fake.lock);
+	b = find_dmabuf(fd);
+	if (!b)
+		err = EINVAL;
+	else if (!allocs[b->alloc].live)
+		err = ENODEV;
+	else if (len > b->len)
+		err = EINVAL;
+	if (!err) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 (off_t)b->base);
+		if (p == MAP_FAILED)
+			err = errno;
+		else
+			fake.ipc.maps++;
+	}
+	pthread_mutex_unlock(&fake.lock);
+	if (err)
+		errno = err;
+	return p;
 }
 
 /* ---- MSTX ---- */
@@ -600,7 +888,7 @@ static int do_mstx(struct memreg_mstx *m)
 
 /* ---- the process's tables, under fake.lock ---- */
 
-static int dispatch(int cmd, void *arg)
+static int dispatch(int cmd, void *arg, int fd)
 {
 	switch (cmd) {
 	case FAKE_INFO:
@@ -625,6 +913,16 @@ static int dispatch(int cmd, void *arg)
 		return do_transfer(arg);
 	case FAKE_MSTX:
 		return do_mstx(arg);
+	case FAKE_DEV_EXPORT:
+		return do_dev_export(arg);
+	case FAKE_IPC_EXPORT:
+		return do_ipc_export(arg, fd);
+	case FAKE_IPC_ALLOW:
+		return do_ipc_allow(arg, fd);
+	case FAKE_IPC_IMPORT:
+		return do_ipc_import(arg);
+	case FAKE_IPC_CLOSE:
+		return do_ipc_close(arg, fd);
 	default:
 		return 0;	/* REVOKE, UNIMPORT: no test looks */
 	}
@@ -661,7 +959,7 @@ static int shared_ioctl(int cmd, unsigned long request, int fd, void *arg)
 	if (!err)
 		err = check(cmd, arg);
 	if (!err)
-		err = dispatch(cmd, arg);
+		err = dispatch(cmd, arg, fd);
 	pthread_mutex_unlock(&fake.lock);
 	return err ? fail(err) : 0;
 }
@@ -761,6 +1059,11 @@ static int fake_ioctl(int fd, unsigned long request, void *arg)
 		[FAKE_UNIMPORT] = MEMREG_IOC_UNIMPORT,
 		[FAKE_TRANSFER] = MEMREG_IOC_TRANSFER,
 		[FAKE_MSTX] = MEMREG_IOC_MSTX,
+		[FAKE_DEV_EXPORT] = MEMREG_IOC_DEV_EXPORT,
+		[FAKE_IPC_EXPORT] = MEMREG_IOC_IPC_EXPORT,
+		[FAKE_IPC_ALLOW] = MEMREG_IOC_IPC_ALLOW,
+		[FAKE_IPC_IMPORT] = MEMREG_IOC_IPC_IMPORT,
+		[FAKE_IPC_CLOSE] = MEMREG_IOC_IPC_CLOSE,
 	};
 	int cmd;
 
@@ -804,13 +1107,18 @@ int fake_kernel_setup(void)
 	memset(allocs, 0, sizeof(allocs));
 	nr_allocs = 0;
 	next_offset = 0;
+	memset(dmabufs, 0, sizeof(dmabufs));
+	nr_dmabufs = 0;
+	memset(names, 0, sizeof(names));
+	nr_names = 0;
 	memset(heap_live, 0, sizeof(heap_live));
 
 	/* A module with every feature the fake answers for. */
 	fake.info.abi_version = MEMREG_ABI_VERSION;
 	fake.info.features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_DEVICE |
 			     MEMREG_FEATURE_QUERY | MEMREG_FEATURE_NETLINK |
-			     MEMREG_FEATURE_MSTX | MEMREG_FEATURE_TRANSFER;
+			     MEMREG_FEATURE_MSTX | MEMREG_FEATURE_TRANSFER |
+			     MEMREG_FEATURE_DMABUF;
 	fake.info.page_size = 4096;
 	memcpy(fake.info.instance_id, id, sizeof(id));
 	fake.info.max_regions = 256;
@@ -829,7 +1137,9 @@ int fake_kernel_setup(void)
 	snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
 	if (setenv("MEMREG_DEVICE", memfd_path, 1))
 		return -1;
+	fake.ipc.pid = getpid();
 	memreg__test_ioctl = fake_ioctl;
+	memreg__test_mmap = fake_mmap;
 	return 0;
 }
 
@@ -854,6 +1164,7 @@ void fake_kernel_teardown(void)
 	const char *dev = getenv("MEMREG_DEVICE");
 
 	memreg__test_ioctl = NULL;
+	memreg__test_mmap = NULL;
 	/*
 	 * The memfd's number is free for the next file this process opens:
 	 * a context opened after this must not find that file instead.

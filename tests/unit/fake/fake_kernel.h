@@ -26,6 +26,8 @@ enum fake_cmd {
 	FAKE_DEV_ALLOC, FAKE_DEV_FREE, FAKE_DEV_INFO,
 	FAKE_GRANT, FAKE_REVOKE, FAKE_IMPORT, FAKE_UNIMPORT, FAKE_TRANSFER,
 	FAKE_MSTX,
+	FAKE_DEV_EXPORT, FAKE_IPC_EXPORT, FAKE_IPC_ALLOW, FAKE_IPC_IMPORT,
+	FAKE_IPC_CLOSE,
 	FAKE_NR_CMDS
 };
 
@@ -110,6 +112,22 @@ struct fake_kernel {
 		uint32_t count;
 		struct memreg_xfer_desc first;
 	} xfer;
+
+	/*
+	 * dma-bufs.  A dma-buf of the fake is the memfd opened again (a real
+	 * fd the library can close) with the range of it the buffer is; the
+	 * library's mmap of it goes through the hook, which maps that range.
+	 * IPC names check the importer's pid against what ALLOW named: the
+	 * "caller" is @pid, getpid() unless a test plays another process.
+	 */
+	struct {
+		int32_t pid;		/* the pid IPC_EXPORT/IMPORT see */
+		int live_names;		/* names not closed */
+		int bufs;		/* dma-bufs made (exports, imports) */
+		int maps;		/* mappings the hook made */
+		uint32_t last_allow_count;
+		int32_t last_allow_pids[8];
+	} ipc;
 
 	/*
 	 * MSTX: every operation applied, in order, and the order of each

@@ -1,7 +1,9 @@
 # ACL runtime test programs, linked against the shipped libmemreg.so
 # (found in the guest through LD_LIBRARY_PATH=/memreg/build/lib).
 #   itest_acl  cmocka: the runtime against the emulated devices
+#   itest_aclipc  cmocka: aclrtIpcMem* between two processes
 #   acl_hold   device memory left to process exit and kill -9
-PROGS	+= itest_acl acl_hold
+PROGS	+= itest_acl itest_aclipc acl_hold
 itest_acl_LIBS	:= $(MEMREG) -lcmocka
+itest_aclipc_LIBS := $(MEMREG) -lcmocka
 acl_hold_LIBS	:= $(MEMREG)
