@@ -297,7 +297,8 @@ static const struct memreg_ioctl_desc memreg_ioctls[] = {
 		MEMREG_FLAGS_VALID(memreg_dev_export, MEMREG_EXPORT_CLOEXEC),
 		MEMREG_OUT(MEMREG_OUT_OK, memreg_dev_export, fd) },
 	MEMREG_IOCTL(IPC_EXPORT, memreg_ipc_export, memreg_ioc_ipc_export),
-		MEMREG_FLAGS_VALID(memreg_ipc_export, MEMREG_IPC_ANY_PID),
+		MEMREG_FLAGS_VALID(memreg_ipc_export, MEMREG_IPC_ANY_PID |
+				   MEMREG_IPC_SHORT_TOKEN),
 		MEMREG_OUT(MEMREG_OUT_OK, memreg_ipc_export, token),
 		.undo = memreg_undo_ipc_export },
 	MEMREG_IOCTL(IPC_ALLOW, memreg_ipc_allow, memreg_ioc_ipc_allow),

@@ -74,7 +74,8 @@ int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req)
 	struct dma_buf *dmabuf;
 	int err;
 
-	if (req->flags & ~MEMREG_IPC_ANY_PID || req->reserved0)
+	if (req->flags & ~(MEMREG_IPC_ANY_PID | MEMREG_IPC_SHORT_TOKEN) ||
+	    req->reserved0)
 		return -EINVAL;
 	/* EBADF: not an open fd; EINVAL: not a dma-buf */
 	dmabuf = dma_buf_get(req->fd);
@@ -100,7 +101,8 @@ int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req)
 		goto unlock;
 	memcpy(name->token, &name->id, sizeof(name->id));
 	get_random_bytes(name->token + sizeof(name->id),
-			 sizeof(name->token) - sizeof(name->id));
+			 (req->flags & MEMREG_IPC_SHORT_TOKEN ? 8 :
+			  sizeof(name->token)) - sizeof(name->id));
 	list_add(&name->file_node, &mf->ipc_names);
 	mf->nr_ipc_names++;
 	memcpy(req->token, name->token, sizeof(req->token));

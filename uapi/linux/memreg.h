@@ -498,13 +498,19 @@ struct memreg_dev_export {
 #define MEMREG_DEV_EXPORT_SIZE_VER0	56
 
 #define MEMREG_IPC_ANY_PID	(1U << 0)	/* no pid check on import */
+/*
+ * A token whose last 8 bytes are zero, for APIs whose handle is 64 bits
+ * (CANN's shareable handles): 32 bits of id and 32 random.  Guessing it is
+ * easier; the pid list still decides who may import.
+ */
+#define MEMREG_IPC_SHORT_TOKEN	(1U << 1)
 #define MEMREG_IPC_MAX_NAMES	4096
 #define MEMREG_IPC_MAX_PIDS	1024
 
 /**
  * struct memreg_ipc_export - MEMREG_IOC_IPC_EXPORT
  * @size: in: sizeof(struct memreg_ipc_export)
- * @flags: in: MEMREG_IPC_ANY_PID
+ * @flags: in: MEMREG_IPC_ANY_PID, MEMREG_IPC_SHORT_TOKEN
  * @fd: in: a dma-buf (memreg's own export or any other driver's)
  * @reserved0: must be 0
  * @token: out: the name, valid until IPC_CLOSE or the file's close

@@ -654,6 +654,21 @@ static void test_ipc_names(void **state)
 	close(go[1]);
 	/* anyone, with the open name */
 	assert_int_equal(import_status(try_import(open_token, -1)), 0);
+	/* a short token (64-bit handles): its last 8 bytes are zero */
+	{
+		uint8_t short_token[16], zero[8] = { 0 };
+		int d2 = dev_export(fd, b.handle, 0, MiB, 0);
+
+		assert_true(d2 >= 0);
+		assert_int_equal(ipc_export(fd, d2, MEMREG_IPC_ANY_PID |
+					    MEMREG_IPC_SHORT_TOKEN,
+					    short_token), 0);
+		close(d2);
+		assert_memory_equal(short_token + 8, zero, 8);
+		assert_int_equal(import_status(try_import(short_token, -1)),
+				 0);
+		assert_int_equal(ipc_close(fd, short_token), 0);
+	}
 	/* another process is still refused */
 	assert_int_equal(import_status(try_import(token, -1)), EPERM);
 
