@@ -268,9 +268,9 @@ aclError aclrtReleaseMemAddress(void *virPtr)
 		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
 			       "%p is not a reserved range", virPtr);
 	} else if (mapped_in(r->addr, r->size)) {
-		/* Its memory would stay mapped where nothing accounts for it. */
+		/* Its memory would stay mapped, accounted for nowhere. */
 		ret = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-			       "%p still has memory mapped: aclrtUnmapMem first",
+			       "%p still has memory mapped: unmap it first",
 			       virPtr);
 	} else {
 		munmap(r->map, r->map_len);
@@ -438,7 +438,7 @@ static aclError map_mem(void *virPtr, size_t size, size_t offset,
 	}
 	if (p % VMM_GRANULE || !resv_find(p, h->len)) {
 		ret = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-			       "%p + %zu is not granule-aligned inside one reserved range",
+			       "%p + %zu: not on 2 MiB in one reserved range",
 			       virPtr, h->len);
 		goto out;
 	}
@@ -585,7 +585,7 @@ static aclError export_shareable(aclrtDrvMemHandle handle,
 			       "%p is not a physical memory handle", handle);
 		goto out;
 	}
-	/* One shareable handle per handle, and only of this process's memory. */
+	/* One shareable handle per handle, of this process's memory only. */
 	if (h->imported || h->exported) {
 		ret = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
 			       "%p is %s", handle, h->imported ?

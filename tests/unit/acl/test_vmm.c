@@ -77,7 +77,8 @@ static void test_vmm_granularity(void **state)
 
 	(void)state;
 	assert_int_equal(aclrtMemGetAllocationGranularity(&prop,
-			 ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g), ACL_SUCCESS);
+			 ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g),
+			 ACL_SUCCESS);
 	assert_int_equal(g, GRAN);
 	g = 0;
 	assert_int_equal(aclrtMemGetAllocationGranularity(&prop,
