@@ -431,6 +431,78 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *k
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 
+/*
+ * Virtual memory management: reserve a range of addresses, allocate
+ * physical device memory as a handle, map the one into the other (what
+ * torch_npu's expandable segments are built on); and share the physical
+ * memory with other processes through a 64-bit shareable handle, which
+ * with the DEFAULT flag only the pids aclrtMemSetPidToShareableHandle
+ * names may import.
+ */
+#define ACL_RT_VMM_EXPORT_FLAG_DEFAULT			0x0UL
+#define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION	0x1UL
+
+typedef enum aclrtMemLocationType {
+	ACL_MEM_LOCATION_TYPE_HOST = 0,
+	ACL_MEM_LOCATION_TYPE_DEVICE,
+	ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+	ACL_MEM_LOCATION_TYPE_MANAGED,
+	ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+
+typedef struct aclrtMemLocation {
+	uint32_t id;
+	aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef enum aclrtMemAllocationType {
+	ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+
+typedef enum aclrtMemHandleType {
+	ACL_MEM_HANDLE_TYPE_NONE = 0,
+	ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
+
+typedef struct aclrtPhysicalMemProp {
+	aclrtMemHandleType handleType;
+	aclrtMemAllocationType allocationType;
+	aclrtMemAttr memAttr;
+	aclrtMemLocation location;
+	uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+typedef enum aclrtMemGranularityOptions {
+	ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+	ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+	ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+
+typedef void *aclrtDrvMemHandle;
+
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+							      aclrtMemGranularityOptions option,
+							      size_t *granularity);
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
+						    void *expectPtr, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+						 const aclrtPhysicalMemProp *prop,
+						 uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset,
+					 aclrtDrvMemHandle handle, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+							     aclrtMemHandleType handleType,
+							     uint64_t flags,
+							     uint64_t *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle,
+							     int32_t *pid, size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
+							       int32_t deviceId,
+							       aclrtDrvMemHandle *handle);
+
 /* Versions of the installed packages. */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);

@@ -79,7 +79,7 @@ static int key_decode(const char *key, uint8_t *token)
  * importer not on the list has no permission.  The rest as for any
  * device memory call.
  */
-static aclError ipc_error(int err)
+aclError memreg__acl_ipc_error(int err)
 {
 	aclError acl;
 
@@ -133,8 +133,12 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 	if (!memreg__acl_lock_context())
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	m = memreg__acl_devmem_find(devPtr, size);
-	if (!m || m->imported) {
-		/* Only this process's allocations have a dma-buf to make. */
+	if (!m || m->imported || m->vmm) {
+		/*
+		 * Only this process's aclrtMalloc allocations have a dma-buf
+		 * to make here; VMM memory is shared by its physical handle
+		 * (aclrtMemExportToShareableHandle).
+		 */
 		ret = memreg__acl_fail(ACL_ERROR_RT_PARAM_INVALID,
 				       "%p + %zu is not inside one allocation",
 				       devPtr, size);
@@ -150,7 +154,7 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 	}
 	err = memreg_dev_export(rt->mctx, &m->mem, offset, size, &fd);
 	if (err) {
-		ret = ipc_error(err);
+		ret = memreg__acl_ipc_error(err);
 		goto out;
 	}
 	err = memreg_ipc_export(rt->mctx, fd, flags ? MEMREG_IPC_ANY_PID : 0,
@@ -158,7 +162,7 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 	/* The name holds the dma-buf; without one it goes with the fd. */
 	close(fd);
 	if (err) {
-		ret = ipc_error(err);
+		ret = memreg__acl_ipc_error(err);
 		goto out;
 	}
 	key_encode(token, key);
@@ -184,7 +188,7 @@ aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	err = memreg_ipc_allow(memreg__acl_rt.mctx, token, pid, num);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return acl_ret(err ? ipc_error(err) : ACL_SUCCESS);
+	return acl_ret(err ? memreg__acl_ipc_error(err) : ACL_SUCCESS);
 }
 
 static aclError import_key(void **devPtr, const char *key, uint64_t flags)
@@ -223,7 +227,7 @@ static aclError import_key(void **devPtr, const char *key, uint64_t flags)
 	}
 	err = memreg_ipc_import(rt->mctx, token, &fd, &len);
 	if (err) {
-		ret = ipc_error(err);
+		ret = memreg__acl_ipc_error(err);
 		goto out;
 	}
 	p = memreg__dmabuf_mmap(fd, len);
@@ -292,7 +296,7 @@ aclError aclrtIpcMemClose(const char *key)
 	} else {
 		err = memreg_ipc_close(rt->mctx, token);
 		if (err)
-			ret = ipc_error(err);
+			ret = memreg__acl_ipc_error(err);
 	}
 	pthread_mutex_unlock(&rt->lock);
 	return acl_ret(ret);

@@ -15,13 +15,16 @@
 
 #include "runtime.h"
 
-/* Is [p, p + len) inside one aclrtMalloc allocation? */
+/*
+ * Is [p, p + len) device memory: inside one aclrtMalloc allocation or
+ * import, or across aclrtMapMem mappings that follow each other?
+ */
 static bool is_devmem(const void *p, size_t len)
 {
 	bool ret;
 
 	pthread_mutex_lock(&memreg__acl_rt.lock);
-	ret = memreg__acl_devmem_find(p, len) != NULL;
+	ret = memreg__acl_devmem_covers(p, len);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	return ret;
 }

@@ -96,6 +96,35 @@ struct acl_devmem *memreg__acl_devmem_find(const void *addr, size_t len)
 	return m;
 }
 
+bool memreg__acl_devmem_covers(const void *addr, size_t len)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	uintptr_t p = (uintptr_t)addr, end, m_end;
+	struct acl_devmem *m;
+	size_t i;
+
+	if (memreg__acl_devmem_find(addr, len))
+		return true;
+	if (len > UINTPTR_MAX - p)
+		return false;
+	end = p + len;
+	/* The mapping holding the first byte, then each one right after. */
+	m = memreg__acl_devmem_find(addr, 1);
+	if (!m || !m->vmm)
+		return false;
+	i = lower_bound(m->mem.addr);
+	for (;;) {
+		m_end = (uintptr_t)m->mem.addr + m->mem.len;
+		if (m_end >= end)
+			return true;
+		if (++i == rt->nr_devmem)
+			return false;
+		m = rt->devmem[i];
+		if (!m->vmm || (uintptr_t)m->mem.addr != m_end)
+			return false;
+	}
+}
+
 int memreg__acl_devmem_insert(struct acl_devmem *m)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
@@ -215,10 +244,11 @@ aclError aclrtFree(void *devPtr)
 	i = lower_bound(devPtr);
 	/*
 	 * Only what aclrtMalloc returned, not a pointer inside it, nor
-	 * another process's memory (aclrtIpcMemClose unmaps that).
+	 * another process's memory (aclrtIpcMemClose unmaps that), nor an
+	 * aclrtMapMem mapping (aclrtUnmapMem).
 	 */
 	if (i == rt->nr_devmem || rt->devmem[i]->mem.addr != devPtr ||
-	    rt->devmem[i]->imported) {
+	    rt->devmem[i]->imported || rt->devmem[i]->vmm) {
 		ret = ACL_ERROR_INVALID_PARAM;
 		goto out;
 	}
@@ -250,6 +280,7 @@ void memreg__acl_memory_release(void)
 
 	for (i = 0; i < rt->nr_devmem; i++) {
 		m = rt->devmem[i];
+		/* memreg__acl_vmm_release() took its own out before. */
 		if (m->imported) {
 			/* Another process's memory: only our mapping goes. */
 			munmap(m->mem.addr, m->mem.len);

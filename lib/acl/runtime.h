@@ -38,17 +38,22 @@ struct acl_device {
 	struct acl_context *default_ctx;
 };
 
+struct acl_physmem;
+
 /*
  * One piece of device memory that aclrtMalloc handed out, or another
  * process's that aclrtIpcMemImportByKey mapped (@imported: @mem.addr and
  * @mem.len are the mapping of the dma-buf @fd, @mem.handle means nothing;
- * aclrtIpcMemClose of @token unmaps it, aclrtFree refuses it).
+ * aclrtIpcMemClose of @token unmaps it, aclrtFree refuses it), or an
+ * aclrtMapMem mapping of the physical memory @vmm (@mem.addr and @mem.len
+ * the mapping; aclrtUnmapMem takes it out, aclrtFree refuses it).
  */
 struct acl_devmem {
 	struct memreg_dev_mem mem;
 	bool imported;
 	int fd;
 	uint8_t token[MEMREG_IPC_TOKEN_LEN];
+	struct acl_physmem *vmm;
 };
 
 struct acl_runtime {
@@ -321,6 +326,28 @@ int memreg__acl_devmem_insert(struct acl_devmem *m);
 void memreg__acl_devmem_remove(struct acl_devmem *m);
 /* Every entry of the table, for a walk; rt.lock held. */
 struct acl_devmem **memreg__acl_devmem_all(size_t *n);
+
+/*
+ * Is [addr, addr + len) device memory: inside one entry, or across
+ * aclrtMapMem mappings that follow each other without a gap (one
+ * reserved range mapped piece by piece, as expandable segments do)?
+ * rt.lock held.
+ */
+bool memreg__acl_devmem_covers(const void *addr, size_t len);
+
+/* ---- ipc.c ---- */
+
+/* The aclError (recorded with why) of a failed memreg dma-buf/IPC call. */
+aclError memreg__acl_ipc_error(int memreg_err);
+
+/* ---- vmm.c ---- */
+
+/*
+ * aclFinalize's part: unmap every aclrtMapMem mapping, free every
+ * physical handle, release every reserved range; rt.lock held, before
+ * memreg__acl_memory_release().
+ */
+void memreg__acl_vmm_release(void);
 
 /* ---- hostmem.c ---- */
 void memreg__acl_hostmem_release(void);

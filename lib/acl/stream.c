@@ -82,8 +82,10 @@ static aclError run_copy(struct acl_task *t)
 
 	if (dev) {
 		pthread_mutex_lock(&rt->lock);
-		if ((t->dst_dev && !memreg__acl_devmem_find(t->dst, t->count)) ||
-		    (t->src_dev && !memreg__acl_devmem_find(t->src, t->count)))
+		if ((t->dst_dev &&
+		     !memreg__acl_devmem_covers(t->dst, t->count)) ||
+		    (t->src_dev &&
+		     !memreg__acl_devmem_covers(t->src, t->count)))
 			err = ACL_ERROR_RT_SYS_DMA;
 		else
 			pthread_rwlock_rdlock(&rt->devmem_use);

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include "core.h"
+#include "layers.h"
 
 static int dev_free_handle(struct memreg_ctx *ctx, uint64_t handle)
 {
@@ -24,6 +25,13 @@ static int dev_free_handle(struct memreg_ctx *ctx, uint64_t handle)
 	if (memreg__ioctl(ctx->fd, MEMREG_IOC_DEV_FREE, &f))
 		return memreg__fail(MEMREG_OP_DEV_FREE);
 	return 0;
+}
+
+int memreg__dev_free_handle(struct memreg_ctx *ctx, uint64_t handle)
+{
+	if (!ctx)
+		return memreg__refuse(MEMREG_E_INVAL, EINVAL);
+	return dev_free_handle(ctx, handle);
 }
 
 int memreg_dev_alloc(struct memreg_ctx *ctx, unsigned int device,

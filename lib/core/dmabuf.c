@@ -16,6 +16,7 @@
 
 #ifdef MEMREG_TESTING
 memreg__mmap_fn memreg__test_mmap;
+memreg__mmap_fixed_fn memreg__test_mmap_fixed;
 #endif
 
 int memreg_dev_export(struct memreg_ctx *ctx, const struct memreg_dev_mem *mem,
@@ -157,4 +158,15 @@ void *memreg__dmabuf_mmap(int fd, size_t len)
 #endif
 	/* Shared: the bytes are the exporter's, never a private copy. */
 	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+}
+
+void *memreg__dmabuf_mmap_fixed(int fd, void *addr, size_t len,
+				size_t offset)
+{
+#ifdef MEMREG_TESTING
+	if (memreg__test_mmap_fixed)
+		return memreg__test_mmap_fixed(fd, addr, len, offset);
+#endif
+	return mmap(addr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		    fd, (off_t)offset);
 }

@@ -26,9 +26,30 @@ int memreg__mstx_batch(struct memreg_ctx *ctx, struct memreg_mstx *batch);
  */
 void *memreg__dmabuf_mmap(int fd, size_t len);
 
+/*
+ * mmap(2) of [@offset, @offset + @len) of the dma-buf @fd at exactly
+ * @addr (MAP_FIXED: whatever was mapped there goes), read-write and
+ * shared: @addr, or MAP_FAILED with errno.  For the VMM calls of the ACL
+ * layer, which map device memory into a range they reserved.  The fake
+ * kernel's hook answers in a MEMREG_TESTING build, as above.
+ */
+void *memreg__dmabuf_mmap_fixed(int fd, void *addr, size_t len,
+				size_t offset);
+
+/*
+ * MEMREG_IOC_DEV_FREE of @handle alone: for a layer that unmapped the
+ * allocation's own mapping (memreg_dev_free() would unmap its address
+ * again, which may be someone else's by then).  0 or a negative
+ * memreg_err.
+ */
+int memreg__dev_free_handle(struct memreg_ctx *ctx, uint64_t handle);
+
 #ifdef MEMREG_TESTING
 typedef void *(*memreg__mmap_fn)(int fd, size_t len);
 extern memreg__mmap_fn memreg__test_mmap;
+typedef void *(*memreg__mmap_fixed_fn)(int fd, void *addr, size_t len,
+				       size_t offset);
+extern memreg__mmap_fixed_fn memreg__test_mmap_fixed;
 #endif
 
 #endif /* MEMREG_CORE_LAYERS_H */

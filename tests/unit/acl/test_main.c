@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 		run_query_tests,
 		run_streamcfg_tests,
 		run_ipc_tests,
+		run_vmm_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

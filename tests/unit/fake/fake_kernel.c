@@ -257,7 +257,8 @@ static int check_dev_export(const struct memreg_dev_export *e)
 
 static int check_ipc_export(const struct memreg_ipc_export *x)
 {
-	if (x->size != sizeof(*x) || (x->flags & ~MEMREG_IPC_ANY_PID) ||
+	if (x->size != sizeof(*x) ||
+	    (x->flags & ~(MEMREG_IPC_ANY_PID | MEMREG_IPC_SHORT_TOKEN)) ||
 	    x->reserved0 || !all_zero(x->reserved, sizeof(x->reserved)))
 		return EINVAL;
 	return 0;
@@ -678,7 +679,9 @@ static int do_ipc_export(struct memreg_ipc_export *x, int fd)
 	memset(n, 0, sizeof(*n));
 	id = ++nr_names;
 	memcpy(n->token, &id, sizeof(id));
-	memset(n->token + sizeof(id), 0xa5 ^ (int)id, 16 - sizeof(id));
+	/* SHORT_TOKEN: 4 bytes of id, 4 "random", the last 8 zero. */
+	memset(n->token + sizeof(id), 0xa5 ^ (int)id,
+	       (x->flags & MEMREG_IPC_SHORT_TOKEN ? 8 : 16) - sizeof(id));
 	n->buf = *b;
 	n->owner_fd = fd;
 	n->owner_pid = fake.ipc.pid;
@@ -763,6 +766,38 @@ static void *fake_mmap(int fd, size_t len)
 	if (!err) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 			 (off_t)b->base);
+		if (p == MAP_FAILED)
+			err = errno;
+		else
+			fake.ipc.maps++;
+	}
+	pthread_mutex_unlock(&fake.lock);
+	if (err)
+		errno = err;
+	return p;
+}
+
+/*
+ * The same at a chosen address (MAP_FIXED), from @offset into the
+ * dma-buf; a range past its end is EINVAL, as the module's mmap.
+ */
+static void *fake_mmap_fixed(int fd, void *addr, size_t len, size_t offset)
+{
+	const struct fake_dmabuf *b;
+	void *p = MAP_FAILED;
+	int err = 0;
+
+	pthread_mutex_lock(&fake.lock);
+	b = find_dmabuf(fd);
+	if (!b)
+		err = EINVAL;
+	else if (!allocs[b->alloc].live)
+		err = ENODEV;
+	else if (offset > b->len || len > b->len - offset)
+		err = EINVAL;
+	if (!err) {
+		p = mmap(addr, len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, (off_t)(b->base + offset));
 		if (p == MAP_FAILED)
 			err = errno;
 		else
@@ -1140,6 +1175,7 @@ int fake_kernel_setup(void)
 	fake.ipc.pid = getpid();
 	memreg__test_ioctl = fake_ioctl;
 	memreg__test_mmap = fake_mmap;
+	memreg__test_mmap_fixed = fake_mmap_fixed;
 	return 0;
 }
 
@@ -1165,6 +1201,7 @@ void fake_kernel_teardown(void)
 
 	memreg__test_ioctl = NULL;
 	memreg__test_mmap = NULL;
+	memreg__test_mmap_fixed = NULL;
 	/*
 	 * The memfd's number is free for the next file this process opens:
 	 * a context opened after this must not find that file instead.
