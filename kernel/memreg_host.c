@@ -18,11 +18,18 @@
 #include <linux/shmem_fs.h>
 #include "memreg_internal.h"
 
+/*
+ * Small registrations keep their page pointers in the registration itself:
+ * one allocation less on the register path, for 64 bytes a registration.
+ */
+#define MEMREG_HOST_INLINE_PAGES	8
+
 /* A registration of host memory: the pages it pinned. */
 struct memreg_host_reg {
 	struct memreg_reg reg;
-	struct page **pages;
+	struct page **pages;		/* inline_pages, or allocated */
 	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
+	struct page *inline_pages[MEMREG_HOST_INLINE_PAGES];
 };
 
 static struct memreg_host_reg *to_host_reg(const struct memreg_reg *reg)
@@ -30,15 +37,18 @@ static struct memreg_host_reg *to_host_reg(const struct memreg_reg *reg)
 	return container_of(reg, struct memreg_host_reg, reg);
 }
 
-static int memreg_charge_pinned(struct mm_struct *mm, unsigned long npages,
-				bool lock_cap)
+/*
+ * Charge first and back out: no lock needed around the check.  Whether
+ * the caller may pass the limit (CAP_IPC_LOCK, a security hook) is asked
+ * only when it would be passed, not on every registration.
+ */
+static int memreg_charge_pinned(struct mm_struct *mm, unsigned long npages)
 {
 	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
 	s64 pinned;
 
-	/* Charge first and back out: no lock needed around the check. */
 	pinned = atomic64_add_return(npages, &mm->pinned_vm);
-	if (!lock_cap && pinned > limit) {
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
 		atomic64_sub(npages, &mm->pinned_vm);
 		return -ENOMEM;
 	}
@@ -78,39 +88,38 @@ static int memreg_explain_fault(struct mm_struct *mm, unsigned long addr)
  * Pages of a regular file's shared mapping may not be pinned for long:
  * module copies into them (TRANSFER) would bypass the filesystem's
  * page_mkwrite and dirty tracking.  Kernels from 6.5 refuse such
- * FOLL_LONGTERM pins themselves; refuse them on 6.1 too, with the same
- * EFAULT.  Anonymous, shmem/memfd and hugetlbfs memory are fine.
+ * FOLL_LONGTERM pins themselves; older ones pin them, so the pinned folios
+ * are looked at (as GUP-fast does from 6.5 on) rather than the VMAs: no
+ * mmap lock and no VMA lookups on the register path.  Anonymous memory
+ * (a private file mapping written is anonymous after the COW),
+ * shmem/memfd and hugetlbfs are fine.
  */
-static int memreg_check_backing(struct mm_struct *mm, unsigned long start,
-				unsigned long end)
+static bool memreg_folio_longterm_ok(struct folio *folio)
 {
-	struct vm_area_struct *vma;
-	int err = 0;
+	struct address_space *mapping;
 
-	if (mmap_read_lock_killable(mm))
-		return -EINTR;
-	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
-	     vma = find_vma(mm, vma->vm_end)) {
-		if (vma->vm_file && !is_vm_hugetlb_page(vma) &&
-		    !shmem_mapping(vma->vm_file->f_mapping)) {
-			err = -EFAULT;
-			break;
-		}
-	}
-	mmap_read_unlock(mm);
-	return err;
+	if (folio_test_anon(folio) || folio_test_hugetlb(folio))
+		return true;
+	mapping = READ_ONCE(folio->mapping);
+	return mapping && shmem_mapping(mapping);
 }
 
-static unsigned long memreg_count_folios(struct page **pages,
-					 unsigned long npages)
+/*
+ * The distinct folios of the pinned pages (a huge page counts once), or
+ * -EFAULT if one of them may not be pinned for long.
+ */
+static long memreg_count_folios(struct page **pages, unsigned long npages)
 {
 	unsigned long i, n = 0;
 	struct folio *prev = NULL, *folio;
 
 	for (i = 0; i < npages; i++) {
 		folio = page_folio(pages[i]);
-		if (folio != prev)
-			n++;
+		if (folio == prev)
+			continue;
+		if (!memreg_folio_longterm_ok(folio))
+			return -EFAULT;
+		n++;
 		prev = folio;
 	}
 	return n;
@@ -129,20 +138,18 @@ static int memreg_host_attach(struct memreg_reg *reg,
 	struct mm_struct *mm = reg->ctx->mm;
 	unsigned long pinned = 0;
 	struct page **pages;
+	long folios;
 	int ret;
 
 	if (!access_ok((void __user *)(unsigned long)reg->addr, reg->len))
 		return -EFAULT;
-	ret = memreg_check_backing(mm, start, start + npages * PAGE_SIZE);
-	if (ret)
-		return ret;
 
 	/*
 	 * RLIMIT_MEMLOCK before the page array: the array of a range the
 	 * limit refuses (up to 8 bytes per 4 KiB page asked for) must not be
 	 * allocated on behalf of a user who may not pin it.
 	 */
-	ret = memreg_charge_pinned(mm, npages, capable(CAP_IPC_LOCK));
+	ret = memreg_charge_pinned(mm, npages);
 	if (ret) {
 		memreg_ctx_refused(reg->ctx, reg->type, reg->len,
 				   MEMREG_REFUSED_MEMLOCK);
@@ -154,8 +161,11 @@ static int memreg_host_attach(struct memreg_reg *reg,
 	 * of a range of 1 TiB or more is above INT_MAX bytes: kvmalloc()
 	 * refuses it, and without __GFP_NOWARN it WARNs.  It is just ENOMEM.
 	 */
-	pages = kvmalloc_array(npages, sizeof(*pages),
-			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (npages <= MEMREG_HOST_INLINE_PAGES)
+		pages = hreg->inline_pages;
+	else
+		pages = kvmalloc_array(npages, sizeof(*pages),
+				       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!pages) {
 		ret = -ENOMEM;
 		goto uncharge;
@@ -181,15 +191,21 @@ static int memreg_host_attach(struct memreg_reg *reg,
 		cond_resched();
 	}
 
+	folios = memreg_count_folios(pages, npages);
+	if (folios < 0) {
+		ret = folios;
+		goto unpin;
+	}
 	hreg->pages = pages;
 	hreg->npages = npages;
-	reg->pinned_pages = memreg_count_folios(pages, npages);
+	reg->pinned_pages = folios;
 	atomic64_add(npages, &memreg_stats.pinned_pages);
 	return 0;
 
 unpin:
 	memreg_unpin_pages(pages, pinned);
-	kvfree(pages);
+	if (pages != hreg->inline_pages)
+		kvfree(pages);
 uncharge:
 	atomic64_sub(npages, &mm->pinned_vm);
 	return ret;
@@ -204,7 +220,8 @@ static void memreg_host_release(struct memreg_reg *reg)
 	memreg_unpin_pages(hreg->pages, hreg->npages);
 	atomic64_sub(hreg->npages, &mm->pinned_vm);
 	atomic64_sub(hreg->npages, &memreg_stats.pinned_pages);
-	kvfree(hreg->pages);
+	if (hreg->pages != hreg->inline_pages)
+		kvfree(hreg->pages);
 	hreg->pages = NULL;
 	hreg->npages = 0;
 }
