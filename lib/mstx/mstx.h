@@ -8,7 +8,7 @@
  *   domain.c  mstxDomainCreateA / mstxDomainDestroy
  *   heap.c    heap slots (the handles), the address index, heap register
  *   region.c  region register / unregister
- *   batch.c   per-heap operation buffers, the kernel fd, the flusher
+ *   batch.c   per-thread rings, the kernel fd, the flusher
  */
 #ifndef MEMREG_MSTX_INTERNAL_H
 #define MEMREG_MSTX_INTERNAL_H
@@ -30,9 +30,9 @@
 #define MSTX_MAX_HEAPS		1024
 
 /*
- * Operations a buffer holds before it goes to the kernel: large enough
- * that the ioctl is a small part of a call's cost, small enough that a
- * buffer per heap stays cheap (10 KiB).
+ * Entries a thread's ring holds before it goes to the kernel: large
+ * enough that the ioctl is a small part of a call's cost, small enough
+ * that a ring per thread stays cheap (10 KiB).
  */
 #define MSTX_BUF_OPS		256
 
@@ -40,41 +40,68 @@
 #define MSTX_FLUSH_MS		40
 
 /*
- * A buffer's lock is a spinlock of our own, taken inline: every region
- * call takes one, and a call into libpthread costs more than the rest of
- * the call (much more under emulation, where each call and return is an
- * indirect branch).  Holders are short, except a flush: waiters yield.
+ * Rings at once.  A heap records which rings have put its regions in a
+ * 64-bit mask, one bit per ring.  The last ring is shared, under a
+ * spinlock, by the threads beyond the first 63 that live at once.
  */
-struct mstx_buf {
-	int lock;
-	uint32_t n;
+#define MSTX_MAX_RINGS		64
+#define MSTX_SHARED_RING	(MSTX_MAX_RINGS - 1)
+
+/*
+ * Internal entries, never sent: MSTX_OP_DEP says that what follows in
+ * the ring must reach the kernel after the first @addr entries of ring
+ * @heap (another thread's operation on a region of the same heap may
+ * have come first).  MSTX_F_FOLDABLE marks a REGION_ADD that lies inside
+ * its heap: the flusher may fold it with an unregister right after it.
+ */
+#define MSTX_OP_DEP		0xffff
+#define MSTX_F_FOLDABLE		0x1
+
+/*
+ * One thread's operations, in the order it made them.  The thread is the
+ * only writer of @tail and the entries (no lock, no atomic exchange: a
+ * store and a release store per call); the flusher, one at a time under
+ * its mutex, reads up to @tail and then moves @head.  @head is on a line
+ * of its own, so the thread's stores do not bounce it.
+ */
+struct mstx_ring {
+	uint64_t tail;			/* entries written (release) */
+	uint32_t id;
+	int lock;			/* the shared ring only */
+	bool shared;
+	bool free;			/* its thread exited; reusable */
+	uint64_t dep_seen[MSTX_MAX_RINGS];	/* owner: deps recorded */
+	uint64_t head __attribute__((aligned(64)));	/* entries sent */
+	/* the flusher's, under its mutex */
+	uint64_t pos, snap, target;
+	unsigned int gen;
 	struct memreg_mstx_op ops[MSTX_BUF_OPS];
 };
 
-static inline void mstx_buf_lock(struct mstx_buf *b)
+static inline void mstx_ring_lock(struct mstx_ring *r)
 {
 	unsigned int spins = 0;
 
-	while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(&b->lock, __ATOMIC_RELAXED))
+	while (__atomic_exchange_n(&r->lock, 1, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&r->lock, __ATOMIC_RELAXED))
 			if (++spins > 64)
 				sched_yield();
 	}
 }
 
-static inline void mstx_buf_unlock(struct mstx_buf *b)
+static inline void mstx_ring_unlock(struct mstx_ring *r)
 {
-	__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->lock, 0, __ATOMIC_RELEASE);
 }
 
 /*
- * One heap; a heap handle points at its slot.  @addr, @end and @live
- * change only with the slot's buffer lock held (and the heap table's
- * mutex), so that a region operation that holds the lock sees the heap it
- * looked up, or sees that it is gone.
+ * One heap; a heap handle points at its slot.  @addr, @end, @kid and
+ * @live change under the heap table's mutex; region calls read the
+ * index (below), not the slot.  @rings: the rings that have held
+ * operations on the heap's regions (bit = ring id).
  */
 struct mstx_heap {
-	struct mstx_buf *buf;		/* allocated once, kept for reuse */
+	uint64_t rings;
 	uint64_t addr;
 	uint64_t end;
 	uint32_t kid;			/* the heap's id for the kernel */
@@ -101,25 +128,39 @@ extern bool mstx__add_del;
 
 /* batch.c */
 int mstx__connect(void);
-void mstx__buf_init(struct mstx_buf *b);
-/* With @b's lock held: send what @b holds. */
-void mstx__buf_flush(struct mstx_buf *b);
-
-/* With @b's lock held: add @op, sending the buffer when it is full. */
-static inline void mstx__buf_add(struct mstx_buf *b,
-				 const struct memreg_mstx_op *op)
-{
-	b->ops[b->n] = *op;
-	/* atomic: the flusher peeks at it without the lock */
-	__atomic_store_n(&b->n, b->n + 1, __ATOMIC_RELAXED);
-	if (b->n == MSTX_BUF_OPS)
-		mstx__buf_flush(b);
-}
 /* Send @n operations now; 0 if the kernel applied the first (or all). */
 int mstx__submit(struct memreg_mstx_op *ops, uint32_t n);
+/* Everything the rings hold, to the kernel, in an order their deps allow. */
 void mstx__flush_all(void);
+/* The flusher's mutex, for heap calls that send after a flush. */
+void mstx__flush_lock(void);
+void mstx__flush_unlock(void);
+/* With the flusher's mutex held: flush all, then send @op (if any) too. */
+int mstx__flush_locked(struct memreg_mstx_op *op);
 void mstx__start_flusher(void);
-extern struct mstx_buf mstx__orphans;	/* regions in no heap */
+
+extern struct mstx_ring *mstx__rings[MSTX_MAX_RINGS];
+extern uint64_t mstx__orphan_rings;	/* the mask of regions in no heap */
+extern _Thread_local struct mstx_ring *mstx__my_ring
+	__attribute__((tls_model("initial-exec")));
+/* The calling thread's ring, made on its first call (never NULL). */
+struct mstx_ring *mstx__ring_new(void);
+/* Send the ring when full; record the deps of a mask with others' bits. */
+void mstx__ring_full(struct mstx_ring *r);
+void mstx__ring_deps(struct mstx_ring *r, uint64_t others);
+
+/* Add @op to @r: the caller is @r's producer (or holds the shared lock). */
+static inline void mstx__ring_put(struct mstx_ring *r,
+				  const struct memreg_mstx_op *op)
+{
+	uint64_t t = r->tail;
+
+	r->ops[t % MSTX_BUF_OPS] = *op;
+	__atomic_store_n(&r->tail, t + 1, __ATOMIC_RELEASE);
+	if (t + 1 - __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) >=
+	    MSTX_BUF_OPS)
+		mstx__ring_full(r);
+}
 
 /* heap.c */
 extern struct mstx_heap mstx__heaps[MSTX_MAX_HEAPS];
@@ -136,6 +177,7 @@ struct mstx_index_entry {
 	uint64_t addr;
 	uint64_t end;
 	uint32_t slot;
+	uint32_t kid;
 };
 extern unsigned int mstx__index_seq;
 extern unsigned int mstx__index_n;
@@ -161,8 +203,14 @@ static inline int mstx__index_floor(uint64_t addr, unsigned int n)
 	return found;
 }
 
-/* The slot whose heap contains @addr, or NULL; lock-free. */
-static inline struct mstx_heap *mstx__heap_find(uint64_t addr)
+/*
+ * The slot whose heap contains @addr, or NULL; lock-free.  *@kid is the
+ * heap's id as the index had it with the slot (a heap unregistered since
+ * is refused by the kernel, never mistaken for another one), *@end its
+ * end.
+ */
+static inline struct mstx_heap *mstx__heap_find(uint64_t addr, uint32_t *kid,
+						uint64_t *end)
 {
 	unsigned int seq, n;
 	struct mstx_heap *h;
@@ -177,9 +225,11 @@ static inline struct mstx_heap *mstx__heap_find(uint64_t addr)
 			continue;
 		i = mstx__index_floor(addr, n);
 		h = NULL;
-		if (i >= 0 && addr < MSTX_LOAD(mstx__index[i].end))
+		if (i >= 0 && addr < (*end = MSTX_LOAD(mstx__index[i].end))) {
 			h = &mstx__heaps[MSTX_LOAD(mstx__index[i].slot) %
 					 MSTX_MAX_HEAPS];
+			*kid = MSTX_LOAD(mstx__index[i].kid);
+		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&mstx__index_seq, __ATOMIC_RELAXED) == seq)
 			return h;

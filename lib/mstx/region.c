@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Regions: each one becomes an operation in the buffer of the heap that
- * contains its address (or of the orphans when no heap does).
+ * Regions: each one becomes an operation in the calling thread's ring,
+ * naming the heap that contains its address (or heap 0 when none does).
  *
  * A region's handle is its address.  Unregistering by handle and by
  * pointer is then the same thing, and the library keeps no table of
@@ -11,59 +11,58 @@
  * a stack-garbage pointer would corrupt the caller.
  *
  * An allocator often frees a block soon after handing it out.  When the
- * unregister finds the register of the same region as the last operation
- * of its heap's buffer (not yet sent), the two become one REGION_ADD_DEL:
- * the module then need not store the region only to drop it, and still
- * counts what the two would have counted (a duplicate register, the
- * peaks).  A region that runs past its heap's end is sent as it came: its
- * register is a violation the module counts on its own path.
+ * flusher finds the unregister of a region right after its register in a
+ * ring (neither sent yet), the two become one REGION_ADD_DEL: the module
+ * then need not store the region only to drop it, and still counts what
+ * the two would have counted (a duplicate register, the peaks).  The
+ * flusher folds, not the call: an entry the flusher may be reading is
+ * never changed.  A region that runs past its heap's end is sent as it
+ * came (no MSTX_F_FOLDABLE): its register is a violation the module
+ * counts on its own path.
  */
 #include <string.h>
 
 #include "mstx.h"
 
-/* With @b's lock held: fold an unregister of @addr into its register. */
-static bool mstx_fold_del(struct mstx_buf *b, const struct mstx_heap *h,
-			  uint64_t addr)
-{
-	struct memreg_mstx_op *last;
-
-	if (!mstx__add_del || !b->n)
-		return false;
-	last = &b->ops[b->n - 1];
-	/* addr >= h->addr: the heap was found by this address */
-	if (last->op != MEMREG_MSTX_REGION_ADD || last->addr != addr ||
-	    last->heap != h->kid || last->len > h->end - addr)
-		return false;
-	last->op = MEMREG_MSTX_REGION_ADD_DEL;
-	return true;
-}
-
 /*
- * Queue one operation on the region at @addr.  Returns the heap it went
- * to (NULL: the orphans).  The heap is looked up without a lock and
- * confirmed under its buffer's lock: a heap unregistered in between is
- * looked up again.
+ * Queue one operation on the region at @addr in the calling thread's ring.
+ * Returns the heap it names (NULL: none).  The heap is looked up without
+ * a lock; a heap unregistered meanwhile is refused by the kernel.
  */
 static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
 					uint64_t len)
 {
 	struct memreg_mstx_op op = { .op = code, .addr = addr, .len = len };
+	struct mstx_ring *r = mstx__my_ring;
+	uint64_t *mask, bit, m, end = 0;
 	struct mstx_heap *h;
-	struct mstx_buf *b;
+	uint32_t kid = 0;
 
-	for (;;) {
-		h = mstx__heap_find(addr);
-		b = h ? h->buf : &mstx__orphans;
-		mstx_buf_lock(b);
-		if (!h || (h->live && addr >= h->addr && addr < h->end))
-			break;
-		mstx_buf_unlock(b);
+	if (__builtin_expect(!r, 0)) {
+		r = mstx__ring_new();
+		if (!r)
+			return NULL;
 	}
-	op.heap = h ? h->kid : 0;
-	if (!(code == MEMREG_MSTX_REGION_DEL && h && mstx_fold_del(b, h, addr)))
-		mstx__buf_add(b, &op);
-	mstx_buf_unlock(b);
+	h = mstx__heap_find(addr, &kid, &end);
+	op.heap = kid;
+	/* addr >= the heap's start: the heap was found by this address */
+	if (h && code == MEMREG_MSTX_REGION_ADD && len <= end - addr)
+		op.flags = MSTX_F_FOLDABLE;
+	mask = h ? &h->rings : &mstx__orphan_rings;
+	bit = 1ULL << r->id;
+	if (__builtin_expect(r->shared, 0))
+		mstx_ring_lock(r);
+	m = __atomic_load_n(mask, __ATOMIC_RELAXED);
+	if (__builtin_expect(m != bit, 0)) {
+		/* the first call of this ring on the heap, or not the only */
+		if (!(m & bit))
+			__atomic_fetch_or(mask, bit, __ATOMIC_RELAXED);
+		if (m & ~bit)
+			mstx__ring_deps(r, m & ~bit);
+	}
+	mstx__ring_put(r, &op);
+	if (__builtin_expect(r->shared, 0))
+		mstx_ring_unlock(r);
 	return h;
 }
 
