@@ -176,7 +176,6 @@ struct mstx_ring *mstx__ring_new(void)
  */
 void mstx__ring_deps(struct mstx_ring *r, uint64_t others)
 {
-	struct memreg_mstx_op dep = { .op = MSTX_OP_DEP };
 	struct mstx_ring *o;
 	unsigned int i;
 	uint64_t t;
@@ -192,9 +191,7 @@ void mstx__ring_deps(struct mstx_ring *r, uint64_t others)
 		    t <= __atomic_load_n(&o->head, __ATOMIC_ACQUIRE))
 			continue;
 		r->dep_seen[i] = t;
-		dep.heap = i;
-		dep.addr = t;
-		mstx__ring_put(r, &dep);
+		mstx__ring_put(r, MSTX_OP_DEP, 0, i, t, 0);
 	}
 }
 
@@ -268,17 +265,6 @@ static void mstx_stage_submit(void)
 	mstx_stage_n = 0;
 }
 
-static void mstx_emit(const struct memreg_mstx_op *op, uint16_t code)
-{
-	struct memreg_mstx_op *o = &mstx_stage[mstx_stage_n++];
-
-	*o = *op;
-	o->op = code;
-	o->flags = 0;
-	if (mstx_stage_n == MEMREG_MSTX_BATCH_MAX)
-		mstx_stage_submit();
-}
-
 /* Ring @i as this flush sees it (NULL: none yet); first look: snapshot. */
 static struct mstx_ring *mstx_flush_ring(unsigned int i)
 {
@@ -294,42 +280,57 @@ static struct mstx_ring *mstx_flush_ring(unsigned int i)
 	return r;
 }
 
-/* Move @r's entries to the stage up to its snapshot or an unmet dep. */
+/*
+ * Move @r's entries to the stage up to its snapshot or an unmet dep.
+ * Only region operations go through the stage: its device, reserved and
+ * domain fields stay 0 from the start.
+ */
 static bool mstx_flush_ring_entries(struct mstx_ring *r)
 {
-	const struct memreg_mstx_op *e, *next;
+	const struct mstx_entry *e, *next;
+	uint64_t pos = r->pos, snap = r->snap;
+	struct memreg_mstx_op *o;
 	bool moved = false;
+	uint16_t code;
 
-	while (r->pos < r->snap) {
-		e = &r->ops[r->pos % MSTX_BUF_OPS];
-		if (e->op == MSTX_OP_DEP) {
-			struct mstx_ring *o =
+	while (pos < snap) {
+		e = &r->ops[pos % MSTX_BUF_OPS];
+		if (__builtin_expect(e->op == MSTX_OP_DEP, 0)) {
+			struct mstx_ring *dr =
 				mstx_flush_ring(e->heap % MSTX_MAX_RINGS);
 
-			if (o && o->pos < e->addr)
-				return moved;
-			r->pos++;
+			if (dr && dr != r && dr->pos < e->addr)
+				break;
+			pos++;
 			continue;
 		}
 		moved = true;
+		code = e->op;
+		pos++;
 		/*
 		 * A register followed at once by the unregister of the same
 		 * region, both not sent yet: one REGION_ADD_DEL (see
 		 * region.c).
 		 */
-		next = r->pos + 1 < r->snap ?
-		       &r->ops[(r->pos + 1) % MSTX_BUF_OPS] : NULL;
-		if (mstx__add_del && next && e->op == MEMREG_MSTX_REGION_ADD &&
-		    (e->flags & MSTX_F_FOLDABLE) &&
-		    next->op == MEMREG_MSTX_REGION_DEL &&
-		    next->addr == e->addr && next->heap == e->heap) {
-			mstx_emit(e, MEMREG_MSTX_REGION_ADD_DEL);
-			r->pos += 2;
-			continue;
+		if (code == MEMREG_MSTX_REGION_ADD &&
+		    (e->flags & MSTX_F_FOLDABLE) && pos < snap &&
+		    mstx__add_del) {
+			next = &r->ops[pos % MSTX_BUF_OPS];
+			if (next->op == MEMREG_MSTX_REGION_DEL &&
+			    next->addr == e->addr && next->heap == e->heap) {
+				code = MEMREG_MSTX_REGION_ADD_DEL;
+				pos++;
+			}
 		}
-		mstx_emit(e, e->op);
-		r->pos++;
+		o = &mstx_stage[mstx_stage_n++];
+		o->op = code;
+		o->heap = e->heap;
+		o->addr = e->addr;
+		o->len = e->len;
+		if (mstx_stage_n == MEMREG_MSTX_BATCH_MAX)
+			mstx_stage_submit();
 	}
+	r->pos = pos;
 	return moved;
 }
 

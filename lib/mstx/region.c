@@ -29,25 +29,40 @@
  * Returns the heap it names (NULL: none).  The heap is looked up without
  * a lock; a heap unregistered meanwhile is refused by the kernel.
  */
-static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
-					uint64_t len)
+static inline __attribute__((always_inline)) struct mstx_heap *
+mstx_region_op(uint16_t code, uint64_t addr, uint64_t len)
 {
-	struct memreg_mstx_op op = { .op = code, .addr = addr, .len = len };
 	struct mstx_ring *r = mstx__my_ring;
-	uint64_t *mask, bit, m, end = 0;
+	uint64_t *mask, bit, m, start = 0, end = 0;
 	struct mstx_heap *h;
+	uint16_t flags = 0;
 	uint32_t kid = 0;
+	unsigned int seq;
 
 	if (__builtin_expect(!r, 0)) {
 		r = mstx__ring_new();
 		if (!r)
 			return NULL;
 	}
-	h = mstx__heap_find(addr, &kid, &end);
-	op.heap = kid;
+	seq = __atomic_load_n(&mstx__index_seq, __ATOMIC_ACQUIRE);
+	if (seq == r->c_seq && addr - r->c_addr < r->c_end - r->c_addr) {
+		h = r->c_heap;
+		kid = r->c_kid;
+		end = r->c_end;
+	} else {
+		h = mstx__heap_find(addr, &kid, &start, &end);
+		if (h && !r->shared && !(seq & 1)) {
+			/* @seq was read first: a change since makes it stale */
+			r->c_seq = seq;
+			r->c_heap = h;
+			r->c_kid = kid;
+			r->c_addr = start;
+			r->c_end = end;
+		}
+	}
 	/* addr >= the heap's start: the heap was found by this address */
 	if (h && code == MEMREG_MSTX_REGION_ADD && len <= end - addr)
-		op.flags = MSTX_F_FOLDABLE;
+		flags = MSTX_F_FOLDABLE;
 	mask = h ? &h->rings : &mstx__orphan_rings;
 	bit = 1ULL << r->id;
 	if (__builtin_expect(r->shared, 0))
@@ -60,7 +75,7 @@ static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
 		if (m & ~bit)
 			mstx__ring_deps(r, m & ~bit);
 	}
-	mstx__ring_put(r, &op);
+	mstx__ring_put(r, code, flags, kid, addr, len);
 	if (__builtin_expect(r->shared, 0))
 		mstx_ring_unlock(r);
 	return h;
@@ -73,11 +88,15 @@ static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
 static bool mstx_out_trusted(mstxMemRegionsRegisterBatch_t const *desc,
 			     struct mstx_heap **heap)
 {
+	/* most callers pass no array: the cheap test first */
+	*heap = NULL;
+	if (!desc->regionHandleArrayOut ||
+	    desc->regionType != MSTX_MEM_TYPE_VIRTUAL_ADDRESS ||
+	    (uintptr_t)desc->regionHandleArrayOut %
+	    _Alignof(mstxMemRegionHandle_t))
+		return false;
 	*heap = mstx__heap_of_handle(desc->heap);
-	return *heap && desc->regionType == MSTX_MEM_TYPE_VIRTUAL_ADDRESS &&
-	       desc->regionHandleArrayOut &&
-	       !((uintptr_t)desc->regionHandleArrayOut %
-		 _Alignof(mstxMemRegionHandle_t));
+	return *heap;
 }
 
 void mstx__regions_register(mstxDomainHandle_t domain,
