@@ -36,8 +36,7 @@
 struct mstx_stats mstx__stats;
 struct mstx_ring *mstx__rings[MSTX_MAX_RINGS];
 uint64_t mstx__orphan_rings;
-_Thread_local struct mstx_ring *mstx__my_ring
-	__attribute__((tls_model("initial-exec")));
+struct mstx_ring *mstx__ring_by_tp[MSTX_TP_SLOTS];
 bool mstx__add_del;
 
 static struct memreg_ctx *mstx_ctx;
@@ -103,11 +102,14 @@ static void mstx_ring_exit(void *arg)
 {
 	struct mstx_ring *r = arg;
 
-	mstx__my_ring = NULL;
+	if (r->shared)
+		return;
 	if (__atomic_load_n(&r->tail, __ATOMIC_RELAXED) !=
 	    __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) && !mstx__disabled)
 		mstx__flush_all();
 	pthread_mutex_lock(&mstx_rings_lock);
+	/* the next thread at this thread pointer is another one */
+	__atomic_store_n(&r->owner, 0, __ATOMIC_RELAXED);
 	r->free = true;
 	pthread_mutex_unlock(&mstx_rings_lock);
 }
@@ -124,6 +126,7 @@ static struct mstx_ring *mstx_ring_alloc(unsigned int i)
 	if (!r)
 		return NULL;
 	r->id = i;
+	r->bit = 1ULL << i;
 	r->shared = i == MSTX_SHARED_RING;
 	/* the flusher and other threads' deps read it without the lock */
 	__atomic_store_n(&mstx__rings[i], r, __ATOMIC_RELEASE);
@@ -131,16 +134,22 @@ static struct mstx_ring *mstx_ring_alloc(unsigned int i)
 }
 
 /*
- * The calling thread's ring: a free one, or the shared one when 63 other
- * threads hold one each (or when the memory for a new one is lacking).
- * A reused ring keeps its counts: deps on it stay meaningful.
+ * The calling thread's ring: the one its key holds, or a free one, or
+ * the shared one when 63 other threads hold one each (or when the memory
+ * for a new one is lacking).  A reused ring keeps its counts: deps on it
+ * stay meaningful.
  */
-struct mstx_ring *mstx__ring_new(void)
+struct mstx_ring *mstx__ring_get(void)
 {
 	struct mstx_ring *r = NULL;
+	uintptr_t tp = mstx__tp();
 	unsigned int i;
 
 	pthread_once(&mstx_ring_key_once, mstx_ring_key_make);
+	if (mstx_ring_key_ok)
+		r = pthread_getspecific(mstx_ring_key);
+	if (r)
+		goto found;
 	pthread_mutex_lock(&mstx_rings_lock);
 	for (i = 0; i < MSTX_SHARED_RING && !r && mstx_ring_key_ok; i++) {
 		r = mstx__rings[i];
@@ -156,14 +165,22 @@ struct mstx_ring *mstx__ring_new(void)
 		r->free = true;
 		r = NULL;
 	}
-	if (!r) {
+	if (r) {
+		__atomic_store_n(&r->owner, tp, __ATOMIC_RELAXED);
+	} else {
 		r = mstx__rings[MSTX_SHARED_RING];
 		if (!r)
 			r = mstx_ring_alloc(MSTX_SHARED_RING);
+		/* its threads find it by their key, every call */
+		if (r && mstx_ring_key_ok)
+			pthread_setspecific(mstx_ring_key, r);
 	}
 	pthread_mutex_unlock(&mstx_rings_lock);
+found:
+	if (r && !r->shared)
+		__atomic_store_n(&mstx__ring_by_tp[mstx__tp_slot(tp)], r,
+				 __ATOMIC_RELAXED);
 	/* NULL only if even the shared ring could not be made */
-	mstx__my_ring = r;
 	return r;
 }
 

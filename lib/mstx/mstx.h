@@ -79,6 +79,7 @@ struct mstx_entry {
  */
 struct mstx_ring {
 	uint64_t tail;			/* entries written (release) */
+	uintptr_t owner;		/* its thread's pointer; 0: shared, free */
 	uint32_t id;
 	int lock;			/* the shared ring only */
 	bool shared;
@@ -90,8 +91,9 @@ struct mstx_ring {
 	 */
 	unsigned int c_seq;
 	uint32_t c_kid;
-	uint64_t c_addr, c_end;
+	uint64_t c_addr, c_size, c_end;
 	struct mstx_heap *c_heap;
+	uint64_t bit;			/* 1 << @id, for the heaps' masks */
 	uint64_t dep_seen[MSTX_MAX_RINGS];	/* owner: deps recorded */
 	uint64_t head __attribute__((aligned(64)));	/* entries sent */
 	/* the flusher's, under its mutex */
@@ -163,10 +165,45 @@ void mstx__start_flusher(void);
 
 extern struct mstx_ring *mstx__rings[MSTX_MAX_RINGS];
 extern uint64_t mstx__orphan_rings;	/* the mask of regions in no heap */
-extern _Thread_local struct mstx_ring *mstx__my_ring
-	__attribute__((tls_model("initial-exec")));
-/* The calling thread's ring, made on its first call (never NULL). */
-struct mstx_ring *mstx__ring_new(void);
+
+/*
+ * Rings by thread pointer, for the call path: a thread-local variable
+ * would be one load in a program, but libmemreg is dlopen()ed by the mstx
+ * header and its thread-locals (acl's, adxl's) are too large for the
+ * static TLS that glibc keeps for dlopen (initial-exec), while the other
+ * models cost a call per access.  A slot may hold any ring: it is the
+ * caller's only if the ring's @owner is the caller's thread pointer
+ * (unique among live threads; cleared when the thread exits).
+ */
+#define MSTX_TP_SLOTS		256
+extern struct mstx_ring *mstx__ring_by_tp[MSTX_TP_SLOTS];
+
+static inline uintptr_t mstx__tp(void)
+{
+	return (uintptr_t)__builtin_thread_pointer();
+}
+
+static inline unsigned int mstx__tp_slot(uintptr_t tp)
+{
+	/* thread pointers are far apart and alike in their low bits */
+	return (unsigned int)((tp * 0x9e3779b97f4a7c15ULL) >> 56) %
+	       MSTX_TP_SLOTS;
+}
+
+/* The calling thread's ring if the table has it, else NULL. */
+static inline struct mstx_ring *mstx__my_ring(void)
+{
+	uintptr_t tp = mstx__tp();
+	struct mstx_ring *r = __atomic_load_n(
+		&mstx__ring_by_tp[mstx__tp_slot(tp)], __ATOMIC_RELAXED);
+
+	if (r && __atomic_load_n(&r->owner, __ATOMIC_RELAXED) == tp)
+		return r;
+	return NULL;
+}
+
+/* The calling thread's ring, the slow way: made on its first call. */
+struct mstx_ring *mstx__ring_get(void);
 /* Send the ring when full; record the deps of a mask with others' bits. */
 void mstx__ring_full(struct mstx_ring *r);
 void mstx__ring_deps(struct mstx_ring *r, uint64_t others);

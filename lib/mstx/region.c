@@ -25,59 +25,78 @@
 #include "mstx.h"
 
 /*
- * Queue one operation on the region at @addr in the calling thread's ring.
- * Returns the heap it names (NULL: none).  The heap is looked up without
- * a lock; a heap unregistered meanwhile is refused by the kernel.
+ * Queue one operation on the region at @addr in the calling thread's ring:
+ * every case but the common one (below).  Returns the heap it names
+ * (NULL: none).  The heap is looked up without a lock; a heap
+ * unregistered meanwhile is refused by the kernel.
  */
-static inline __attribute__((always_inline)) struct mstx_heap *
-mstx_region_op(uint16_t code, uint64_t addr, uint64_t len)
+static __attribute__((noinline)) struct mstx_heap *
+mstx_region_op_slow(struct mstx_ring *r, uint16_t code, uint64_t addr,
+		    uint64_t len)
 {
-	struct mstx_ring *r = mstx__my_ring;
-	uint64_t *mask, bit, m, start = 0, end = 0;
+	uint64_t *mask, m, start = 0, end = 0;
 	struct mstx_heap *h;
 	uint16_t flags = 0;
 	uint32_t kid = 0;
 	unsigned int seq;
 
-	if (__builtin_expect(!r, 0)) {
-		r = mstx__ring_new();
+	if (!r) {
+		r = mstx__ring_get();
 		if (!r)
 			return NULL;
 	}
 	seq = __atomic_load_n(&mstx__index_seq, __ATOMIC_ACQUIRE);
-	if (seq == r->c_seq && addr - r->c_addr < r->c_end - r->c_addr) {
-		h = r->c_heap;
-		kid = r->c_kid;
-		end = r->c_end;
-	} else {
-		h = mstx__heap_find(addr, &kid, &start, &end);
-		if (h && !r->shared && !(seq & 1)) {
-			/* @seq was read first: a change since makes it stale */
-			r->c_seq = seq;
-			r->c_heap = h;
-			r->c_kid = kid;
-			r->c_addr = start;
-			r->c_end = end;
-		}
+	h = mstx__heap_find(addr, &kid, &start, &end);
+	if (h && !r->shared && !(seq & 1)) {
+		/* @seq was read first: a change since makes it stale */
+		r->c_seq = seq;
+		r->c_heap = h;
+		r->c_kid = kid;
+		r->c_addr = start;
+		r->c_size = end - start;
+		r->c_end = end;
 	}
 	/* addr >= the heap's start: the heap was found by this address */
 	if (h && code == MEMREG_MSTX_REGION_ADD && len <= end - addr)
 		flags = MSTX_F_FOLDABLE;
 	mask = h ? &h->rings : &mstx__orphan_rings;
-	bit = 1ULL << r->id;
-	if (__builtin_expect(r->shared, 0))
+	if (r->shared)
 		mstx_ring_lock(r);
 	m = __atomic_load_n(mask, __ATOMIC_RELAXED);
-	if (__builtin_expect(m != bit, 0)) {
-		/* the first call of this ring on the heap, or not the only */
-		if (!(m & bit))
-			__atomic_fetch_or(mask, bit, __ATOMIC_RELAXED);
-		if (m & ~bit)
-			mstx__ring_deps(r, m & ~bit);
-	}
+	/* the first call of this ring on the heap, or not the only ring */
+	if (!(m & r->bit))
+		__atomic_fetch_or(mask, r->bit, __ATOMIC_RELAXED);
+	if (m & ~r->bit)
+		mstx__ring_deps(r, m & ~r->bit);
 	mstx__ring_put(r, code, flags, kid, addr, len);
-	if (__builtin_expect(r->shared, 0))
+	if (r->shared)
 		mstx_ring_unlock(r);
+	return h;
+}
+
+/*
+ * The common case, inline: the thread's own ring, the heap of its
+ * previous call (the index unchanged since), and no other ring in the
+ * heap's mask (no other thread's operation to wait for).
+ */
+static inline __attribute__((always_inline)) struct mstx_heap *
+mstx_region_op(uint16_t code, uint64_t addr, uint64_t len)
+{
+	struct mstx_ring *r = mstx__my_ring();
+	struct mstx_heap *h;
+	uint16_t flags = 0;
+
+	if (__builtin_expect(!r || addr - r->c_addr >= r->c_size ||
+			     __atomic_load_n(&mstx__index_seq,
+					     __ATOMIC_ACQUIRE) != r->c_seq, 0))
+		return mstx_region_op_slow(r, code, addr, len);
+	h = r->c_heap;
+	if (__builtin_expect(__atomic_load_n(&h->rings, __ATOMIC_RELAXED) !=
+			     r->bit, 0))
+		return mstx_region_op_slow(r, code, addr, len);
+	if (code == MEMREG_MSTX_REGION_ADD && len <= r->c_end - addr)
+		flags = MSTX_F_FOLDABLE;
+	mstx__ring_put(r, code, flags, r->c_kid, addr, len);
 	return h;
 }
 
