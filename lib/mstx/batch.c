@@ -9,15 +9,15 @@
  *
  * Per-thread rings alone would let one thread's unregister reach the
  * kernel before another thread's register of the same region (an
- * allocator frees on another thread than it allocated on).  So each heap
- * has a mask of the rings that held operations on its regions.  A call
- * that finds other rings' bits in its heap's mask reads their tails and
- * records them in its own ring first (MSTX_OP_DEP): whatever the program
- * did before this call on that heap, in another thread, has been
- * published up to there (it happened before, so its release store is
- * seen).  The flusher sends a ring's entries only once the rings it
- * depends on have been sent up to the recorded point.  A thread alone on
- * its heaps records nothing.
+ * allocator frees on another thread than it allocated on).  So each bucket
+ * of addresses has a mask of the rings that held operations on its
+ * addresses (mstx.h).  A call that finds other rings' bits in its
+ * address's mask reads their tails and records them in its own ring first
+ * (MSTX_OP_DEP): whatever the program did before this call on that
+ * address, in another thread, has been published up to there (it
+ * happened before, so its release store is seen).  The flusher sends a
+ * ring's entries only once the rings it depends on have been sent up to
+ * the recorded point.  A thread alone in its buckets records nothing.
  *
  * Everything goes to the kernel when a ring is full, when a heap is
  * registered or unregistered, when a thread exits, at exit, and every
@@ -35,7 +35,7 @@
 
 struct mstx_stats mstx__stats;
 struct mstx_ring *mstx__rings[MSTX_MAX_RINGS];
-uint64_t mstx__orphan_rings;
+uint64_t mstx__buckets[MSTX_BUCKETS];
 struct mstx_ring *mstx__ring_by_tp[MSTX_TP_SLOTS];
 bool mstx__add_del;
 
@@ -185,8 +185,8 @@ found:
 }
 
 /*
- * @others: the bits of other rings in the mask of the heap the caller is
- * about to put an operation on.  Whatever those rings hold now may have
+ * @others: the bits of other rings in the mask of the address the caller
+ * is about to put an operation on.  Whatever those rings hold now may have
  * happened before this call: record their tails, so that this ring's
  * next entry goes after them.  A tail recorded before, or already sent,
  * needs no new entry.

@@ -164,8 +164,6 @@ mstxMemHeapHandle_t mstx__heap_register(mstxDomainHandle_t domain,
 	}
 	mstx__flush_unlock();
 
-	/* a ring that held the slot's previous heap is no dep of this one */
-	__atomic_store_n(&h->rings, 0, __ATOMIC_RELAXED);
 	h->addr = addr;
 	h->end = end;
 	h->kid = op.heap;

@@ -40,7 +40,8 @@
 #define MSTX_FLUSH_MS		40
 
 /*
- * Rings at once.  A heap records which rings have put its regions in a
+ * Rings at once.  Addresses are hashed into MSTX_BUCKETS buckets; each
+ * bucket records which rings have held operations on its addresses in a
  * 64-bit mask, one bit per ring.  The last ring is shared, under a
  * spinlock, by the threads beyond the first 63 that live at once.
  */
@@ -85,15 +86,19 @@ struct mstx_ring {
 	bool shared;
 	bool free;			/* its thread exited; reusable */
 	/*
-	 * The owner's last heap found, valid while the index's sequence
-	 * count is @c_seq: most calls of a thread are on the heap of its
-	 * previous one, and one load checks it instead of a search.
+	 * The owner's last two heaps found, the newest first, valid while
+	 * the index's sequence count is @c_seq: most calls of a thread are on
+	 * the heap of its previous call, or of the call before (an allocator
+	 * freeing in one pool and handing out from another); a load checks
+	 * that instead of a search.
 	 */
 	unsigned int c_seq;
-	uint32_t c_kid;
-	uint64_t c_addr, c_size, c_end;
-	struct mstx_heap *c_heap;
-	uint64_t bit;			/* 1 << @id, for the heaps' masks */
+	struct mstx_heap_cache {
+		uint64_t start, size, end;
+		struct mstx_heap *heap;
+		uint32_t kid;
+	} c[2];
+	uint64_t bit;			/* 1 << @id, for the buckets' masks */
 	uint64_t dep_seen[MSTX_MAX_RINGS];	/* owner: deps recorded */
 	uint64_t head __attribute__((aligned(64)));	/* entries sent */
 	/* the flusher's, under its mutex */
@@ -121,11 +126,9 @@ static inline void mstx_ring_unlock(struct mstx_ring *r)
 /*
  * One heap; a heap handle points at its slot.  @addr, @end, @kid and
  * @live change under the heap table's mutex; region calls read the
- * index (below), not the slot.  @rings: the rings that have held
- * operations on the heap's regions (bit = ring id).
+ * index (below), not the slot.
  */
 struct mstx_heap {
-	uint64_t rings;
 	uint64_t addr;
 	uint64_t end;
 	uint32_t kid;			/* the heap's id for the kernel */
@@ -164,7 +167,22 @@ int mstx__flush_locked(struct memreg_mstx_op *op);
 void mstx__start_flusher(void);
 
 extern struct mstx_ring *mstx__rings[MSTX_MAX_RINGS];
-extern uint64_t mstx__orphan_rings;	/* the mask of regions in no heap */
+
+/*
+ * Operations on one region must reach the kernel in the order the program
+ * made them, whatever threads made them; operations on different regions
+ * need no order.  So the rings that held operations on an address are
+ * recorded per bucket of addresses: threads working on regions of their
+ * own, even in one heap, rarely meet in a bucket, and a thread alone in
+ * its buckets records no dependency.  128 KiB, touched where used.
+ */
+#define MSTX_BUCKETS		16384
+extern uint64_t mstx__buckets[MSTX_BUCKETS];
+
+static inline uint64_t *mstx__bucket(uint64_t addr)
+{
+	return &mstx__buckets[(addr * 0x9e3779b97f4a7c15ULL) >> 50];
+}
 
 /*
  * Rings by thread pointer, for the call path: a thread-local variable

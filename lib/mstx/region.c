@@ -49,17 +49,21 @@ mstx_region_op_slow(struct mstx_ring *r, uint16_t code, uint64_t addr,
 	h = mstx__heap_find(addr, &kid, &start, &end);
 	if (h && !r->shared && !(seq & 1)) {
 		/* @seq was read first: a change since makes it stale */
+		if (seq == r->c_seq)
+			r->c[1] = r->c[0];
+		else
+			r->c[1].size = 0;
 		r->c_seq = seq;
-		r->c_heap = h;
-		r->c_kid = kid;
-		r->c_addr = start;
-		r->c_size = end - start;
-		r->c_end = end;
+		r->c[0].heap = h;
+		r->c[0].kid = kid;
+		r->c[0].start = start;
+		r->c[0].size = end - start;
+		r->c[0].end = end;
 	}
 	/* addr >= the heap's start: the heap was found by this address */
 	if (h && code == MEMREG_MSTX_REGION_ADD && len <= end - addr)
 		flags = MSTX_F_FOLDABLE;
-	mask = h ? &h->rings : &mstx__orphan_rings;
+	mask = mstx__bucket(addr);
 	if (r->shared)
 		mstx_ring_lock(r);
 	m = __atomic_load_n(mask, __ATOMIC_RELAXED);
@@ -77,27 +81,32 @@ mstx_region_op_slow(struct mstx_ring *r, uint16_t code, uint64_t addr,
 /*
  * The common case, inline: the thread's own ring, the heap of its
  * previous call (the index unchanged since), and no other ring in the
- * heap's mask (no other thread's operation to wait for).
+ * address's mask (no other thread's operation to wait for).
  */
 static inline __attribute__((always_inline)) struct mstx_heap *
 mstx_region_op(uint16_t code, uint64_t addr, uint64_t len)
 {
 	struct mstx_ring *r = mstx__my_ring();
-	struct mstx_heap *h;
+	struct mstx_heap_cache *c;
 	uint16_t flags = 0;
 
-	if (__builtin_expect(!r || addr - r->c_addr >= r->c_size ||
-			     __atomic_load_n(&mstx__index_seq,
-					     __ATOMIC_ACQUIRE) != r->c_seq, 0))
+	if (__builtin_expect(!r || __atomic_load_n(&mstx__index_seq,
+						   __ATOMIC_ACQUIRE) !=
+				   r->c_seq, 0))
 		return mstx_region_op_slow(r, code, addr, len);
-	h = r->c_heap;
-	if (__builtin_expect(__atomic_load_n(&h->rings, __ATOMIC_RELAXED) !=
-			     r->bit, 0))
+	c = &r->c[0];
+	if (addr - c->start >= c->size) {
+		c = &r->c[1];
+		if (addr - c->start >= c->size)
+			return mstx_region_op_slow(r, code, addr, len);
+	}
+	if (__builtin_expect(__atomic_load_n(mstx__bucket(addr),
+					     __ATOMIC_RELAXED) != r->bit, 0))
 		return mstx_region_op_slow(r, code, addr, len);
-	if (code == MEMREG_MSTX_REGION_ADD && len <= r->c_end - addr)
+	if (code == MEMREG_MSTX_REGION_ADD && len <= c->end - addr)
 		flags = MSTX_F_FOLDABLE;
-	mstx__ring_put(r, code, flags, r->c_kid, addr, len);
-	return h;
+	mstx__ring_put(r, code, flags, c->kid, addr, len);
+	return c->heap;
 }
 
 /*
