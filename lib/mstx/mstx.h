@@ -312,7 +312,9 @@ static inline struct mstx_heap *mstx__heap_find(uint64_t addr, uint32_t *kid,
 			continue;
 		i = mstx__index_floor(addr, n);
 		h = NULL;
-		if (i >= 0 && addr < (*end = MSTX_LOAD(mstx__index[i].end))) {
+		if (i >= 0)
+			*end = MSTX_LOAD(mstx__index[i].end);
+		if (i >= 0 && addr < *end) {
 			h = &mstx__heaps[MSTX_LOAD(mstx__index[i].slot) %
 					 MSTX_MAX_HEAPS];
 			*kid = MSTX_LOAD(mstx__index[i].kid);
