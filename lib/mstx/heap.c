@@ -8,7 +8,9 @@
  * checked by arithmetic, without reading through it.
  *
  * Regions are matched to heaps by address on every call: registering and
- * unregistering heaps is rare, finding one is the hot path.
+ * unregistering heaps is rare, finding one is the hot path.  Both heap
+ * calls flush every ring first: the kernel sees a heap arrive after the
+ * regions that were in no heap before it, and go after its regions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +59,8 @@ static bool mstx_index_overlaps(uint64_t addr, uint64_t end)
 	return i >= 0 && mstx__index[i].end > addr;
 }
 
-static void mstx_index_insert(uint64_t addr, uint64_t end, uint32_t slot)
+static void mstx_index_insert(uint64_t addr, uint64_t end, uint32_t slot,
+			      uint32_t kid)
 {
 	unsigned int n = mstx__index_n, i;
 	int at = mstx__index_floor(addr, n) + 1;
@@ -67,10 +70,12 @@ static void mstx_index_insert(uint64_t addr, uint64_t end, uint32_t slot)
 		STORE(mstx__index[i].addr, mstx__index[i - 1].addr);
 		STORE(mstx__index[i].end, mstx__index[i - 1].end);
 		STORE(mstx__index[i].slot, mstx__index[i - 1].slot);
+		STORE(mstx__index[i].kid, mstx__index[i - 1].kid);
 	}
 	STORE(mstx__index[at].addr, addr);
 	STORE(mstx__index[at].end, end);
 	STORE(mstx__index[at].slot, slot);
+	STORE(mstx__index[at].kid, kid);
 	STORE(mstx__index_n, n + 1);
 	mstx_index_write_end();
 }
@@ -88,6 +93,7 @@ static void mstx_index_remove(uint32_t slot)
 		STORE(mstx__index[j].addr, mstx__index[j + 1].addr);
 		STORE(mstx__index[j].end, mstx__index[j + 1].end);
 		STORE(mstx__index[j].slot, mstx__index[j + 1].slot);
+		STORE(mstx__index[j].kid, mstx__index[j + 1].kid);
 	}
 	STORE(mstx__index_n, n - 1);
 	mstx_index_write_end();
@@ -95,24 +101,11 @@ static void mstx_index_remove(uint32_t slot)
 
 static struct mstx_heap *mstx_slot_alloc(void)
 {
-	struct mstx_buf *b;
 	unsigned int i;
 
-	for (i = 0; i < MSTX_MAX_HEAPS; i++) {
-		struct mstx_heap *h = &mstx__heaps[i];
-
-		if (h->live)
-			continue;
-		if (!h->buf) {
-			b = malloc(sizeof(*b));
-			if (!b)
-				return NULL;
-			mstx__buf_init(b);
-			/* the flusher reads it without the heaps lock */
-			__atomic_store_n(&h->buf, b, __ATOMIC_RELEASE);
-		}
-		return h;
-	}
+	for (i = 0; i < MSTX_MAX_HEAPS; i++)
+		if (!mstx__heaps[i].live)
+			return &mstx__heaps[i];
 	return NULL;
 }
 
@@ -157,27 +150,26 @@ mstxMemHeapHandle_t mstx__heap_register(mstxDomainHandle_t domain,
 	op.domain = (uintptr_t)mstx__domain_name(domain);
 
 	/*
-	 * Regions reported while no heap covered them go first, so that the
-	 * kernel never sees them after the heap that now covers them.  The
-	 * heap itself is sent at once: the kernel may refuse it (limit), and
-	 * then the caller gets no handle.
+	 * Whatever the rings hold goes first (regions reported while no heap
+	 * covered them among it), so that the kernel never sees them after
+	 * the heap that now covers them.  The heap itself is sent at once:
+	 * the kernel may refuse it (limit), and then the caller gets no
+	 * handle.
 	 */
-	mstx_buf_lock(&mstx__orphans);
-	mstx__buf_flush(&mstx__orphans);
-	mstx_buf_unlock(&mstx__orphans);
-	if (mstx__submit(&op, 1)) {
+	mstx__flush_lock();
+	if (mstx__flush_locked(&op)) {
+		mstx__flush_unlock();
 		h = NULL;
 		goto unlock;
 	}
+	mstx__flush_unlock();
 
-	mstx_buf_lock(h->buf);
 	h->addr = addr;
 	h->end = end;
 	h->kid = op.heap;
 	h->device = range->deviceId;
 	h->live = true;
-	mstx_buf_unlock(h->buf);
-	mstx_index_insert(addr, end, (uint32_t)(h - mstx__heaps));
+	mstx_index_insert(addr, end, (uint32_t)(h - mstx__heaps), op.heap);
 unlock:
 	pthread_mutex_unlock(&mstx_heaps_lock);
 	if (h)
@@ -200,15 +192,19 @@ void mstx__heap_unregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap)
 		goto unlock;
 	mstx_index_remove((uint32_t)(h - mstx__heaps));
 
+	h->live = false;
+
 	memset(&op, 0, sizeof(op));
 	op.op = MEMREG_MSTX_HEAP_DEL;
 	op.heap = h->kid;
-	/* the heap's regions, then the heap: all in the kernel on return */
-	mstx_buf_lock(h->buf);
-	h->live = false;
-	mstx__buf_add(h->buf, &op);
-	mstx__buf_flush(h->buf);
-	mstx_buf_unlock(h->buf);
+	/*
+	 * Every ring's operations, then the heap: all in the kernel on
+	 * return.  A call racing with this one that found the heap before
+	 * it left the index names a heap the kernel no longer has: refused.
+	 */
+	mstx__flush_lock();
+	mstx__flush_locked(&op);
+	mstx__flush_unlock();
 unlock:
 	pthread_mutex_unlock(&mstx_heaps_lock);
 }

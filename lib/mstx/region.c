@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Regions: each one becomes an operation in the buffer of the heap that
- * contains its address (or of the orphans when no heap does).
+ * Regions: each one becomes an operation in the calling thread's ring,
+ * naming the heap that contains its address (or heap 0 when none does).
  *
  * A region's handle is its address.  Unregistering by handle and by
  * pointer is then the same thing, and the library keeps no table of
@@ -11,60 +11,102 @@
  * a stack-garbage pointer would corrupt the caller.
  *
  * An allocator often frees a block soon after handing it out.  When the
- * unregister finds the register of the same region as the last operation
- * of its heap's buffer (not yet sent), the two become one REGION_ADD_DEL:
- * the module then need not store the region only to drop it, and still
- * counts what the two would have counted (a duplicate register, the
- * peaks).  A region that runs past its heap's end is sent as it came: its
- * register is a violation the module counts on its own path.
+ * flusher finds the unregister of a region right after its register in a
+ * ring (neither sent yet), the two become one REGION_ADD_DEL: the module
+ * then need not store the region only to drop it, and still counts what
+ * the two would have counted (a duplicate register, the peaks).  The
+ * flusher folds, not the call: an entry the flusher may be reading is
+ * never changed.  A region that runs past its heap's end is sent as it
+ * came (no MSTX_F_FOLDABLE): its register is a violation the module
+ * counts on its own path.
  */
 #include <string.h>
 
 #include "mstx.h"
 
-/* With @b's lock held: fold an unregister of @addr into its register. */
-static bool mstx_fold_del(struct mstx_buf *b, const struct mstx_heap *h,
-			  uint64_t addr)
+/*
+ * Queue one operation on the region at @addr in the calling thread's ring:
+ * every case but the common one (below).  Returns the heap it names
+ * (NULL: none).  The heap is looked up without a lock; a heap
+ * unregistered meanwhile is refused by the kernel.
+ */
+static __attribute__((noinline)) struct mstx_heap *
+mstx_region_op_slow(struct mstx_ring *r, uint16_t code, uint64_t addr,
+		    uint64_t len)
 {
-	struct memreg_mstx_op *last;
+	uint64_t *mask, m, start = 0, end = 0;
+	struct mstx_heap *h;
+	uint16_t flags = 0;
+	uint32_t kid = 0;
+	unsigned int seq;
 
-	if (!mstx__add_del || !b->n)
-		return false;
-	last = &b->ops[b->n - 1];
-	/* addr >= h->addr: the heap was found by this address */
-	if (last->op != MEMREG_MSTX_REGION_ADD || last->addr != addr ||
-	    last->heap != h->kid || last->len > h->end - addr)
-		return false;
-	last->op = MEMREG_MSTX_REGION_ADD_DEL;
-	return true;
+	if (!r) {
+		r = mstx__ring_get();
+		if (!r)
+			return NULL;
+	}
+	seq = __atomic_load_n(&mstx__index_seq, __ATOMIC_ACQUIRE);
+	h = mstx__heap_find(addr, &kid, &start, &end);
+	if (h && !r->shared && !(seq & 1)) {
+		/* @seq was read first: a change since makes it stale */
+		if (seq == r->c_seq)
+			r->c[1] = r->c[0];
+		else
+			r->c[1].size = 0;
+		r->c_seq = seq;
+		r->c[0].heap = h;
+		r->c[0].kid = kid;
+		r->c[0].start = start;
+		r->c[0].size = end - start;
+		r->c[0].end = end;
+	}
+	/* addr >= the heap's start: the heap was found by this address */
+	if (h && code == MEMREG_MSTX_REGION_ADD && len <= end - addr)
+		flags = MSTX_F_FOLDABLE;
+	mask = mstx__bucket(addr);
+	if (r->shared)
+		mstx_ring_lock(r);
+	m = __atomic_load_n(mask, __ATOMIC_RELAXED);
+	/* the first call of this ring on the heap, or not the only ring */
+	if (!(m & r->bit))
+		__atomic_fetch_or(mask, r->bit, __ATOMIC_RELAXED);
+	if (m & ~r->bit)
+		mstx__ring_deps(r, m & ~r->bit);
+	mstx__ring_put(r, code, flags, kid, addr, len);
+	if (r->shared)
+		mstx_ring_unlock(r);
+	return h;
 }
 
 /*
- * Queue one operation on the region at @addr.  Returns the heap it went
- * to (NULL: the orphans).  The heap is looked up without a lock and
- * confirmed under its buffer's lock: a heap unregistered in between is
- * looked up again.
+ * The common case, inline: the thread's own ring, the heap of its
+ * previous call (the index unchanged since), and no other ring in the
+ * address's mask (no other thread's operation to wait for).
  */
-static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
-					uint64_t len)
+static inline __attribute__((always_inline)) struct mstx_heap *
+mstx_region_op(uint16_t code, uint64_t addr, uint64_t len)
 {
-	struct memreg_mstx_op op = { .op = code, .addr = addr, .len = len };
-	struct mstx_heap *h;
-	struct mstx_buf *b;
+	struct mstx_ring *r = mstx__my_ring();
+	struct mstx_heap_cache *c;
+	uint16_t flags = 0;
 
-	for (;;) {
-		h = mstx__heap_find(addr);
-		b = h ? h->buf : &mstx__orphans;
-		mstx_buf_lock(b);
-		if (!h || (h->live && addr >= h->addr && addr < h->end))
-			break;
-		mstx_buf_unlock(b);
+	if (__builtin_expect(!r || __atomic_load_n(&mstx__index_seq,
+						   __ATOMIC_ACQUIRE) !=
+				   r->c_seq, 0))
+		return mstx_region_op_slow(r, code, addr, len);
+	c = &r->c[0];
+	if (addr - c->start >= c->size) {
+		c = &r->c[1];
+		if (addr - c->start >= c->size)
+			return mstx_region_op_slow(r, code, addr, len);
 	}
-	op.heap = h ? h->kid : 0;
-	if (!(code == MEMREG_MSTX_REGION_DEL && h && mstx_fold_del(b, h, addr)))
-		mstx__buf_add(b, &op);
-	mstx_buf_unlock(b);
-	return h;
+	if (__builtin_expect(__atomic_load_n(mstx__bucket(addr),
+					     __ATOMIC_RELAXED) != r->bit, 0))
+		return mstx_region_op_slow(r, code, addr, len);
+	if (code == MEMREG_MSTX_REGION_ADD && len <= c->end - addr)
+		flags = MSTX_F_FOLDABLE;
+	mstx__ring_put(r, code, flags, c->kid, addr, len);
+	return c->heap;
 }
 
 /*
@@ -74,11 +116,15 @@ static struct mstx_heap *mstx_region_op(uint16_t code, uint64_t addr,
 static bool mstx_out_trusted(mstxMemRegionsRegisterBatch_t const *desc,
 			     struct mstx_heap **heap)
 {
+	/* most callers pass no array: the cheap test first */
+	*heap = NULL;
+	if (!desc->regionHandleArrayOut ||
+	    desc->regionType != MSTX_MEM_TYPE_VIRTUAL_ADDRESS ||
+	    (uintptr_t)desc->regionHandleArrayOut %
+	    _Alignof(mstxMemRegionHandle_t))
+		return false;
 	*heap = mstx__heap_of_handle(desc->heap);
-	return *heap && desc->regionType == MSTX_MEM_TYPE_VIRTUAL_ADDRESS &&
-	       desc->regionHandleArrayOut &&
-	       !((uintptr_t)desc->regionHandleArrayOut %
-		 _Alignof(mstxMemRegionHandle_t));
+	return *heap;
 }
 
 void mstx__regions_register(mstxDomainHandle_t domain,

@@ -530,6 +530,89 @@ static void test_cross_thread_order(void **state)
 	assert_int_equal(fake.mstx.live, 0);
 }
 
+/*
+ * A thread's operations reach the module when it exits, not 40 ms later;
+ * its ring goes to the next thread (100 threads, one after the other).
+ */
+static void *te_run(void *arg)
+{
+	region(arg, 64);
+	return NULL;
+}
+
+static void test_thread_exit_flush(void **state)
+{
+	mstxMemHeapHandle_t h;
+	pthread_t t;
+	int i;
+
+	(void)state;
+	h = heap_register(pool, sizeof(pool), 0);
+	assert_non_null(h);
+	fake_kernel_forget();
+	for (i = 0; i < 100; i++) {
+		assert_int_equal(pthread_create(&t, NULL, te_run,
+						pool + i * 64), 0);
+		pthread_join(t, NULL);
+		assert_true(find_op(MEMREG_MSTX_REGION_ADD, pool + i * 64) >= 0);
+	}
+	for (i = 0; i < 100; i++)
+		unregister_ptr(pool + i * 64);
+	mstxMemHeapUnregister(domain, h);
+	assert_int_equal(fake.mstx.early_dels, 0);
+	assert_int_equal(fake.mstx.live, 0);
+}
+
+/*
+ * More threads at once than there are rings: the last ring is shared.
+ * Each thread registers its regions; the next thread unregisters them,
+ * in the order the barrier gives.
+ */
+#define MT_THREADS	70
+#define MT_REGIONS	50
+
+static pthread_barrier_t mt_barrier;
+
+static void *mt_run(void *arg)
+{
+	long id = (long)arg;
+	int i;
+
+	pthread_barrier_wait(&mt_barrier);
+	for (i = 0; i < MT_REGIONS; i++)
+		region(pool + (id * MT_REGIONS + i) * 64, 64);
+	pthread_barrier_wait(&mt_barrier);
+	id = (id + 1) % MT_THREADS;
+	for (i = 0; i < MT_REGIONS; i++)
+		unregister_ptr(pool + (id * MT_REGIONS + i) * 64);
+	return NULL;
+}
+
+static void test_more_threads_than_rings(void **state)
+{
+	pthread_t t[MT_THREADS];
+	mstxMemHeapHandle_t h;
+	long i;
+
+	(void)state;
+	h = heap_register(pool, sizeof(pool), 0);
+	assert_non_null(h);
+	fake_kernel_forget();
+	assert_int_equal(pthread_barrier_init(&mt_barrier, NULL, MT_THREADS),
+			 0);
+	for (i = 0; i < MT_THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, mt_run,
+						(void *)i), 0);
+	for (i = 0; i < MT_THREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&mt_barrier);
+	mstxMemHeapUnregister(domain, h);
+	assert_int_equal(fake_mstx_nops() + fake.mstx.add_dels,
+			 2 * MT_THREADS * MT_REGIONS + 1);
+	assert_int_equal(fake.mstx.early_dels, 0);
+	assert_int_equal(fake.mstx.live, 0);
+}
+
 /* A forked child has none of its parent's heaps: the tool stays quiet. */
 static void test_fork_child(void **state)
 {
@@ -573,6 +656,8 @@ int main(void)
 		cmocka_unit_test(test_outside_every_heap),
 		cmocka_unit_test(test_refusal_skipped),
 		cmocka_unit_test(test_cross_thread_order),
+		cmocka_unit_test(test_thread_exit_flush),
+		cmocka_unit_test(test_more_threads_than_rings),
 		cmocka_unit_test(test_fork_child),
 	};
 
