@@ -116,6 +116,7 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, old;
 	unsigned long h, i, c = 0, r = 0, u = 0;
 	struct timespec t0, t1;
 	struct worker *w;
@@ -139,6 +140,15 @@ int main(int argc, char **argv)
 		return 2;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/*
+	 * Blocked until the wait at the end, which unblocks them atomically
+	 * (sigsuspend): a signal between the test of stop and the wait would
+	 * otherwise be missed, and the wait would never end.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &old);
 
 	domain = mstxDomainCreateA("mstx_stress");
 	if (!domain) {
@@ -204,6 +214,6 @@ int main(int argc, char **argv)
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	while (!stop)
-		pause();
+		sigsuspend(&old);
 	return 0;
 }
