@@ -105,6 +105,76 @@ typedef enum aclrtMemAttr {
 #define ACL_PKG_VERSION_MAX_SIZE		128
 #define ACL_PKG_VERSION_PARTS_MAX_SIZE		64
 
+/*
+ * aclrtIpcGetEventHandle's handle: opaque bytes another process gives to
+ * aclrtIpcOpenEventHandle (docs/acl.md: what memreg keeps in them).
+ */
+#define ACL_IPC_EVENT_HANDLE_SIZE		64U
+typedef struct aclrtIpcEventHandle {
+	char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+
+/* aclrtReduceAsync's operations: dst = dst OP src, element by element. */
+typedef enum {
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+/*
+ * aclrtRandomNumAsync's task.  A parameter is a value of the task's data
+ * type in the first bytes of valueOrAddr (isAddr 0), or the address of
+ * one (isAddr 1); size is how many bytes were filled in.
+ */
+typedef struct {
+	uint8_t isAddr;
+	uint8_t valueOrAddr[8];
+	uint8_t size;
+	uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct {
+	aclrtRandomParaInfo dropoutRation;
+} aclrtDropoutBitmaskInfo;
+
+typedef struct {
+	aclrtRandomParaInfo min;
+	aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+typedef struct {
+	aclrtRandomParaInfo mean;
+	aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef enum {
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
+} aclrtRandomNumFuncType;
+
+typedef struct {
+	aclrtRandomNumFuncType funcType;
+	union {
+		aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+		aclrtUniformDisInfo uniformDisInfo;
+		aclrtNormalDisInfo normalDisInfo;
+	} paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+typedef struct {
+	aclDataType dataType;
+	aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+	void *randomParaAddr;
+	void *randomResultAddr;
+	void *randomCounterAddr;
+	aclrtRandomParaInfo randomSeed;
+	aclrtRandomParaInfo randomNum;
+	uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
 typedef enum aclrtEventStatus {
 	ACL_EVENT_STATUS_COMPLETE = 0,
 	ACL_EVENT_STATUS_NOT_READY = 1,
@@ -309,6 +379,15 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
 							     aclrtEvent event, int32_t timeout);
 
+/*
+ * Events of ACL_EVENT_IPC (aclrtCreateEventExWithFlag) shared with other
+ * processes: recorded in one, waited for or synchronized in another.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event,
+						    aclrtIpcEventHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
+						     aclrtEvent *event);
+
 /* Host callbacks, run by the thread subscribed to the stream. */
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
@@ -351,6 +430,16 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint
 					     aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
 					    aclrtStream stream);
+
+/*
+ * Built-in tasks a device runs without an operator: a reduction of src
+ * into dst (count in bytes), and random numbers into device memory.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count,
+					      aclrtReduceKind kind, aclDataType type,
+					      aclrtStream stream, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
+						 const aclrtStream stream, void *reserve);
 
 /* Peer access between devices (docs/acl.md: always possible here). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,

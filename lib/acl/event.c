@@ -22,9 +22,28 @@
  * A record dropped by a forced destroy still releases the waits on it
  * (without a timestamp): the streams waiting would otherwise hang for
  * ever on a stream that no longer exists.
+ *
+ * IPC events (aclrtCreateEventExWithFlag(ACL_EVENT_IPC)) capture as the
+ * others, but their two record numbers (queued, run) live in a page of a
+ * file under /dev/shm that every process opening the handle maps, so a
+ * record queued and run in one process is what a wait, a query or a
+ * synchronisation in another looks at.  A device would keep them in
+ * memory that both processes map; a file has a name the handle can carry
+ * (a memfd would need its descriptor passed over a socket).  Waiters
+ * sleep on a futex word of the page that every record run bumps.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -32,10 +51,45 @@
 			 ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY | \
 			 ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
 
+/*
+ * The shared page of an IPC event.  The numbers are updated with atomics
+ * only: the processes share no lock.
+ */
+struct ipc_event_shm {
+	uint64_t magic;		/* IPC_SHM_MAGIC: a page memreg made */
+	uint64_t id;		/* the handle's */
+	uint64_t recorded;	/* records queued by any process: the last number */
+	uint64_t reached;	/* the highest record number whose task ran */
+	uint32_t seq;		/* futex word: bumped after reached moves */
+	int32_t creator;	/* pid */
+};
+
+#define IPC_SHM_MAGIC		0x6d656d7265674576ULL	/* "memregEv" */
+#define IPC_SHM_DIR		"/dev/shm"
+#define IPC_HANDLE_VERSION	1U
+/* A waiting task looks at its stream's forced destroy this often. */
+#define IPC_WAIT_SLICE_MS	10
+
+/* What aclrtIpcEventHandle's 64 bytes hold. */
+struct ipc_event_handle {
+	char magic[8];		/* "memregEv" */
+	uint32_t version;
+	int32_t pid;		/* the creator */
+	uint64_t id;		/* random: the name cannot be guessed */
+};
+
+_Static_assert(sizeof(struct ipc_event_handle) <= ACL_IPC_EVENT_HANDLE_SIZE,
+	       "an IPC event handle fits CANN's 64 bytes");
+
 struct acl_event {
 	int refs;		/* atomic: the table's, and each task's */
 	uint32_t flags;
 	bool ex;		/* aclrtCreateEventExWithFlag: capture semantics */
+
+	/* IPC events: the shared page; its file is unlinked by its creator. */
+	struct ipc_event_shm *shm;
+	bool owner;
+	struct ipc_event_handle handle;
 
 	/* Under the wait lock. */
 	uint64_t recorded;	/* records queued so far: the last one's number */
@@ -56,8 +110,161 @@ static void event_ref(struct acl_event *e)
 
 void memreg__acl_event_put(struct acl_event *e)
 {
-	if (!__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL))
-		free(e);
+	if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (e->shm)
+		munmap(e->shm, sizeof(*e->shm));
+	free(e);
+}
+
+/* ---- IPC events: the shared page ---- */
+
+static void ipc_name(const struct ipc_event_handle *h, char *buf, size_t len)
+{
+	snprintf(buf, len, IPC_SHM_DIR "/memreg-acl-event.%d.%016llx",
+		 (int)h->pid, (unsigned long long)h->id);
+}
+
+/* The creator's name for its page goes; processes that mapped it keep it. */
+static void ipc_unlink(struct acl_event *e)
+{
+	char name[96];
+
+	if (!e->owner)
+		return;
+	ipc_name(&e->handle, name, sizeof(name));
+	unlink(name);
+	e->owner = false;
+}
+
+/* Make (@create) or map the page @e->handle names; 0 or an aclError. */
+static aclError ipc_map(struct acl_event *e, bool create)
+{
+	struct ipc_event_shm *m;
+	char name[96];
+	struct stat st;
+	int fd;
+
+	ipc_name(&e->handle, name, sizeof(name));
+	if (create)
+		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	else
+		fd = open(name, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return acl_fail(create ? ACL_ERROR_RT_MEMORY_ALLOCATION :
+					 ACL_ERROR_INVALID_PARAM,
+				"%s %s: %s", create ? "creating" : "opening",
+				name, strerror(errno));
+	if (create ? ftruncate(fd, sizeof(*m)) :
+		     (fstat(fd, &st) || st.st_size < (off_t)sizeof(*m))) {
+		close(fd);
+		if (create)
+			unlink(name);
+		return acl_fail(create ? ACL_ERROR_RT_MEMORY_ALLOCATION :
+					 ACL_ERROR_INVALID_PARAM,
+				"%s is no IPC event's page", name);
+	}
+	m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		if (create)
+			unlink(name);
+		return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "mmap %s: %s",
+				name, strerror(errno));
+	}
+	if (create) {
+		m->id = e->handle.id;
+		m->creator = e->handle.pid;
+		/* Last: an opener that finds the magic finds the rest too. */
+		__atomic_store_n(&m->magic, IPC_SHM_MAGIC, __ATOMIC_RELEASE);
+	} else if (__atomic_load_n(&m->magic, __ATOMIC_ACQUIRE) != IPC_SHM_MAGIC ||
+		   m->id != e->handle.id) {
+		munmap(m, sizeof(*m));
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s is no IPC event's page", name);
+	}
+	e->shm = m;
+	e->owner = create;
+	return ACL_SUCCESS;
+}
+
+static aclError ipc_create(struct acl_event *e)
+{
+	uint64_t id;
+
+	if (getrandom(&id, sizeof(id), 0) != sizeof(id)) {
+		struct timespec ts;
+
+		/* No entropy yet: unique is enough, O_EXCL says if it is. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		id = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	}
+	memcpy(e->handle.magic, "memregEv", sizeof(e->handle.magic));
+	e->handle.version = IPC_HANDLE_VERSION;
+	e->handle.pid = (int32_t)getpid();
+	e->handle.id = id;
+	return ipc_map(e, true);
+}
+
+/* Wake every waiter of every process: a record ran. */
+static void ipc_wake(struct ipc_event_shm *m)
+{
+	__atomic_add_fetch(&m->seq, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &m->seq, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Record number @gen (or a later one) has run: move reached up to it. */
+static void ipc_reached(struct ipc_event_shm *m, uint64_t gen)
+{
+	uint64_t cur = __atomic_load_n(&m->reached, __ATOMIC_ACQUIRE);
+
+	while (cur < gen &&
+	       !__atomic_compare_exchange_n(&m->reached, &cur, gen, false,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+	ipc_wake(m);
+}
+
+/*
+ * Wait until record @gen has run: @timeout_ms < 0 for ever, 0 only
+ * looks.  A stream task passes @s and gives up when it is destroyed by
+ * force.  ACL_SUCCESS, or ACL_ERROR_RT_EVENT_SYNC_TIMEOUT.
+ */
+static aclError ipc_wait(struct ipc_event_shm *m, uint64_t gen,
+			 int64_t timeout_ms, struct acl_stream *s)
+{
+	struct timespec now, end, slice;
+	int64_t left;
+	uint32_t seq;
+
+	if (timeout_ms > 0)
+		memreg__acl_deadline(&end, timeout_ms);
+	for (;;) {
+		/* seq before reached: a record after this look wakes us. */
+		seq = __atomic_load_n(&m->seq, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&m->reached, __ATOMIC_ACQUIRE) >= gen)
+			return ACL_SUCCESS;
+		if (!timeout_ms)
+			return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+		if (s && memreg__acl_stream_forced(s))
+			return ACL_SUCCESS;
+		left = IPC_WAIT_SLICE_MS;
+		if (timeout_ms > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left = (int64_t)(end.tv_sec - now.tv_sec) * 1000 +
+			       (end.tv_nsec - now.tv_nsec) / 1000000;
+			if (left <= 0)
+				return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+			if (left > IPC_WAIT_SLICE_MS)
+				left = IPC_WAIT_SLICE_MS;
+		} else if (!s) {
+			/* The host waits for ever: nothing else to look at. */
+			left = 1000;
+		}
+		slice.tv_sec = left / 1000;
+		slice.tv_nsec = (left % 1000) * 1000000L;
+		syscall(SYS_futex, &m->seq, FUTEX_WAIT, seq, &slice, NULL, 0);
+	}
 }
 
 /* A reference to a live event, or NULL. */
@@ -98,9 +305,13 @@ static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 	if (((flags & ACL_EVENT_EXTERNAL) && flags != ACL_EVENT_EXTERNAL) ||
 	    ((flags & ACL_EVENT_IPC) && flags != ACL_EVENT_IPC))
 		return ACL_ERROR_INVALID_PARAM;
-	/* Sharing an event with another process needs an IPC handle. */
-	if (flags & ACL_EVENT_IPC)
-		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	/*
+	 * CANN takes IPC only in aclrtCreateEventExWithFlag: the event that
+	 * aclrtIpcGetEventHandle accepts is a capturing one.
+	 */
+	if ((flags & ACL_EVENT_IPC) && !ex)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"ACL_EVENT_IPC: only aclrtCreateEventExWithFlag takes it");
 	/* Events belong to a device: a context must be current. */
 	if (!memreg__acl_lock_context())
 		return ACL_ERROR_RT_CONTEXT_NULL;
@@ -110,8 +321,18 @@ static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 		e->refs = 1;	/* the table's */
 		e->flags = flags;
 		e->ex = ex;
+		if (flags & ACL_EVENT_IPC) {
+			ret = ipc_create(e);
+			if (ret) {
+				free(e);
+				pthread_mutex_unlock(&rt->lock);
+				return ret;
+			}
+			ret = ACL_ERROR_BAD_ALLOC;
+		}
 		if (memreg__ptrmap_put(&rt->events, e, e)) {
-			free(e);
+			ipc_unlink(e);
+			memreg__acl_event_put(e);
 		} else {
 			*event = e;
 			ret = ACL_SUCCESS;
@@ -151,6 +372,11 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	pthread_mutex_unlock(&rt->lock);
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	/*
+	 * An IPC event's creator takes its name away: no process can open
+	 * it any more, those that have keep their mapping.
+	 */
+	ipc_unlink(e);
 	/* Tasks still queued keep it alive until they have run. */
 	memreg__acl_event_put(e);
 	return acl_ret(ACL_SUCCESS);
@@ -163,6 +389,7 @@ void memreg__acl_events_release(void)
 
 	while (memreg__ptrmap_values(&rt->events, (void **)&e, 1)) {
 		memreg__ptrmap_del(&rt->events, e);
+		ipc_unlink(e);
 		memreg__acl_event_put(e);
 	}
 	memreg__ptrmap_clear(&rt->events);
@@ -193,7 +420,13 @@ static aclError queue_event_task(struct acl_event *e, aclrtStream stream,
 	 * when the task runs: a wait queued after a record waits for it.
 	 */
 	pthread_mutex_lock(&memreg__acl_wait_lock);
-	if (kind == ACL_TASK_RECORD)
+	if (e->shm && kind == ACL_TASK_RECORD)
+		/* Numbered among the records of every process. */
+		t->gen = __atomic_add_fetch(&e->shm->recorded, 1,
+					    __ATOMIC_ACQ_REL);
+	else if (e->shm && kind == ACL_TASK_WAIT)
+		t->gen = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
+	else if (kind == ACL_TASK_RECORD)
 		t->gen = ++e->recorded;
 	else if (kind == ACL_TASK_WAIT)
 		t->gen = e->recorded;
@@ -214,7 +447,9 @@ static aclError queue_event_task(struct acl_event *e, aclrtStream stream,
 	if (ret) {
 		/* A record that never comes must not be waited for. */
 		pthread_mutex_lock(&memreg__acl_wait_lock);
-		if (kind == ACL_TASK_RECORD && e->reached < t->gen)
+		if (kind == ACL_TASK_RECORD && e->shm)
+			ipc_reached(e->shm, t->gen);
+		else if (kind == ACL_TASK_RECORD && e->reached < t->gen)
 			e->reached = t->gen;
 		if (kind == ACL_TASK_WAIT)
 			e->waits_done++;
@@ -267,8 +502,11 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 
 	if (!e)
 		return acl_ret(ret);
+	/* CANN's answer for an IPC event, before the other checks. */
+	if (e->shm)
+		ret = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 	/* Only flag events made for waits between streams have a flag to clear. */
-	if (!e->ex && (e->flags & ACL_EVENT_SYNC))
+	else if (!e->ex && (e->flags & ACL_EVENT_SYNC))
 		ret = queue_event_task(e, stream, ACL_TASK_RESET, -1);
 	memreg__acl_event_put(e);
 	return acl_ret(ret);
@@ -282,8 +520,11 @@ static aclError stream_wait(aclrtStream stream, aclrtEvent event,
 
 	if (!e)
 		return ret;
-	/* CANN: an event made without ACL_EVENT_SYNC cannot be waited for. */
-	if (e->flags & ACL_EVENT_SYNC)
+	/*
+	 * CANN: an event made without ACL_EVENT_SYNC cannot be waited for;
+	 * an IPC event (made with that flag alone) is made to be.
+	 */
+	if (e->shm || (e->flags & ACL_EVENT_SYNC))
 		ret = queue_event_task(e, stream, ACL_TASK_WAIT, timeout_ms);
 	memreg__acl_event_put(e);
 	return ret;
@@ -350,6 +591,25 @@ static bool wait_done(const struct acl_task *t)
 	return e->ex ? e->reached >= t->gen : e->set;
 }
 
+/*
+ * A task on an IPC event: a record moves the shared number (a dropped
+ * one too, as for the others: its waiters must not hang), a wait sleeps
+ * on the shared page without the wait lock.
+ */
+static aclError ipc_event_task(struct acl_stream *s, struct acl_task *t,
+			       bool drop)
+{
+	struct acl_event *e = t->event;
+	aclError ret = ACL_SUCCESS;
+
+	if (t->kind == ACL_TASK_RECORD)
+		ipc_reached(e->shm, t->gen);
+	else if (t->kind == ACL_TASK_WAIT && !drop)
+		ret = ipc_wait(e->shm, t->gen, t->timeout_ms, s);
+	memreg__acl_event_put(e);
+	return ret;
+}
+
 aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
 				bool drop)
 {
@@ -358,6 +618,8 @@ aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
 	struct timespec ts;
 	int rc = 0;
 
+	if (e->shm)
+		return ipc_event_task(s, t, drop);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	switch (t->kind) {
 	case ACL_TASK_RECORD:
@@ -403,6 +665,9 @@ aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
 /* Is the latest record queued done?  Wait lock held. */
 static bool recorded_done(const struct acl_event *e)
 {
+	if (e->shm)
+		return __atomic_load_n(&e->shm->reached, __ATOMIC_ACQUIRE) >=
+		       __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
 	if (e->ex)
 		return e->reached >= e->recorded;
 	return e->set;
@@ -428,10 +693,20 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 {
 	aclrtEventRecordedStatus st;
+	struct acl_event *e;
+	bool ipc;
 	aclError ret;
 
 	if (!status)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	e = event_get(event);
+	if (e) {
+		ipc = e->shm != NULL;
+		memreg__acl_event_put(e);
+		/* CANN's rtEventQuery refuses IPC events. */
+		if (ipc)
+			return acl_ret(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
 	ret = aclrtQueryEventStatus(event, &st);
 	if (!ret)
 		*status = st == ACL_EVENT_RECORDED_STATUS_COMPLETE ?
@@ -449,7 +724,9 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ret);
-	if (!e->ex) {
+	if (e->shm) {
+		ret = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	} else if (!e->ex) {
 		pthread_mutex_lock(&memreg__acl_wait_lock);
 		*status = e->waits_done == e->waits ?
 			  ACL_EVENT_WAIT_STATUS_COMPLETE :
@@ -473,6 +750,13 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (e->shm) {
+		/* The latest record queued by any process before this call. */
+		upto = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
+		ret = ipc_wait(e->shm, upto, timeout, NULL);
+		memreg__acl_event_put(e);
+		return acl_ret(ret);
+	}
 	if (timeout > 0)
 		memreg__acl_deadline(&ts, timeout);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
@@ -502,6 +786,9 @@ static aclError event_stamp(struct acl_event *e, uint64_t *ns)
 {
 	aclError ret = ACL_SUCCESS;
 
+	/* CANN keeps no timestamps for IPC events. */
+	if (e->shm)
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 	if (!(e->flags & ACL_EVENT_TIME_LINE))
 		return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
 	pthread_mutex_lock(&memreg__acl_wait_lock);
@@ -557,5 +844,63 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
 	/* Nanoseconds of CLOCK_MONOTONIC, where CANN gives its system counter. */
 	ret = event_stamp(e, timestamp);
 	memreg__acl_event_put(e);
+	return acl_ret(ret);
+}
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
+{
+	struct acl_event *e;
+
+	if (!handle || !event)
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	e = event_get(event);
+	if (!e)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"event %p is no live event", event));
+	if (!e->shm) {
+		memreg__acl_event_put(e);
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"only events of aclrtCreateEventExWithFlag(ACL_EVENT_IPC) have a handle"));
+	}
+	memset(handle, 0, sizeof(*handle));
+	memcpy(handle->reserved, &e->handle, sizeof(e->handle));
+	memreg__acl_event_put(e);
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct ipc_event_handle h;
+	struct acl_event *e;
+	aclError ret;
+
+	if (!event)
+		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	memcpy(&h, handle.reserved, sizeof(h));
+	if (memcmp(h.magic, "memregEv", sizeof(h.magic)) ||
+	    h.version != IPC_HANDLE_VERSION || h.pid <= 0)
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"the handle is none of aclrtIpcGetEventHandle"));
+	/* As CANN: the event belongs to the current context's device. */
+	if (!memreg__acl_lock_context())
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		pthread_mutex_unlock(&rt->lock);
+		return acl_ret(ACL_ERROR_BAD_ALLOC);
+	}
+	e->refs = 1;
+	e->flags = ACL_EVENT_IPC;
+	e->ex = true;
+	e->handle = h;
+	ret = ipc_map(e, false);
+	if (!ret && memreg__ptrmap_put(&rt->events, e, e))
+		ret = ACL_ERROR_BAD_ALLOC;
+	if (ret)
+		memreg__acl_event_put(e);
+	else
+		*event = e;
+	pthread_mutex_unlock(&rt->lock);
 	return acl_ret(ret);
 }

@@ -213,6 +213,8 @@ enum acl_task_kind {
 	ACL_TASK_CALLBACK,	/* report.c */
 	ACL_TASK_VALUE_WRITE,	/* value.c */
 	ACL_TASK_VALUE_WAIT,
+	ACL_TASK_REDUCE,	/* builtin.c */
+	ACL_TASK_RANDOM,
 };
 
 struct acl_event;
@@ -233,6 +235,13 @@ struct acl_task {
 	aclrtCallback fn;
 	void *user;
 	bool blocking;		/* ACL_CALLBACK_BLOCK */
+
+	/*
+	 * ACL_TASK_REDUCE: dst = dst OP src over count bytes, op and dtype
+	 * in flag and value.  ACL_TASK_RANDOM: its description in priv
+	 * (malloc'd, freed by the task).
+	 */
+	void *priv;
 
 	/* ACL_TASK_VALUE_*: at dst, with value64; flag: the wait's condition. */
 	uint64_t value64;
@@ -277,6 +286,12 @@ void memreg__acl_report_stream_gone(struct acl_stream *s);
 /* Run or drop a value write or wait task; 0 or the failure. */
 aclError memreg__acl_value_task(struct acl_stream *s, struct acl_task *t,
 				bool drop);
+
+/* ---- builtin.c ---- */
+
+/* Run or drop a reduce or random-number task; 0 or the failure. */
+aclError memreg__acl_builtin_task(struct acl_stream *s, struct acl_task *t,
+				  bool drop);
 
 /* ---- exception.c ---- */
 

@@ -122,6 +122,9 @@ static aclError run_task(struct acl_stream *s, struct acl_task *t, bool drop)
 	case ACL_TASK_VALUE_WRITE:
 	case ACL_TASK_VALUE_WAIT:
 		return memreg__acl_value_task(s, t, drop);
+	case ACL_TASK_REDUCE:
+	case ACL_TASK_RANDOM:
+		return memreg__acl_builtin_task(s, t, drop);
 	}
 	return ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
 }

@@ -47,6 +47,8 @@ int main(int argc, char **argv)
 		run_streamcfg_tests,
 		run_ipc_tests,
 		run_vmm_tests,
+		run_ipcevent_tests,
+		run_builtin_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;
