@@ -398,7 +398,7 @@ static void memreg_dev_forget(struct memreg_file *mf, struct memreg_dalloc *d)
 	memreg_dalloc_put(d);
 }
 
-int memreg_dev_free(struct memreg_file *mf, u64 handle)
+int memreg_dev_free(struct memreg_file *mf, u64 handle, u32 flags)
 {
 	struct memreg_dalloc *d;
 	int err = 0;
@@ -416,7 +416,8 @@ int memreg_dev_free(struct memreg_file *mf, u64 handle)
 		d->freed = true;
 	spin_unlock(&d->lock);
 	if (!err) {
-		memreg_dev_export_revoke(d);
+		if (!(flags & MEMREG_DEV_FREE_KEEP_EXPORTS))
+			memreg_dev_export_revoke(d);
 		memreg_dev_forget(mf, d);
 	}
 out:

@@ -400,7 +400,7 @@ u64 memreg_dev_ram_reserve_bytes(void);
 u64 memreg_dev_ram_available(void);
 struct memreg_devmem *memreg_dev_get(u32 id);
 int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req);
-int memreg_dev_free(struct memreg_file *mf, u64 handle);
+int memreg_dev_free(struct memreg_file *mf, u64 handle, u32 flags);
 int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info);
 void memreg_dev_release_file(struct memreg_file *mf);
 int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);

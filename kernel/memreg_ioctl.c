@@ -151,12 +151,14 @@ static int memreg_ioc_dev_alloc(struct memreg_file *mf, void *arg)
 
 static void memreg_undo_dev_alloc(struct memreg_file *mf, void *arg)
 {
-	memreg_dev_free(mf, ((struct memreg_dev_alloc *)arg)->handle);
+	memreg_dev_free(mf, ((struct memreg_dev_alloc *)arg)->handle, 0);
 }
 
 static int memreg_ioc_dev_free(struct memreg_file *mf, void *arg)
 {
-	return memreg_dev_free(mf, ((struct memreg_dev_free *)arg)->handle);
+	struct memreg_dev_free *f = arg;
+
+	return memreg_dev_free(mf, f->handle, f->flags);
 }
 
 static int memreg_ioc_dev_info(struct memreg_file *mf, void *arg)
@@ -269,7 +271,8 @@ static const struct memreg_ioctl_desc memreg_ioctls[] = {
 		MEMREG_FLAGS(memreg_dev_alloc), MEMREG_OUT_ALL(MEMREG_OUT_OK),
 		.undo = memreg_undo_dev_alloc },
 	MEMREG_IOCTL(DEV_FREE, memreg_dev_free, memreg_ioc_dev_free),
-		MEMREG_FLAGS(memreg_dev_free) },
+		MEMREG_FLAGS_VALID(memreg_dev_free,
+				   MEMREG_DEV_FREE_KEEP_EXPORTS) },
 	MEMREG_IOCTL(DEV_INFO, memreg_dev_info, memreg_ioc_dev_info),
 		MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK) },
 	MEMREG_IOCTL(GRANT, memreg_grant, memreg_ioc_grant),

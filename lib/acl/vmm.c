@@ -289,11 +289,13 @@ static void phys_release(struct acl_physmem *h)
 		memreg_ipc_close(rt->mctx, h->token);
 	close(h->fd);
 	/*
-	 * Revokes what other processes imported, as aclrtFree does for
-	 * aclrtIpcMem* (the module's rule for its dma-bufs).
+	 * As CANN's physical memory: what other processes imported stays
+	 * theirs until they free it too (the dma-bufs keep the pages, still
+	 * charged to this process), so the exports are not revoked.
 	 */
 	if (!h->imported)
-		memreg__dev_free_handle(rt->mctx, h->mem.handle);
+		memreg__dev_free_handle(rt->mctx, h->mem.handle,
+					MEMREG_DEV_FREE_KEEP_EXPORTS);
 	free(h);
 }
 

@@ -15,23 +15,26 @@
 #include "core.h"
 #include "layers.h"
 
-static int dev_free_handle(struct memreg_ctx *ctx, uint64_t handle)
+static int dev_free_handle(struct memreg_ctx *ctx, uint64_t handle,
+			   unsigned int flags)
 {
 	struct memreg_dev_free f;
 
 	memset(&f, 0, sizeof(f));
 	f.size = sizeof(f);
+	f.flags = flags;
 	f.handle = handle;
 	if (memreg__ioctl(ctx->fd, MEMREG_IOC_DEV_FREE, &f))
 		return memreg__fail(MEMREG_OP_DEV_FREE);
 	return 0;
 }
 
-int memreg__dev_free_handle(struct memreg_ctx *ctx, uint64_t handle)
+int memreg__dev_free_handle(struct memreg_ctx *ctx, uint64_t handle,
+			    unsigned int flags)
 {
 	if (!ctx)
 		return memreg__refuse(MEMREG_E_INVAL, EINVAL);
-	return dev_free_handle(ctx, handle);
+	return dev_free_handle(ctx, handle, flags);
 }
 
 int memreg_dev_alloc(struct memreg_ctx *ctx, unsigned int device,
@@ -76,7 +79,7 @@ int memreg_dev_alloc(struct memreg_ctx *ctx, unsigned int device,
 err_free:
 	/* Not mapped, so freeing the handle gives the pages back at once. */
 	saved = errno;
-	dev_free_handle(ctx, a.handle);
+	dev_free_handle(ctx, a.handle, 0);
 	errno = saved;
 	return ret;
 }
@@ -93,7 +96,7 @@ int memreg_dev_free(struct memreg_ctx *ctx, const struct memreg_dev_mem *mem)
 	 * module refuses (EBUSY), and the caller's mapping must survive
 	 * that refusal.
 	 */
-	ret = dev_free_handle(ctx, mem->handle);
+	ret = dev_free_handle(ctx, mem->handle, 0);
 	if (ret)
 		return ret;
 	/*

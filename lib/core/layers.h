@@ -42,7 +42,8 @@ void *memreg__dmabuf_mmap_fixed(int fd, void *addr, size_t len,
  * again, which may be someone else's by then).  0 or a negative
  * memreg_err.
  */
-int memreg__dev_free_handle(struct memreg_ctx *ctx, uint64_t handle);
+int memreg__dev_free_handle(struct memreg_ctx *ctx, uint64_t handle,
+			    unsigned int flags);
 
 #ifdef MEMREG_TESTING
 typedef void *(*memreg__mmap_fn)(int fd, size_t len);

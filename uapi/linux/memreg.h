@@ -255,12 +255,16 @@ struct memreg_dev_alloc {
 /**
  * struct memreg_dev_free - MEMREG_IOC_DEV_FREE
  * @size: in: sizeof(struct memreg_dev_free)
- * @flags: in: must be 0
+ * @flags: in: 0, or MEMREG_DEV_FREE_KEEP_EXPORTS
  * @handle: in: a handle from MEMREG_IOC_DEV_ALLOC on this file
  *
  * The handle is gone at once; the pages return to the device when the last
- * mapping of them is unmapped.
+ * mapping of them is unmapped.  Its dma-bufs (DEV_EXPORT) are revoked,
+ * unless MEMREG_DEV_FREE_KEEP_EXPORTS: then they stay valid, and the
+ * memory (charged to this process) lives until the last of them goes --
+ * what CANN's physical memory handles do when the exporter frees first.
  */
+#define MEMREG_DEV_FREE_KEEP_EXPORTS	(1U << 0)
 struct memreg_dev_free {
 	__u32 size;
 	__u32 flags;

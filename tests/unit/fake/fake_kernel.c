@@ -191,7 +191,7 @@ static int check_dev_alloc(const struct memreg_dev_alloc *a)
 
 static int check_dev_free(const struct memreg_dev_free *f)
 {
-	if (f->size != sizeof(*f) || f->flags ||
+	if (f->size != sizeof(*f) || (f->flags & ~MEMREG_DEV_FREE_KEEP_EXPORTS) ||
 	    !all_zero(f->reserved, sizeof(f->reserved)))
 		return EINVAL;
 	return 0;

@@ -99,11 +99,18 @@ static int dev_alloc_map(int fd, uint64_t len, struct devbuf *b)
 	return b->map == MAP_FAILED ? -errno : 0;
 }
 
-static int dev_free(int fd, uint64_t handle)
+static int dev_free_flags(int fd, uint64_t handle, uint32_t flags)
 {
-	struct memreg_dev_free f = { .size = sizeof(f), .handle = handle };
+	struct memreg_dev_free f = {
+		.size = sizeof(f), .handle = handle, .flags = flags,
+	};
 
 	return ioctl(fd, MEMREG_IOC_DEV_FREE, &f) ? -errno : 0;
+}
+
+static int dev_free(int fd, uint64_t handle)
+{
+	return dev_free_flags(fd, handle, 0);
 }
 
 /* A dma-buf of [@off, @off + @len) of allocation @handle; fd or -errno. */
@@ -518,6 +525,49 @@ static void test_export_part(void **state)
 	munmap(view, PAGE);
 	munmap(b.map, b.len);
 	close(fd);		/* frees, unregisters; the dma-buf stays */
+	close(dfd);
+	assert_no_leak();
+}
+
+/*
+ * Freed with MEMREG_DEV_FREE_KEEP_EXPORTS: the handle is gone, the
+ * dma-buf and what other processes made of it stay valid, and the device
+ * bytes are given back only when the last of them goes.
+ */
+static void test_free_keep_exports(void **state)
+{
+	const uint64_t len = MiB;
+	struct memreg_dev_info di = { .size = sizeof(di), .device = 0 };
+	struct holder hd;
+	struct peer p;
+	struct devbuf b;
+	char *view;
+	int fd = memtest_open(), dfd;
+
+	(void)state;
+	assert_int_equal(dev_alloc_map(fd, len, &b), 0);
+	fill(b.map, len, 1);
+	dfd = dev_export(fd, b.handle, 0, len, MEMREG_EXPORT_CLOEXEC);
+	assert_true(dfd >= 0);
+	munmap(b.map, b.len);
+	holder_start(&hd, dfd, len);
+	assert_int_equal(dev_free_flags(fd, b.handle, 1U << 5), -EINVAL);
+	assert_int_equal(dev_free_flags(fd, b.handle,
+					MEMREG_DEV_FREE_KEEP_EXPORTS), 0);
+	/* the handle is gone, not the memory */
+	assert_int_equal(dev_free(fd, b.handle), -ENOENT);
+	assert_int_equal(dev_export(fd, b.handle, 0, len, 0), -ENOENT);
+	view = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
+	assert_true(view != MAP_FAILED);
+	peer_open(&p, hd.token, len);
+	check_copies(&p, view);
+	peer_close(&p);
+	assert_int_equal(ioctl(fd, MEMREG_IOC_DEV_INFO, &di), 0);
+	assert_int_equal(di.used, len);
+	/* the exporting process's file may go too */
+	close(fd);
+	holder_stop(&hd);
+	munmap(view, len);
 	close(dfd);
 	assert_no_leak();
 }
@@ -953,6 +1003,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_export_roundtrip),
 		T(test_export_part),
+		T(test_free_keep_exports),
 		T(test_hostile),
 		T(test_ipc_names),
 		T(test_revoke_by_free),
