@@ -25,15 +25,18 @@
  * vmap (udmabuf before 6.x, I/O memory) gives none: such a registration
  * is still made, charged and listed, but TRANSFER refuses it (EOPNOTSUPP).
  *
- * Revocation against copies: a copy holds the registration's copy_lock
- * for reading and checks reg->revoked before every page; move_notify sets
- * it and then takes the lock for writing, which waits for the copies under
- * way, so once it returns no copy touches the memory, and a copy in
- * flight ends with EKEYREVOKED, never with bytes read after the move.
- * Copies never take the reservation lock while they hold copy_lock (the
- * exporter's begin_cpu_access may take it, so it is called before), and
- * move_notify runs with it held: the order is always resv, then
- * copy_lock.
+ * Revocation against copies: a copy counts itself in the registration's
+ * copies_inflight, then checks reg->revoked (and again before every
+ * page); move_notify sets revoked, then waits until no copy is counted.
+ * Each side looks after a full barrier, so either the copy sees revoked
+ * or move_notify sees the copy and waits for it: once it returns no copy
+ * touches the memory, and a copy in flight ends with EKEYREVOKED, never
+ * with bytes read after the move.  A counter, not a lock: a transfer
+ * between two dma-bufs counts itself in both, and with a rwsem two
+ * revocations and two such transfers the other way round would deadlock
+ * (readers queue behind a waiting writer).  Copies never wait for a
+ * reservation lock while counted (the exporter's begin_cpu_access may take
+ * it, so it is called before), and move_notify runs with it held.
  *
  * The charge is against the process's device byte limit (limit_type),
  * not RLIMIT_MEMLOCK: memreg pins nothing of the process's own memory.
@@ -42,8 +45,9 @@
 #include <linux/dma-direction.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
-#include <linux/rwsem.h>
+#include <linux/atomic.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 #include <linux/vmalloc.h>
 #include <net/netlink.h>
 #include "memreg_internal.h"
@@ -56,7 +60,7 @@ struct memreg_dmabuf_reg {
 	struct dma_buf_attachment *attach;
 	struct iosys_map map;			/* the whole buffer */
 	bool cpu_access;			/* map is a kernel address */
-	struct rw_semaphore copy_lock;		/* copies read, revocation writes */
+	atomic_t copies_inflight;		/* see the revocation above */
 	/* copied at attach: the dumps read them under RCU only */
 	char exporter[32];
 	u64 size;
@@ -80,9 +84,10 @@ static void memreg_dmabuf_move_notify(struct dma_buf_attachment *attach)
 	if (READ_ONCE(dreg->reg.revoked))
 		return;
 	WRITE_ONCE(dreg->reg.revoked, true);
+	smp_mb();	/* pairs with memreg_dmabuf_copy_begin() */
 	/* the copies under way see it at their next page: wait for them */
-	down_write(&dreg->copy_lock);
-	up_write(&dreg->copy_lock);
+	wait_var_event(&dreg->copies_inflight,
+		       !atomic_read(&dreg->copies_inflight));
 	pr_debug("memreg: registration %u of dma-buf %llu revoked by %s\n",
 		 dreg->reg.id, dreg->ino, dreg->exporter);
 }
@@ -100,7 +105,7 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 	struct dma_buf *dmabuf;
 	int err;
 
-	init_rwsem(&dreg->copy_lock);
+	atomic_set(&dreg->copies_inflight, 0);
 	/* EBADF: not an open fd; EINVAL: not a dma-buf */
 	dmabuf = dma_buf_get(req->fd);
 	if (IS_ERR(dmabuf))
@@ -165,6 +170,15 @@ static enum dma_data_direction memreg_dmabuf_dir(bool write)
 	return write ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
 }
 
+static void memreg_dmabuf_copy_end(struct memreg_reg *reg, bool write)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+
+	if (atomic_dec_and_test(&dreg->copies_inflight))
+		wake_up_var(&dreg->copies_inflight);
+	dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
+}
+
 static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write)
 {
 	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
@@ -174,25 +188,17 @@ static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write)
 		return -EOPNOTSUPP;
 	if (READ_ONCE(reg->revoked))
 		return -EKEYREVOKED;
-	/* may take the reservation lock: not under copy_lock */
+	/* may take the reservation lock: before the copy is counted */
 	err = dma_buf_begin_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
 	if (err)
 		return err;
-	down_read(&dreg->copy_lock);
+	atomic_inc(&dreg->copies_inflight);
+	smp_mb__after_atomic();	/* pairs with memreg_dmabuf_move_notify() */
 	if (READ_ONCE(reg->revoked)) {
-		up_read(&dreg->copy_lock);
-		dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
+		memreg_dmabuf_copy_end(reg, write);
 		return -EKEYREVOKED;
 	}
 	return 0;
-}
-
-static void memreg_dmabuf_copy_end(struct memreg_reg *reg, bool write)
-{
-	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
-
-	up_read(&dreg->copy_lock);
-	dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
 }
 
 static int memreg_dmabuf_fill_nl(struct sk_buff *skb,

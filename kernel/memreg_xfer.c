@@ -98,8 +98,7 @@ static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
 /*
  * Copy with both sides' backends told (a dma-buf's CPU access and its
  * revocation), @dst written.  A process may import its own grant: then
- * both sides are one registration, told once (its copy lock is not
- * taken twice).
+ * both sides are one registration, told once.
  */
 static int memreg_xfer_copy_between(struct memreg_reg *dst, u64 daddr,
 				    struct memreg_reg *src, u64 saddr,
