@@ -42,7 +42,13 @@ struct memreg_export {
 	unsigned long npages;
 	struct dma_buf *dmabuf;		/* owns us: not referenced */
 	struct list_head node;		/* in d->exports, under exports_lock */
-	unsigned int nmaps;		/* CPU mappings (VMAs), same lock */
+	/*
+	 * CPU mappings (VMAs).  A lock of their own, not exports_lock: from
+	 * 6.2 the dma-buf core calls mmap with the reservation lock held,
+	 * and revocation takes that lock under exports_lock.
+	 */
+	struct mutex maps_lock;
+	unsigned int nmaps;
 	bool revoked;
 };
 
@@ -94,6 +100,7 @@ static void memreg_export_release(struct dma_buf *dmabuf)
 	list_del_init(&exp->node);
 	mutex_unlock(&d->exports_lock);
 	memreg_dalloc_put(d);
+	mutex_destroy(&exp->maps_lock);
 	kfree(exp);
 }
 
@@ -101,18 +108,18 @@ static void memreg_export_vm_open(struct vm_area_struct *vma)
 {
 	struct memreg_export *exp = vma->vm_private_data;
 
-	mutex_lock(&exp->d->exports_lock);
+	mutex_lock(&exp->maps_lock);
 	exp->nmaps++;
-	mutex_unlock(&exp->d->exports_lock);
+	mutex_unlock(&exp->maps_lock);
 }
 
 static void memreg_export_vm_close(struct vm_area_struct *vma)
 {
 	struct memreg_export *exp = vma->vm_private_data;
 
-	mutex_lock(&exp->d->exports_lock);
+	mutex_lock(&exp->maps_lock);
 	exp->nmaps--;
-	mutex_unlock(&exp->d->exports_lock);
+	mutex_unlock(&exp->maps_lock);
 }
 
 static vm_fault_t memreg_export_vm_fault(struct vm_fault *vmf)
@@ -211,6 +218,7 @@ int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
 	exp->first = req->offset >> PAGE_SHIFT;
 	exp->npages = len >> PAGE_SHIFT;
 	INIT_LIST_HEAD(&exp->node);
+	mutex_init(&exp->maps_lock);
 
 	info.ops = &memreg_export_ops;
 	info.size = len;
@@ -246,6 +254,7 @@ int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
 	return 0;
 
 free:
+	mutex_destroy(&exp->maps_lock);
 	kfree(exp);
 put:
 	memreg_dalloc_put(d);
@@ -255,7 +264,8 @@ put:
 /*
  * @d is freed: revoke its dma-bufs.  Those being released wait on the
  * lock for us, so each dma-buf listed is still there; a buffer with CPU
- * mappings has a live file (each VMA holds it).
+ * mappings has a live file (each VMA holds it, and a VMA going away
+ * counts itself out under maps_lock before it lets go of the file).
  */
 void memreg_dev_export_revoke(struct memreg_dalloc *d)
 {
@@ -269,9 +279,11 @@ void memreg_dev_export_revoke(struct memreg_dalloc *d)
 		dma_resv_lock(exp->dmabuf->resv, NULL);
 		dma_buf_move_notify(exp->dmabuf);
 		dma_resv_unlock(exp->dmabuf->resv);
+		mutex_lock(&exp->maps_lock);
 		if (exp->nmaps)
 			unmap_mapping_range(exp->dmabuf->file->f_mapping,
 					    0, 0, 1);
+		mutex_unlock(&exp->maps_lock);
 	}
 	mutex_unlock(&d->exports_lock);
 }
