@@ -61,19 +61,9 @@ static void assert_no_leak(void)
 	close(fd);
 }
 
-static void fill(char *p, uint64_t len, unsigned int seed)
-{
-	for (uint64_t i = 0; i < len; i++)
-		p[i] = (char)(seed * 31 + i * 7 + (i >> 12));
-}
-
-static int same(const char *p, uint64_t len, unsigned int seed)
-{
-	for (uint64_t i = 0; i < len; i++)
-		if (p[i] != (char)(seed * 31 + i * 7 + (i >> 12)))
-			return 0;
-	return 1;
-}
+/* the byte pattern of memtest.h, by seed */
+#define fill memtest_fill
+#define same memtest_same
 
 /* ---- raw ioctls ---- */
 

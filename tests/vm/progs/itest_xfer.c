@@ -127,19 +127,9 @@ static struct memreg_xfer_desc desc(uint32_t op, uint64_t lh, const void *la,
 	return d;
 }
 
-static void fill(char *p, uint64_t len, unsigned int seed)
-{
-	for (uint64_t i = 0; i < len; i++)
-		p[i] = (char)(seed * 31 + i * 7 + (i >> 12));
-}
-
-static int same(const char *p, uint64_t len, unsigned int seed)
-{
-	for (uint64_t i = 0; i < len; i++)
-		if (p[i] != (char)(seed * 31 + i * 7 + (i >> 12)))
-			return 0;
-	return 1;
-}
+/* the byte pattern of memtest.h, by seed */
+#define fill memtest_fill
+#define same memtest_same
 
 enum { CMD_CHECK = 'c', CMD_UNREGISTER = 'u', CMD_REVOKE = 'r',
        CMD_EXIT = 'x', CMD_GRANT_RO = 'g' };

@@ -47,6 +47,20 @@ int memtest_info(int fd, struct memreg_info *info)
 	return ioctl(fd, MEMREG_IOC_INFO, info) ? -errno : 0;
 }
 
+void memtest_fill(char *p, uint64_t len, unsigned int seed)
+{
+	for (uint64_t i = 0; i < len; i++)
+		p[i] = (char)(seed * 31 + i * 7 + (i >> 12));
+}
+
+int memtest_same(const char *p, uint64_t len, unsigned int seed)
+{
+	for (uint64_t i = 0; i < len; i++)
+		if (p[i] != (char)(seed * 31 + i * 7 + (i >> 12)))
+			return 0;
+	return 1;
+}
+
 int memtest_dmabuf(int fd, uint64_t len)
 {
 	struct memreg_dev_alloc a = {

@@ -25,6 +25,13 @@ int memtest_register(int fd, void *addr, uint64_t len, uint32_t type,
 		     uint64_t *handle);	/* 0 or -errno */
 int memtest_unregister(int fd, uint64_t handle);	/* 0 or -errno */
 int memtest_info(int fd, struct memreg_info *info);	/* 0 or -errno */
+/*
+ * Fill @len bytes with the pattern of @seed (changing in every byte and
+ * every page), and check for it: 1 if all of them hold it.
+ */
+void memtest_fill(char *p, uint64_t len, unsigned int seed);
+int memtest_same(const char *p, uint64_t len, unsigned int seed);
+
 /* A dma-buf of @len bytes of device 0 (memreg's export): fd or -errno. */
 int memtest_dmabuf(int fd, uint64_t len);
 int memtest_register_dmabuf(int fd, int dfd, uint64_t off, uint64_t len,
