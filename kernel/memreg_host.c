@@ -24,10 +24,26 @@
  */
 #define MEMREG_HOST_INLINE_PAGES	8
 
-/* A registration of host memory: the pages it pinned. */
+/*
+ * Pages that follow each other in one folio: a 2 MiB huge page is one run,
+ * not 512 page pointers.  Its pages stay pinned one pin each (GUP gives no
+ * other way to pin on 6.1), but they are kept, found and unpinned by the
+ * run (unpin_user_page_range_dirty_lock() steps by folio).
+ */
+struct memreg_host_run {
+	struct page *page;		/* the run's first page */
+	unsigned long first;		/* its index in the registration */
+};
+
+/*
+ * A registration of host memory: the pages it pinned, as an array of page
+ * pointers or, when they fall into few runs (huge pages), as runs.
+ */
 struct memreg_host_reg {
 	struct memreg_reg reg;
-	struct page **pages;		/* inline_pages, or allocated */
+	struct page **pages;		/* inline_pages, allocated, or NULL */
+	struct memreg_host_run *runs;	/* when pages is NULL */
+	unsigned long nruns;
 	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
 	struct page *inline_pages[MEMREG_HOST_INLINE_PAGES];
 };
@@ -125,6 +141,208 @@ static long memreg_count_folios(struct page **pages, unsigned long npages)
 	return n;
 }
 
+/* Pin up to @n pages from @addr into @pages: how many, or an errno. */
+static long memreg_pin_some(struct mm_struct *mm, unsigned long addr,
+			    unsigned long n, struct page **pages)
+{
+	long ret;
+
+	ret = pin_user_pages_fast(addr, min_t(unsigned long, n, MEMREG_PIN_BATCH),
+				  FOLL_WRITE | FOLL_LONGTERM, pages);
+	if (ret <= 0) {
+		ret = ret ? ret : -EFAULT;
+		if (ret == -EFAULT)
+			ret = memreg_explain_fault(mm, addr);
+		return ret;
+	}
+	if (fatal_signal_pending(current)) {
+		memreg_unpin_pages(pages, ret);
+		return -EINTR;
+	}
+	cond_resched();
+	return ret;
+}
+
+/*
+ * Pin pages [@done, hreg->npages) of the registration from @start into the
+ * page array hreg->pages, checking that each folio may be pinned for long.
+ * On failure nothing of what this call pinned stays pinned.
+ */
+static int memreg_pin_paged(struct memreg_host_reg *hreg, u64 start,
+			    unsigned long done)
+{
+	struct mm_struct *mm = hreg->reg.ctx->mm;
+	unsigned long pinned = done;
+	long ret;
+
+	while (pinned < hreg->npages) {
+		ret = memreg_pin_some(mm, start + pinned * PAGE_SIZE,
+				      hreg->npages - pinned,
+				      hreg->pages + pinned);
+		if (ret < 0)
+			goto unpin;
+		pinned += ret;
+	}
+	return 0;
+
+unpin:
+	memreg_unpin_pages(hreg->pages + done, pinned - done);
+	return ret;
+}
+
+/* Pages [run->first, end) of one run: unpinned, marked dirty. */
+static void memreg_unpin_runs(const struct memreg_host_run *runs,
+			      unsigned long nruns, unsigned long npages)
+{
+	unsigned long i, end;
+
+	for (i = 0; i < nruns; i++) {
+		end = i + 1 < nruns ? runs[i + 1].first : npages;
+		unpin_user_page_range_dirty_lock(runs[i].page,
+						 end - runs[i].first, true);
+		if (!(i % MEMREG_PIN_BATCH))
+			cond_resched();
+	}
+}
+
+/*
+ * The runs did not pay (memory of small folios): the same pages as an
+ * array, with @rest pinned pages of @buf from page @done on, and the rest
+ * of the range pinned into it.  The folios, or an errno with every page
+ * unpinned and no array left.
+ */
+static long memreg_runs_to_paged(struct memreg_host_reg *hreg, u64 start,
+				 struct page **buf, unsigned long rest,
+				 unsigned long done)
+{
+	const struct memreg_host_run *runs = hreg->runs;
+	unsigned long i, j, end, pinned = done + rest;
+	struct page **pages;
+	long ret;
+
+	pages = kvmalloc_array(hreg->npages, sizeof(*pages),
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!pages) {
+		memreg_unpin_runs(runs, hreg->nruns, done);
+		memreg_unpin_pages(buf, rest);
+		return -ENOMEM;
+	}
+	for (i = 0; i < hreg->nruns; i++) {
+		end = i + 1 < hreg->nruns ? runs[i + 1].first : done;
+		for (j = runs[i].first; j < end; j++)
+			pages[j] = nth_page(runs[i].page, j - runs[i].first);
+	}
+	memcpy(pages + done, buf, rest * sizeof(*pages));
+	kvfree(hreg->runs);
+	hreg->runs = NULL;
+	hreg->nruns = 0;
+	hreg->pages = pages;
+
+	ret = memreg_pin_paged(hreg, start, pinned);
+	if (!ret) {
+		pinned = hreg->npages;
+		ret = memreg_count_folios(pages, pinned);
+		if (ret >= 0)
+			return ret;
+	}
+	memreg_unpin_pages(pages, pinned);
+	kvfree(pages);
+	hreg->pages = NULL;
+	return ret;
+}
+
+/*
+ * Pin the range as runs of pages within one folio: up to one run per
+ * 2 MiB and two more (an unaligned start and end) on huge pages.  A range
+ * that starts on a small folio goes to the page array at once; one whose
+ * huge pages give way to small ones later, when the runs are used up (at
+ * the cost of the runs turned into pointers).  The folios pinned, or an
+ * errno with nothing pinned.
+ */
+static long memreg_pin_runs(struct memreg_host_reg *hreg, u64 start)
+{
+	struct mm_struct *mm = hreg->reg.ctx->mm;
+	unsigned long cap, pinned = 0, left = 0, i;
+	struct memreg_host_run *run = NULL;
+	struct folio *folio, *prev = NULL;
+	struct page **buf;
+	long n, ret = 0;
+
+	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	hreg->nruns = 0;
+	n = memreg_pin_some(mm, start, hreg->npages, buf);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	if (!folio_test_large(page_folio(buf[0]))) {
+		ret = memreg_runs_to_paged(hreg, start, buf, n, 0);
+		goto out;
+	}
+	cap = DIV_ROUND_UP(hreg->npages, MEMREG_PIN_BATCH) + 2;
+	hreg->runs = kvmalloc_array(cap, sizeof(*hreg->runs),
+				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!hreg->runs) {
+		memreg_unpin_pages(buf, n);
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		for (i = 0; i < n; i++) {
+			/* the next page of the same folio: the run goes on */
+			if (left && buf[i] == nth_page(run->page,
+						       pinned + i - run->first)) {
+				left--;
+				continue;
+			}
+			if (hreg->nruns == cap) {
+				ret = memreg_runs_to_paged(hreg, start, buf + i,
+							   n - i, pinned + i);
+				goto out;
+			}
+			folio = page_folio(buf[i]);
+			if (folio != prev) {
+				if (!memreg_folio_longterm_ok(folio)) {
+					memreg_unpin_pages(buf + i, n - i);
+					pinned += i;
+					ret = -EFAULT;
+					goto unpin;
+				}
+				ret++;
+				prev = folio;
+			}
+			run = &hreg->runs[hreg->nruns++];
+			run->page = buf[i];
+			run->first = pinned + i;
+			left = folio_nr_pages(folio) -
+			       folio_page_idx(folio, buf[i]) - 1;
+		}
+		pinned += n;
+		if (pinned == hreg->npages)
+			break;
+		n = memreg_pin_some(mm, start + pinned * PAGE_SIZE,
+				    hreg->npages - pinned, buf);
+		if (n < 0) {
+			ret = n;
+			goto unpin;
+		}
+	}
+	goto out;
+
+unpin:
+	memreg_unpin_runs(hreg->runs, hreg->nruns, pinned);
+out:
+	kfree(buf);
+	if (ret < 0 || hreg->pages) {
+		kvfree(hreg->runs);
+		hreg->runs = NULL;
+		hreg->nruns = 0;
+	}
+	return ret;
+}
+
 /*
  * Pin [reg->addr, reg->addr + reg->len) of the calling process, charged to
  * the mm its context captured: the @npages pages from @start, as
@@ -136,8 +354,6 @@ static int memreg_host_attach(struct memreg_reg *reg,
 {
 	struct memreg_host_reg *hreg = to_host_reg(reg);
 	struct mm_struct *mm = reg->ctx->mm;
-	unsigned long pinned = 0;
-	struct page **pages;
 	long folios;
 	int ret;
 
@@ -155,58 +371,49 @@ static int memreg_host_attach(struct memreg_reg *reg,
 				   MEMREG_REFUSED_MEMLOCK);
 		return ret;
 	}
-	/*
-	 * With the byte limit raised (limits set host unlimited) and no
-	 * memlock limit (CAP_IPC_LOCK, or RLIMIT_MEMLOCK infinity), the array
-	 * of a range of 1 TiB or more is above INT_MAX bytes: kvmalloc()
-	 * refuses it, and without __GFP_NOWARN it WARNs.  It is just ENOMEM.
-	 */
+	hreg->npages = npages;
+	hreg->pages = NULL;
+	hreg->runs = NULL;
+
+	/* more than one batch: perhaps huge pages, tried as runs */
+	if (npages > MEMREG_PIN_BATCH) {
+		folios = memreg_pin_runs(hreg, start);
+		if (folios < 0) {
+			ret = folios;
+			goto uncharge;
+		}
+		goto pinned;
+	}
+
 	if (npages <= MEMREG_HOST_INLINE_PAGES)
-		pages = hreg->inline_pages;
+		hreg->pages = hreg->inline_pages;
 	else
-		pages = kvmalloc_array(npages, sizeof(*pages),
-				       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!pages) {
+		hreg->pages = kvmalloc_array(npages, sizeof(*hreg->pages),
+					     GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!hreg->pages) {
 		ret = -ENOMEM;
 		goto uncharge;
 	}
-
-	while (pinned < npages) {
-		unsigned long addr = start + pinned * PAGE_SIZE;
-		int n = min_t(unsigned long, npages - pinned, MEMREG_PIN_BATCH);
-
-		ret = pin_user_pages_fast(addr, n, FOLL_WRITE | FOLL_LONGTERM,
-					  pages + pinned);
-		if (ret <= 0) {
-			ret = ret ? ret : -EFAULT;
-			if (ret == -EFAULT)
-				ret = memreg_explain_fault(mm, addr);
-			goto unpin;
-		}
-		pinned += ret;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			goto unpin;
-		}
-		cond_resched();
-	}
-
-	folios = memreg_count_folios(pages, npages);
+	ret = memreg_pin_paged(hreg, start, 0);
+	if (ret)
+		goto free;
+	folios = memreg_count_folios(hreg->pages, npages);
 	if (folios < 0) {
 		ret = folios;
-		goto unpin;
+		memreg_unpin_pages(hreg->pages, npages);
+		goto free;
 	}
-	hreg->pages = pages;
-	hreg->npages = npages;
+pinned:
 	reg->pinned_pages = folios;
 	atomic64_add(npages, &memreg_stats.pinned_pages);
 	return 0;
 
-unpin:
-	memreg_unpin_pages(pages, pinned);
-	if (pages != hreg->inline_pages)
-		kvfree(pages);
+free:
+	if (hreg->pages != hreg->inline_pages)
+		kvfree(hreg->pages);
+	hreg->pages = NULL;
 uncharge:
+	hreg->npages = 0;
 	atomic64_sub(npages, &mm->pinned_vm);
 	return ret;
 }
@@ -217,22 +424,48 @@ static void memreg_host_release(struct memreg_reg *reg)
 	struct memreg_host_reg *hreg = to_host_reg(reg);
 	struct mm_struct *mm = reg->ctx->mm;
 
-	memreg_unpin_pages(hreg->pages, hreg->npages);
+	if (hreg->runs) {
+		memreg_unpin_runs(hreg->runs, hreg->nruns, hreg->npages);
+		kvfree(hreg->runs);
+	} else {
+		memreg_unpin_pages(hreg->pages, hreg->npages);
+		if (hreg->pages != hreg->inline_pages)
+			kvfree(hreg->pages);
+	}
 	atomic64_sub(hreg->npages, &mm->pinned_vm);
 	atomic64_sub(hreg->npages, &memreg_stats.pinned_pages);
-	if (hreg->pages != hreg->inline_pages)
-		kvfree(hreg->pages);
 	hreg->pages = NULL;
+	hreg->runs = NULL;
+	hreg->nruns = 0;
 	hreg->npages = 0;
+}
+
+/* The run holding page @idx of the registration: the last run from it. */
+static struct page *memreg_host_run_page(const struct memreg_host_reg *hreg,
+					 unsigned long idx)
+{
+	unsigned long lo = 0, hi = hreg->nruns, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (hreg->runs[mid].first <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return nth_page(hreg->runs[lo].page, idx - hreg->runs[lo].first);
 }
 
 static struct page *memreg_host_page_at(const struct memreg_reg *reg,
 					u64 addr, unsigned int *off)
 {
+	const struct memreg_host_reg *hreg = to_host_reg(reg);
 	u64 o = addr - (reg->addr & PAGE_MASK);
 
 	*off = offset_in_page(o);
-	return to_host_reg(reg)->pages[o >> PAGE_SHIFT];
+	if (hreg->runs)
+		return memreg_host_run_page(hreg, o >> PAGE_SHIFT);
+	return hreg->pages[o >> PAGE_SHIFT];
 }
 
 const struct memreg_mem_ops memreg_host_mem_ops = {
