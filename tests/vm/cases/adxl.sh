@@ -38,7 +38,7 @@ ring() {
 		[ "$kind" = mixed ] && { [ $((i % 2)) = 0 ] && k=host || k=dev; }
 		# shellcheck disable=SC2086 # $topt: none or two words
 		adxl_peer -l 127.0.0.1:$((port + i)) -k "$k" -s "$size" $topt \
-			-S $((i + 11)) -g $tmp/go -w 1 -b "$batches" \
+			-S $((i + 11)) -g $tmp/go -w 1 -b "$batches" -C 120000 \
 			-c 127.0.0.1:$((port + j)) -a $tmp/peer.$j.out \
 			-P $((j + 11)) >$tmp/peer.$i.out 2>$tmp/peer.$i.err &
 		pids="$pids $!"
@@ -85,9 +85,19 @@ ring 2 mixed $((1 << 20)) 1,5,4096 28060
 # The same exchanges through UCX on one kernel (what two hosts use), host
 # and device memory both ways.  One ring: under TCG a UCX ring costs about
 # ten times the module's, and this runs on every kernel in both modes.
-transport=ucx
-ring 2 mixed $((1 << 20)) 1,5,4096 28210
-transport=
+# Not on the debug kernel: UCX reaches the module through the same ioctls
+# as the rings above, and these cases run on 6.1 and 6.12 in both modes
+# and between two VMs; under KASAN and TCG a UCX Connect took more than
+# its 10 s there.
+ucx=yes
+is_debug_kernel && ucx=
+if [ -n "$ucx" ]; then
+	transport=ucx
+	ring 2 mixed $((1 << 20)) 1,5,4096 28210
+	transport=
+else
+	skip "UCX ring and kill -9 over UCX" "not on the debug kernel (6.1, 6.12 and two VMs run them)"
+fi
 
 # kill_side SIDE KIND: a client READs from a server in a loop; kill -9
 # SIDE (server or client) in the middle.  The survivor must report a
@@ -106,11 +116,14 @@ kill_side() {
 	srv=$!
 	wait_for $tmp/srv.out '^ready' 300
 	# shellcheck disable=SC2086
+	# (Connect may wait 2 minutes: under TCG on the debug kernel UCX's
+	# hello took more than the default 10 s once, and this is no test
+	# of Connect's timeout)
 	adxl_peer -l 127.0.0.1:$((port + 1)) -k "$kind" -s $size -S 4 $topt \
-		-c 127.0.0.1:$port -a $tmp/srv.out -P 3 -L -t 10000 \
+		-c 127.0.0.1:$port -a $tmp/srv.out -P 3 -L -t 10000 -C 120000 \
 		>$tmp/cli.out 2>$tmp/cli.err &
 	cli=$!
-	if ! wait_for $tmp/cli.out '^looping' 300; then
+	if ! wait_for $tmp/cli.out '^looping' 1500; then
 		not_ok "$what: transfers did not start"
 		sed 's/^/#   /' $tmp/cli.err $tmp/cli.out | head
 		kill -9 $srv $cli 2>/dev/null
@@ -159,11 +172,13 @@ kill_side server host 28100
 kill_side client host 28110
 kill_side server dev 28120
 kill_side client dev 28130
-kill_side server dev 28140 ucx
 # Over UCX the server must outlive its client too.  (With UCP's one-sided
 # get, UCX 1.13 aborted it: the reply's send error on the dead client's
 # endpoint is fatal there.  Reads are active messages now: ucx_plugin.h.)
-kill_side client dev 28150 ucx
+if [ -n "$ucx" ]; then
+	kill_side server dev 28140 ucx
+	kill_side client dev 28150 ucx
+fi
 
 rm -rf $tmp
 tap_done

@@ -35,6 +35,11 @@ expect() {
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# The debug kernel (KASAN, lockdep, kmemleak) under TCG runs everything
+# several times slower: cases that repeat one kernel path many times do
+# fewer repetitions there, and say so.
+is_debug_kernel() { case $(uname -r) in *debug*) true ;; *) false ;; esac; }
+
 # contains TEXT PATTERN: TEXT has a line matching the grep PATTERN.
 contains() { printf '%s\n' "$1" | grep -q -- "$2"; }
 
