@@ -26,9 +26,13 @@
 
 /*
  * Pages that follow each other in one folio: a 2 MiB huge page is one run,
- * not 512 page pointers.  Its pages stay pinned one pin each (GUP gives no
- * other way to pin on 6.1), but they are kept, found and unpinned by the
- * run (unpin_user_page_range_dirty_lock() steps by folio).
+ * not 512 page pointers.  On hugetlbfs a run holds one pin, of its first
+ * page: a hugetlb folio is always mapped whole and in order, so the
+ * folio's other pages are where the addresses say, and the pin keeps the
+ * whole folio.  Elsewhere (THP) a run's pages are pinned one pin each, as
+ * GUP returns them (a THP may be mapped by page table entries in any
+ * order, so each page's place is what GUP saw), and unpinned by range
+ * (unpin_user_page_range_dirty_lock() steps by folio).
  */
 struct memreg_host_run {
 	struct page *page;		/* the run's first page */
@@ -44,6 +48,7 @@ struct memreg_host_reg {
 	struct page **pages;		/* inline_pages, allocated, or NULL */
 	struct memreg_host_run *runs;	/* when pages is NULL */
 	unsigned long nruns;
+	bool run_pinned_once;		/* one pin a run (hugetlbfs) */
 	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
 	struct page *inline_pages[MEMREG_HOST_INLINE_PAGES];
 };
@@ -205,6 +210,21 @@ static void memreg_unpin_runs(const struct memreg_host_run *runs,
 	}
 }
 
+/* Runs of one pin each (hugetlbfs): that pin, the folio marked dirty. */
+static void memreg_unpin_runs_once(const struct memreg_host_run *runs,
+				   unsigned long nruns)
+{
+	unsigned long i;
+
+	for (i = 0; i < nruns; i++) {
+		struct page *page = runs[i].page;
+
+		unpin_user_pages_dirty_lock(&page, 1, true);
+		if (!(i % MEMREG_PIN_BATCH))
+			cond_resched();
+	}
+}
+
 /*
  * The runs did not pay (memory of small folios): the same pages as an
  * array, with @rest pinned pages of @buf from page @done on, and the rest
@@ -252,14 +272,84 @@ static long memreg_runs_to_paged(struct memreg_host_reg *hreg, u64 start,
 }
 
 /*
+ * Pin a range of hugetlbfs memory as one run, one pin, per huge page: the
+ * folios, or -EAGAIN when a page is not hugetlb (a range beyond the
+ * hugetlbfs mapping, or one remapped meanwhile), for the caller to pin it
+ * page by page.  Then nothing stays pinned but, when it was the range's
+ * first page, that page, in *@first (else NULL): every page of memory
+ * that is not hugetlbfs is pinned once.
+ */
+static long memreg_pin_hugetlb(struct memreg_host_reg *hreg, u64 start,
+			       struct page **first)
+{
+	struct mm_struct *mm = hreg->reg.ctx->mm;
+	unsigned long cap, pinned = 0;
+	struct memreg_host_run *run;
+	struct folio *folio;
+	struct page *page;
+	long n, ret = 0;
+
+	/* runs of 2 MiB at least, and the two ends */
+	cap = DIV_ROUND_UP(hreg->npages, MEMREG_PIN_BATCH) + 2;
+	hreg->runs = NULL;
+	hreg->nruns = 0;
+	*first = NULL;
+	while (pinned < hreg->npages) {
+		n = memreg_pin_some(mm, start + pinned * PAGE_SIZE, 1, &page);
+		if (n < 0) {
+			ret = n;
+			goto unpin;
+		}
+		folio = page_folio(page);
+		if (!folio_test_hugetlb(folio) || hreg->nruns == cap) {
+			if (!pinned)
+				*first = page;
+			else
+				unpin_user_page(page);
+			ret = -EAGAIN;
+			goto unpin;
+		}
+		/* (after the first page: none for memory of small pages) */
+		if (!hreg->runs) {
+			hreg->runs = kvmalloc_array(cap, sizeof(*hreg->runs),
+						    GFP_KERNEL_ACCOUNT |
+						    __GFP_NOWARN);
+			if (!hreg->runs) {
+				unpin_user_page(page);
+				ret = -ENOMEM;
+				goto unpin;
+			}
+		}
+		run = &hreg->runs[hreg->nruns++];
+		run->page = page;
+		run->first = pinned;
+		pinned += min_t(unsigned long, hreg->npages - pinned,
+				folio_nr_pages(folio) -
+				folio_page_idx(folio, page));
+		ret++;
+	}
+	hreg->run_pinned_once = true;
+	return ret;
+
+unpin:
+	memreg_unpin_runs_once(hreg->runs, hreg->nruns);
+	kvfree(hreg->runs);
+	hreg->runs = NULL;
+	hreg->nruns = 0;
+	return ret;
+}
+
+/*
  * Pin the range as runs of pages within one folio: up to one run per
  * 2 MiB and two more (an unaligned start and end) on huge pages.  A range
  * that starts on a small folio goes to the page array at once; one whose
  * huge pages give way to small ones later, when the runs are used up (at
- * the cost of the runs turned into pointers).  The folios pinned, or an
- * errno with nothing pinned.
+ * the cost of the runs turned into pointers).  @first, if not NULL, is
+ * the range's first page, pinned already.  The folios pinned, or an errno
+ * with nothing pinned.
  */
-static long memreg_pin_runs(struct memreg_host_reg *hreg, u64 start)
+static long memreg_pin_runs(struct memreg_host_reg *hreg, u64 start,
+			    struct page *first)
 {
 	struct mm_struct *mm = hreg->reg.ctx->mm;
 	unsigned long cap, pinned = 0, left = 0, i;
@@ -269,10 +359,18 @@ static long memreg_pin_runs(struct memreg_host_reg *hreg, u64 start)
 	long n, ret = 0;
 
 	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!buf)
+	if (!buf) {
+		if (first)
+			unpin_user_page(first);
 		return -ENOMEM;
+	}
 	hreg->nruns = 0;
-	n = memreg_pin_some(mm, start, hreg->npages, buf);
+	if (first) {
+		buf[0] = first;
+		n = 1;
+	} else {
+		n = memreg_pin_some(mm, start, hreg->npages, buf);
+	}
 	if (n < 0) {
 		ret = n;
 		goto out;
@@ -375,9 +473,18 @@ static int memreg_host_attach(struct memreg_reg *reg,
 	hreg->pages = NULL;
 	hreg->runs = NULL;
 
-	/* more than one batch: perhaps huge pages, tried as runs */
+	/*
+	 * More than one batch: perhaps huge pages, tried as hugetlbfs runs
+	 * (a first page that is not hugetlb ends that at once), then as runs
+	 * of pages.
+	 */
 	if (npages > MEMREG_PIN_BATCH) {
-		folios = memreg_pin_runs(hreg, start);
+		struct page *first;
+
+		hreg->run_pinned_once = false;
+		folios = memreg_pin_hugetlb(hreg, start, &first);
+		if (folios == -EAGAIN)
+			folios = memreg_pin_runs(hreg, start, first);
 		if (folios < 0) {
 			ret = folios;
 			goto uncharge;
@@ -425,7 +532,11 @@ static void memreg_host_release(struct memreg_reg *reg)
 	struct mm_struct *mm = reg->ctx->mm;
 
 	if (hreg->runs) {
-		memreg_unpin_runs(hreg->runs, hreg->nruns, hreg->npages);
+		if (hreg->run_pinned_once)
+			memreg_unpin_runs_once(hreg->runs, hreg->nruns);
+		else
+			memreg_unpin_runs(hreg->runs, hreg->nruns,
+					  hreg->npages);
 		kvfree(hreg->runs);
 	} else {
 		memreg_unpin_pages(hreg->pages, hreg->npages);
