@@ -745,8 +745,13 @@ class Report:
         md.p("GB/s (10^9 bytes/s) reading another process's memory "
              "(`bench/adxl_bench.c`): `module` = ADXL TransferSync through "
              "memreg (one copy from pages pinned at registration), `pvr` = "
-             "process_vm_readv, `shm2` = copy into and out of shared memory, "
-             "`memcpy` = one local copy (the ceiling). Each run is a trial "
+             "process_vm_readv, `shm2` = copy into and out of shared memory; "
+             "one local copy three ways: glibc `memcpy`, `norep` = the same "
+             "memcpy with `rep movsb` switched off by GLIBC_TUNABLES (TCG "
+             "runs `rep movsb` at a few hundredths of a GB/s), `vec` = a "
+             "loop of SSE2 loads and stores. `best` of those three is the "
+             "ceiling every target is judged against, so that no target is "
+             "met only because a baseline is broken. Each run is a trial "
              "of about a third of the time per point.")
         md.p()
         for k in self.kernels:
@@ -759,13 +764,18 @@ class Report:
             md.p()
             rows, dat, met, n = [], [], 0, 0
             for r in rows_in:
-                m, p, c = med(r["module"]), med(r["pvr"]), med(r["memcpy"])
+                m, p = med(r["module"]), med(r["pvr"])
+                # the ceiling: the best of the copies this run measured
+                # (older runs have memcpy alone)
+                copies = [x for x in ("memcpy", "memcpy_norep", "vec")
+                          if r.get(x)]
+                c = max(med(r[x]) for x in copies)
                 total = r["block"] * r["blocks"]
                 if r["blocks"] > 1:
                     ok, tgt = m >= 1.5 * p, "module ≥ 1.5x pvr"
                 elif total >= MIB:
                     ok, tgt = (m >= 0.9 * c and m > p,
-                               "module ≥ 0.9x memcpy, > pvr")
+                               "module ≥ 0.9x best, > pvr")
                 else:
                     ok, tgt = m > p, "module > pvr"
                 n += 1
@@ -773,17 +783,19 @@ class Report:
                 rows.append([r["row"], fmt_plain(r["module"]),
                              fmt_plain(r["pvr"]), fmt_plain(r["shm2"]),
                              fmt_plain(r["memcpy"]),
+                             fmt_plain(r.get("memcpy_norep", [])),
+                             fmt_plain(r.get("vec", [])),
                              fmt_ratio(ratio(m, c)), fmt_ratio(ratio(m, p)),
                              tgt, verdict(ok)])
                 if r["blocks"] == 1:
                     dat.append([total] + [med(r[x]) for x in
-                                          ("module", "pvr", "shm2",
-                                           "memcpy")])
+                                          ("module", "pvr", "shm2")] + [c])
             md.table(["transfer", "module", "pvr", "shm2", "memcpy",
-                      "module / memcpy", "module / pvr", "target", ""], rows)
+                      "norep", "vec", "module / best", "module / pvr",
+                      "target", ""], rows)
             self.target("transfers", k, "ADXL targets of each row "
-                        "(≥ 0.9x memcpy from 1 MiB, > pvr, ≥ 1.5x pvr "
-                        "for 4-64 KiB descriptors)",
+                        "(≥ 0.9x the best one-process copy from 1 MiB, "
+                        "> pvr, ≥ 1.5x pvr for 4-64 KiB descriptors)",
                         f"{met} of {n} rows", met == n)
             self.plots.data(f"adxl-{k}.dat", dat)
             png = self.plots.plot(f"adxl-{k}", (
@@ -793,7 +805,7 @@ class Report:
                 f"plot 'adxl-{k}.dat' u 1:2 w linespoints t 'module', "
                 "'' u 1:3 w linespoints t 'process\\_vm\\_readv', "
                 "'' u 1:4 w linespoints t 'shm double copy', "
-                "'' u 1:5 w linespoints t 'memcpy'\n"))
+                "'' u 1:5 w linespoints t 'best local copy'\n"))
             md.image(png, f"ADXL bandwidth, {k}")
 
     # ---------------------------------------------------- two VMs over UCX
