@@ -379,9 +379,9 @@ void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
  */
 void memreg_ctx_note_peak(struct memreg_ctx *ctx)
 {
-	spin_lock(&ctx->lock);
 	int t;
 
+	spin_lock(&ctx->lock);
 	memreg_peak(&ctx->peak.regions, ctx->use.regions);
 	for (t = 0; t < MEMREG_MEM_TYPES; t++)
 		memreg_peak(&ctx->peak.bytes[t], ctx->use.bytes[t]);
