@@ -24,6 +24,15 @@
 #endif
 #endif
 
+/* CANN marks its deprecated calls with these; the compiler then warns. */
+#if defined(__GNUC__) && (__GNUC__ >= 6)
+#define ACL_DEPRECATED __attribute__((deprecated))
+#define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
+#else
+#define ACL_DEPRECATED
+#define ACL_DEPRECATED_MESSAGE(message)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

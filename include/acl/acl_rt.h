@@ -98,6 +98,10 @@ typedef enum aclrtMemAttr {
 #define ACL_EVENT_WAIT_DEFAULT			0x0U
 #define ACL_EVENT_WAIT_EXTERNAL			0x01U
 
+/* aclmdlRIDebugJsonPrint's flags. */
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY	0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE	0x1UL
+
 /* aclrtGetDeviceCapability's answers. */
 #define ACL_DEV_FEATURE_SUPPORT			0x00000001
 #define ACL_DEV_FEATURE_NOT_SUPPORT		0x00000000
@@ -113,6 +117,26 @@ typedef enum aclrtMemAttr {
 typedef struct aclrtIpcEventHandle {
 	char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
 } aclrtIpcEventHandle;
+
+/*
+ * A model runtime instance: the tasks captured from a stream between
+ * aclmdlRICaptureBegin and aclmdlRICaptureEnd, run again by
+ * aclmdlRIExecuteAsync / aclmdlRIExecute.
+ */
+typedef void *aclmdlRI;
+
+/* Which threads may make "unsafe" calls (aclrtMemcpy, ...) while capturing. */
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+	ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+	ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+} aclmdlRICaptureMode;
+
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+	ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+	ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
+} aclmdlRICaptureStatus;
 
 /* aclrtReduceAsync's operations: dst = dst OP src, element by element. */
 typedef enum {
@@ -482,6 +506,21 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStr
 						      uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
 							  uint32_t timeout, uint32_t flag);
+
+/* Stream capture into a model runtime instance, and running it. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream,
+						    aclmdlRICaptureStatus *status,
+						    aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path,
+						    uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
 
 /*
  * A device's features, use, and uncorrectable memory errors; whether

@@ -676,3 +676,20 @@ aclError memreg__acl_builtin_task(struct acl_stream *s, struct acl_task *t,
 	t->priv = NULL;
 	return ret;
 }
+
+/*
+ * A model runs its captured random-number task again and again: each
+ * task it queues owns a description of its own (plain data, no
+ * pointers that it owns).
+ */
+void *memreg__acl_builtin_priv_dup(const struct acl_task *t)
+{
+	struct random_task *r;
+
+	if (t->kind != ACL_TASK_RANDOM || !t->priv)
+		return NULL;
+	r = malloc(sizeof(*r));
+	if (r)
+		memcpy(r, t->priv, sizeof(*r));
+	return r;
+}

@@ -371,16 +371,26 @@ aclError aclrtSynchronizeDevice(void)
 	struct acl_stream **streams;
 	struct acl_context *ctx;
 	aclError ret = ACL_SUCCESS, err;
+	bool captured = false;
+	int32_t device;
 	size_t i, n;
 
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
+	device = ctx->device;
 	/* References, so that the waits can run without rt.lock. */
-	streams = memreg__acl_streams_ref(NULL, ctx->device, &n);
+	streams = memreg__acl_streams_ref(NULL, device, &n);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	/* As CANN: a stream being captured refuses it before any wait. */
+	for (i = 0; i < n && !captured; i++)
+		captured = memreg__acl_stream_capturing(streams[i]);
+	if (captured)
+		ret = acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
+			       "a stream of device %d is being captured into a model",
+			       device);
 	for (i = 0; i < n; i++) {
-		err = memreg__acl_stream_sync(streams[i]);
+		err = captured ? ACL_SUCCESS : memreg__acl_stream_sync(streams[i]);
 		if (err && !ret)
 			ret = err;
 		memreg__acl_stream_put(streams[i]);

@@ -23,6 +23,16 @@
  * (without a timestamp): the streams waiting would otherwise hang for
  * ever on a stream that no longer exists.
  *
+ * On a stream being captured into a model (model.c), a record or wait is
+ * captured, to be queued each time the model runs, and it takes its
+ * record number then (memreg__acl_event_number() is called as a task
+ * reaches a queue): a model run twice records twice, and its wait waits
+ * for the latest record queued before that run.  ACL_EVENT_RECORD_EXTERNAL
+ * and ACL_EVENT_WAIT_EXTERNAL are only for such a stream.  Between a
+ * captured record (not EXTERNAL) and the end of its capture the event is
+ * "being captured": the host's queries and synchronisation are refused,
+ * as in CANN, since the record will only run with the model.
+ *
  * IPC events (aclrtCreateEventExWithFlag(ACL_EVENT_IPC)) capture as the
  * others, but their two record numbers (queued, run) live in a page of a
  * file under /dev/shm that every process opening the handle maps, so a
@@ -98,6 +108,7 @@ struct acl_event {
 	bool stamped;		/* stamp is that of the last record run */
 	struct timespec stamp;
 	uint64_t waits, waits_done;
+	unsigned int captures;	/* records in captures not yet ended */
 };
 
 /* Also aclrtSetOpWaitTimeout's (misc.c): 0 is none, else seconds. */
@@ -106,6 +117,36 @@ uint32_t memreg__acl_op_wait_timeout;
 static void event_ref(struct acl_event *e)
 {
 	__atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+}
+
+void memreg__acl_event_ref(struct acl_event *e)
+{
+	event_ref(e);
+}
+
+void memreg__acl_event_captured(struct acl_event *e, int delta)
+{
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	e->captures += (unsigned int)delta;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+}
+
+/*
+ * The refusal of a host query or synchronisation of an event whose
+ * record is in a capture still open, else ACL_SUCCESS.
+ */
+static aclError refuse_captured(struct acl_event *e)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	n = e->captures;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	if (!n)
+		return ACL_SUCCESS;
+	return acl_fail(ACL_ERROR_RT_EVENT_CAPTURED,
+			"event %p is recorded in a model still being captured",
+			(void *)e);
 }
 
 void memreg__acl_event_put(struct acl_event *e)
@@ -395,9 +436,62 @@ void memreg__acl_events_release(void)
 	memreg__ptrmap_clear(&rt->events);
 }
 
-/* Queue an event task of @kind on @stream. */
+void memreg__acl_event_number(struct acl_task *t)
+{
+	struct acl_event *e = t->event;
+
+	/*
+	 * In the order of the queues, not when the task runs: a wait queued
+	 * after a record waits for it.  A wait with number 0 (a capturing
+	 * event never recorded) has nothing to wait for.
+	 */
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	if (e->shm && t->kind == ACL_TASK_RECORD)
+		/* Numbered among the records of every process. */
+		t->gen = __atomic_add_fetch(&e->shm->recorded, 1,
+					    __ATOMIC_ACQ_REL);
+	else if (e->shm)
+		t->gen = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
+	else if (t->kind == ACL_TASK_RECORD)
+		t->gen = ++e->recorded;
+	else
+		t->gen = e->recorded;
+	if (t->kind == ACL_TASK_WAIT)
+		e->waits++;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+}
+
+/*
+ * May an event task of @kind on @s be queued or captured?  @external: the
+ * call had an EXTERNAL flag, which only a stream being captured takes.
+ * CANN captures records and waits of the events of
+ * aclrtCreateEventExWithFlag, and of ACL_EVENT_EXTERNAL ones; it refuses
+ * to capture the others and any reset.
+ */
+static aclError capture_allows(struct acl_event *e, struct acl_stream *s,
+			       enum acl_task_kind kind, bool external)
+{
+	bool capturing = memreg__acl_stream_capturing(s);
+
+	if (external && !capturing)
+		return acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+				"ACL_EVENT_%s_EXTERNAL: the stream is not being captured",
+				kind == ACL_TASK_RECORD ? "RECORD" : "WAIT");
+	if (!capturing || external)
+		return ACL_SUCCESS;
+	if (kind == ACL_TASK_RESET)
+		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				"an event reset cannot be captured into a model");
+	if (!e->ex && !(e->flags & ACL_EVENT_EXTERNAL))
+		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				"an event of aclrtCreateEvent(WithFlag) is captured only with ACL_EVENT_EXTERNAL or its EXTERNAL flags");
+	return ACL_SUCCESS;
+}
+
+/* Queue (or capture) an event task of @kind on @stream. */
 static aclError queue_event_task(struct acl_event *e, aclrtStream stream,
-				 enum acl_task_kind kind, int64_t timeout_ms)
+				 enum acl_task_kind kind, int64_t timeout_ms,
+				 bool external)
 {
 	struct acl_stream *s;
 	struct acl_task *t;
@@ -406,58 +500,25 @@ static aclError queue_event_task(struct acl_event *e, aclrtStream stream,
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
 		return ret;
+	ret = capture_allows(e, s, kind, external);
+	if (ret)
+		goto out;
+	ret = ACL_ERROR_BAD_ALLOC;
 	t = calloc(1, sizeof(*t));
-	if (!t) {
-		memreg__acl_stream_put(s);
-		return ACL_ERROR_BAD_ALLOC;
-	}
+	if (!t)
+		goto out;
 	t->kind = kind;
 	t->event = e;
 	t->timeout_ms = timeout_ms;
+	t->external = external;
 	event_ref(e);
-	/*
-	 * The record number is taken here, in the order of the calls, not
-	 * when the task runs: a wait queued after a record waits for it.
-	 */
-	pthread_mutex_lock(&memreg__acl_wait_lock);
-	if (e->shm && kind == ACL_TASK_RECORD)
-		/* Numbered among the records of every process. */
-		t->gen = __atomic_add_fetch(&e->shm->recorded, 1,
-					    __ATOMIC_ACQ_REL);
-	else if (e->shm && kind == ACL_TASK_WAIT)
-		t->gen = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
-	else if (kind == ACL_TASK_RECORD)
-		t->gen = ++e->recorded;
-	else if (kind == ACL_TASK_WAIT)
-		t->gen = e->recorded;
-	pthread_mutex_unlock(&memreg__acl_wait_lock);
-	if (kind == ACL_TASK_WAIT && e->ex && !t->gen) {
-		/* A capturing event never recorded: nothing to wait for. */
-		memreg__acl_event_put(e);
-		free(t);
-		memreg__acl_stream_put(s);
-		return ACL_SUCCESS;
-	}
-	if (kind == ACL_TASK_WAIT) {
-		pthread_mutex_lock(&memreg__acl_wait_lock);
-		e->waits++;
-		pthread_mutex_unlock(&memreg__acl_wait_lock);
-	}
+	/* Numbered in the queue; a task refused there took no number. */
 	ret = memreg__acl_stream_enqueue(s, t);
 	if (ret) {
-		/* A record that never comes must not be waited for. */
-		pthread_mutex_lock(&memreg__acl_wait_lock);
-		if (kind == ACL_TASK_RECORD && e->shm)
-			ipc_reached(e->shm, t->gen);
-		else if (kind == ACL_TASK_RECORD && e->reached < t->gen)
-			e->reached = t->gen;
-		if (kind == ACL_TASK_WAIT)
-			e->waits_done++;
-		pthread_cond_broadcast(&memreg__acl_wait_cv);
-		pthread_mutex_unlock(&memreg__acl_wait_lock);
 		memreg__acl_event_put(e);
 		free(t);
 	}
+out:
 	memreg__acl_stream_put(s);
 	return ret;
 }
@@ -469,30 +530,35 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
-	ret = queue_event_task(e, stream, ACL_TASK_RECORD, -1);
+	ret = queue_event_task(e, stream, ACL_TASK_RECORD, -1, false);
 	memreg__acl_event_put(e);
 	return acl_ret(ret);
 }
 
 /*
- * An EXTERNAL record belongs in a model being captured from the stream;
- * memreg captures nothing, so no stream is ever capturing, and CANN's
- * answer for such a stream is ACL_ERROR_RT_STREAM_NOT_CAPTURED.
+ * An EXTERNAL record goes into the model being captured from the stream,
+ * and records the event for the streams outside the model each time the
+ * model runs.  A stream not being captured: CANN's
+ * ACL_ERROR_RT_STREAM_NOT_CAPTURED.
  */
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
 				  uint32_t flag)
 {
-	if (!event_live(event))
+	struct acl_event *e = event_get(event);
+	aclError ret;
+
+	if (!e)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 					"event %p is no live event", event));
-	if (flag == ACL_EVENT_RECORD_DEFAULT)
-		return acl_ret(aclrtRecordEvent(event, stream));
-	if (flag != ACL_EVENT_RECORD_EXTERNAL)
-		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
-					"flag %u: ACL_EVENT_RECORD_DEFAULT or _EXTERNAL",
-					flag));
-	return acl_ret(acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-				"ACL_EVENT_RECORD_EXTERNAL: the stream is not being captured"));
+	if (flag == ACL_EVENT_RECORD_DEFAULT || flag == ACL_EVENT_RECORD_EXTERNAL)
+		ret = queue_event_task(e, stream, ACL_TASK_RECORD, -1,
+				       flag == ACL_EVENT_RECORD_EXTERNAL);
+	else
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "flag %u: ACL_EVENT_RECORD_DEFAULT or _EXTERNAL",
+			       flag);
+	memreg__acl_event_put(e);
+	return acl_ret(ret);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
@@ -507,13 +573,13 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 		ret = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 	/* Only flag events made for waits between streams have a flag to clear. */
 	else if (!e->ex && (e->flags & ACL_EVENT_SYNC))
-		ret = queue_event_task(e, stream, ACL_TASK_RESET, -1);
+		ret = queue_event_task(e, stream, ACL_TASK_RESET, -1, false);
 	memreg__acl_event_put(e);
 	return acl_ret(ret);
 }
 
 static aclError stream_wait(aclrtStream stream, aclrtEvent event,
-			    int64_t timeout_ms)
+			    int64_t timeout_ms, bool external)
 {
 	struct acl_event *e = event_get(event);
 	aclError ret = ACL_ERROR_INVALID_PARAM;
@@ -525,7 +591,8 @@ static aclError stream_wait(aclrtStream stream, aclrtEvent event,
 	 * an IPC event (made with that flag alone) is made to be.
 	 */
 	if (e->shm || (e->flags & ACL_EVENT_SYNC))
-		ret = queue_event_task(e, stream, ACL_TASK_WAIT, timeout_ms);
+		ret = queue_event_task(e, stream, ACL_TASK_WAIT, timeout_ms,
+				       external);
 	memreg__acl_event_put(e);
 	return ret;
 }
@@ -535,7 +602,8 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 	uint32_t secs = __atomic_load_n(&memreg__acl_op_wait_timeout,
 					__ATOMIC_RELAXED);
 
-	return acl_ret(stream_wait(stream, event, secs ? (int64_t)secs * 1000 : -1));
+	return acl_ret(stream_wait(stream, event, secs ? (int64_t)secs * 1000 : -1,
+				   false));
 }
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
@@ -544,14 +612,16 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 	/* Milliseconds; -1 (or 0, as CANN's "never") waits for ever. */
 	if (timeout < -1)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
-	return acl_ret(stream_wait(stream, event, timeout > 0 ? timeout : -1));
+	return acl_ret(stream_wait(stream, event, timeout > 0 ? timeout : -1,
+				   false));
 }
 
 /*
  * DEFAULT is aclrtStreamWaitEventWithTimeout with an unsigned timeout
  * in ms, where 0 waits for ever and UINT32_MAX means "the default",
  * aclrtSetOpWaitTimeout's, as CANN's runtime reads it.  EXTERNAL (only
- * with timeout 0) is for a stream being captured, which none is here.
+ * with timeout 0) is for a stream being captured: the model's wait, each
+ * time it runs, for the latest record queued outside before that run.
  */
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
 				      uint32_t timeout, uint32_t flag)
@@ -566,8 +636,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
 			return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 						"timeout %u: ACL_EVENT_WAIT_EXTERNAL takes 0",
 						timeout));
-		return acl_ret(acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-					"ACL_EVENT_WAIT_EXTERNAL: the stream is not being captured"));
+		return acl_ret(stream_wait(stream, event, -1, true));
 	}
 	if (flag != ACL_EVENT_WAIT_DEFAULT)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
@@ -577,10 +646,11 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
 		secs = __atomic_load_n(&memreg__acl_op_wait_timeout,
 				       __ATOMIC_RELAXED);
 		return acl_ret(stream_wait(stream, event,
-					   secs ? (int64_t)secs * 1000 : -1));
+					   secs ? (int64_t)secs * 1000 : -1,
+					   false));
 	}
 	return acl_ret(stream_wait(stream, event,
-				   timeout ? (int64_t)timeout : -1));
+				   timeout ? (int64_t)timeout : -1, false));
 }
 
 /* Has the wait @t can stop waiting?  Wait lock held. */
@@ -676,18 +746,23 @@ static bool recorded_done(const struct acl_event *e)
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
 	struct acl_event *e;
+	aclError ret;
 
 	if (!status)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
-	pthread_mutex_lock(&memreg__acl_wait_lock);
-	*status = recorded_done(e) ? ACL_EVENT_RECORDED_STATUS_COMPLETE :
-				     ACL_EVENT_RECORDED_STATUS_NOT_READY;
-	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	ret = refuse_captured(e);
+	if (!ret) {
+		pthread_mutex_lock(&memreg__acl_wait_lock);
+		*status = recorded_done(e) ?
+			  ACL_EVENT_RECORDED_STATUS_COMPLETE :
+			  ACL_EVENT_RECORDED_STATUS_NOT_READY;
+		pthread_mutex_unlock(&memreg__acl_wait_lock);
+	}
 	memreg__acl_event_put(e);
-	return acl_ret(ACL_SUCCESS);
+	return acl_ret(ret);
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
@@ -727,12 +802,13 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
 	if (e->shm) {
 		ret = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 	} else if (!e->ex) {
+		ret = refuse_captured(e);
 		pthread_mutex_lock(&memreg__acl_wait_lock);
-		*status = e->waits_done == e->waits ?
-			  ACL_EVENT_WAIT_STATUS_COMPLETE :
-			  ACL_EVENT_WAIT_STATUS_NOT_READY;
+		if (!ret)
+			*status = e->waits_done == e->waits ?
+				  ACL_EVENT_WAIT_STATUS_COMPLETE :
+				  ACL_EVENT_WAIT_STATUS_NOT_READY;
 		pthread_mutex_unlock(&memreg__acl_wait_lock);
-		ret = ACL_SUCCESS;
 	}
 	memreg__acl_event_put(e);
 	return acl_ret(ret);
@@ -750,6 +826,11 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	ret = refuse_captured(e);
+	if (ret) {
+		memreg__acl_event_put(e);
+		return acl_ret(ret);
+	}
 	if (e->shm) {
 		/* The latest record queued by any process before this call. */
 		upto = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
@@ -791,6 +872,9 @@ static aclError event_stamp(struct acl_event *e, uint64_t *ns)
 		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 	if (!(e->flags & ACL_EVENT_TIME_LINE))
 		return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+	ret = refuse_captured(e);
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	if (!recorded_done(e))
 		ret = ACL_ERROR_RT_EVENT_NOT_COMPLETE;

@@ -96,6 +96,7 @@ static void finalize_locked(void)
 	struct acl_runtime *rt = &memreg__acl_rt;
 
 	memreg__acl_devices_release();
+	memreg__acl_models_release();
 	memreg__acl_events_release();
 	memreg__acl_vmm_release();
 	memreg__acl_memory_release();

@@ -9,6 +9,11 @@
  * and INTER_DEVICE_TO_DEVICE are refused as CANN's aclrtMemcpy refuses
  * them) are the ACL layer's ACL_ERROR_INVALID_PARAM; then destMax and the
  * device ranges are the runtime's ACL_ERROR_RT_PARAM_INVALID.
+ *
+ * While a model is captured (model.c), the synchronous aclrtMemcpy and
+ * aclrtMemset are CANN's "unsafe" calls: the capture modes say which
+ * threads may still make them.  An asynchronous copy captured into a
+ * model reads its source when the model runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +94,8 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 	if (!count)
 		return acl_ret(ACL_SUCCESS);
 	ret = check_copy(dst, destMax, src, count, kind, NULL, NULL);
+	if (!ret)
+		ret = memreg__acl_capture_mode_check("aclrtMemcpy");
 	if (ret)
 		return acl_ret(ret);
 	/* Synchronous, and without waiting for any stream (as in CANN). */
@@ -106,7 +113,12 @@ static aclError enqueue(aclrtStream stream, struct acl_task *t, bool stage)
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
 		return ret;
-	if (stage) {
+	/*
+	 * A copy captured into a model copies from the caller's buffer each
+	 * time the model runs, as on a device: the bytes of the moment of
+	 * the capture are not what a model is for.
+	 */
+	if (stage && !memreg__acl_stream_capturing(s)) {
 		/*
 		 * The caller may free its buffer when this returns: its bytes
 		 * go to work memory of the stream now, and the worker copies
@@ -174,6 +186,8 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
 	if (!count)
 		return acl_ret(ACL_SUCCESS);
 	ret = check_set(devPtr, maxCount, count);
+	if (!ret)
+		ret = memreg__acl_capture_mode_check("aclrtMemset");
 	if (ret)
 		return acl_ret(ret);
 	memset(devPtr, value, count);

@@ -6,9 +6,11 @@
  * Locking, outermost first: rt.lock (init state, devices, contexts, the
  * live-stream and event tables, device and host memory tables) -> a
  * stream's lock -> the wait lock (event states, report subscriptions and
- * queue).  rt.lock -> devmem_use.  The allocator table has a lock of its
- * own that nests in nothing, and no lock is held while a user's
- * allocator, host or exception callback runs.
+ * queue).  rt.lock -> devmem_use.  rt.lock -> the model table's lock
+ * (model.c), which nests in no stream's lock: a stream being captured
+ * adds its tasks to the model under its own lock alone.  The allocator
+ * table has a lock of its own that nests in nothing, and no lock is held
+ * while a user's allocator, host or exception callback runs.
  */
 #ifndef MEMREG_ACL_RUNTIME_H
 #define MEMREG_ACL_RUNTIME_H
@@ -173,6 +175,12 @@ struct acl_stream {
 	/* The work memory taken last, for allocAdvise (staging.c). */
 	aclrtAllocator stage_obj;
 	void *stage_addr;
+
+	/*
+	 * Under lock: the model its tasks go to instead of the queue while
+	 * aclmdlRICaptureBegin..End (model.c), else NULL.
+	 */
+	struct acl_model *capture;
 };
 
 /*
@@ -192,6 +200,8 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 void memreg__acl_stream_destroy(struct acl_stream *s, bool force);
 /* Has the stream been destroyed by force?  (Waits in tasks give up.) */
 bool memreg__acl_stream_forced(struct acl_stream *s);
+/* Is a model being captured from the stream? */
+bool memreg__acl_stream_capturing(struct acl_stream *s);
 aclError memreg__acl_stream_sync(struct acl_stream *s);
 /* The same, for @timeout ms (-1: for ever, 0: only look). */
 aclError memreg__acl_stream_sync_timeout(struct acl_stream *s, int32_t timeout);
@@ -226,10 +236,15 @@ struct acl_task {
 	uint64_t seq;		/* its number in the stream, from 1: the task id */
 	uint32_t tid;		/* the thread that queued it */
 
-	/* ACL_TASK_RECORD, _WAIT, _RESET: a reference, and which record. */
+	/*
+	 * ACL_TASK_RECORD, _WAIT, _RESET: a reference, and which record
+	 * (numbered when queued, see memreg__acl_event_number()).  external:
+	 * captured with ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL.
+	 */
 	struct acl_event *event;
 	uint64_t gen;
 	int64_t timeout_ms;	/* _WAIT: < 0 none */
+	bool external;
 
 	/* ACL_TASK_CALLBACK */
 	aclrtCallback fn;
@@ -261,7 +276,11 @@ struct acl_task {
 	size_t pool_len;
 };
 
-/* Queue @t (allocated with malloc; the worker frees it). */
+/*
+ * Queue @t (allocated with malloc; the worker frees it).  While a model
+ * is captured from @s, @t goes to the model instead and is kept there as
+ * the template of the task each run of the model queues.
+ */
 aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t);
 
 /* ---- event.c ---- */
@@ -270,6 +289,18 @@ aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t);
 aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
 				bool drop);
 void memreg__acl_event_put(struct acl_event *e);
+void memreg__acl_event_ref(struct acl_event *e);
+/*
+ * Give a record or wait task its record number as it is queued (not
+ * captured): a record the next number, a wait the latest record queued
+ * so far.  Called in queue order, with the stream's lock held.
+ */
+void memreg__acl_event_number(struct acl_task *t);
+/*
+ * A record of @e was captured into a model (@delta 1), or that capture
+ * ended (-1): the event is "being captured" while any such is open.
+ */
+void memreg__acl_event_captured(struct acl_event *e, int delta);
 /* aclFinalize's part: forget every event; rt.lock held. */
 void memreg__acl_events_release(void);
 
@@ -292,6 +323,29 @@ aclError memreg__acl_value_task(struct acl_stream *s, struct acl_task *t,
 /* Run or drop a reduce or random-number task; 0 or the failure. */
 aclError memreg__acl_builtin_task(struct acl_stream *s, struct acl_task *t,
 				  bool drop);
+/* A copy of @t's priv for another task of the same kind; NULL: no memory. */
+void *memreg__acl_builtin_priv_dup(const struct acl_task *t);
+
+/* ---- model.c ---- */
+
+struct acl_model;
+
+/* Keep @t in @m, in order; the lock of the stream captured into @m held. */
+void memreg__acl_model_add(struct acl_model *m, struct acl_task *t);
+/*
+ * The stream @m was captured from goes (forced destroy, its context or
+ * device reset, aclFinalize): the capture ends and the model with it.
+ * rt.lock may be held.
+ */
+void memreg__acl_model_abandon(struct acl_model *m);
+/*
+ * May the calling thread make an "unsafe" call (@call: aclrtMemcpy,
+ * aclrtMemset) given the captures going on and its capture mode?
+ * ACL_SUCCESS, or ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT (recorded).
+ */
+aclError memreg__acl_capture_mode_check(const char *call);
+/* aclFinalize's part: every model goes; rt.lock held, streams gone. */
+void memreg__acl_models_release(void);
 
 /* ---- exception.c ---- */
 

@@ -20,6 +20,11 @@
  * queue: the task running finishes (a copy cannot be stopped halfway),
  * waits in tasks give up, and the tasks that have not started are
  * dropped, their resources given back.
+ *
+ * While a model is captured from a stream (model.c), what is queued on
+ * it goes to the model instead: nothing of it will run on the stream, so
+ * synchronising, querying or destroying the stream is refused with
+ * CANN's ACL_ERROR_RT_STREAM_CAPTURED rather than answered.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -61,6 +66,24 @@ void memreg__acl_deadline(struct timespec *ts, int64_t ms)
 bool memreg__acl_stream_forced(struct acl_stream *s)
 {
 	return __atomic_load_n(&s->force, __ATOMIC_ACQUIRE);
+}
+
+bool memreg__acl_stream_capturing(struct acl_stream *s)
+{
+	bool ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = s->capture != NULL;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* The refusal of a call that would wait for or look at a captured stream. */
+static aclError refuse_captured(struct acl_stream *s, const char *what)
+{
+	return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
+			"stream %u is being captured into a model: %s it is not allowed until aclmdlRICaptureEnd",
+			s->id, what);
 }
 
 aclrtStream memreg__acl_stream_handle(struct acl_stream *s)
@@ -292,11 +315,23 @@ struct acl_stream **memreg__acl_streams_ref(struct acl_context *ctx,
 void memreg__acl_stream_destroy(struct acl_stream *s, bool force)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_model *capture;
 
 	/* Someone else destroyed it while rt.lock was dropped. */
 	if (memreg__ptrmap_get(&rt->streams, s) != s)
 		return;
 	memreg__ptrmap_del(&rt->streams, s);
+	/*
+	 * The program's own destroy of a capturing stream is refused; this
+	 * is the runtime's (context, device, aclFinalize): the capture ends
+	 * with the stream, and the model it was building goes.
+	 */
+	pthread_mutex_lock(&s->lock);
+	capture = s->capture;
+	s->capture = NULL;
+	pthread_mutex_unlock(&s->lock);
+	if (capture)
+		memreg__acl_model_abandon(capture);
 	rt->devices[s->device].nr_streams--;
 	if (s->ctx->default_stream == s)
 		s->ctx->default_stream = NULL;
@@ -346,6 +381,19 @@ aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t)
 		pthread_mutex_unlock(&s->lock);
 		return ACL_ERROR_INVALID_PARAM;
 	}
+	if (s->capture) {
+		t->tid = (uint32_t)gettid();
+		memreg__acl_model_add(s->capture, t);
+		pthread_mutex_unlock(&s->lock);
+		return ACL_SUCCESS;
+	}
+	/*
+	 * Here, under the stream's lock, so that the numbers follow the
+	 * order of the queue, and a task that never reaches a queue (a
+	 * captured one, a stopping stream) takes none.
+	 */
+	if (t->kind == ACL_TASK_RECORD || t->kind == ACL_TASK_WAIT)
+		memreg__acl_event_number(t);
 	t->next = NULL;
 	t->seq = s->queued + 1;
 	t->tid = (uint32_t)gettid();
@@ -374,6 +422,8 @@ aclError memreg__acl_stream_sync_timeout(struct acl_stream *s, int32_t timeout)
 	/* The worker waiting for itself would never return. */
 	if (worker_stream == s)
 		return ACL_ERROR_RT_STREAM_CONTEXT;
+	if (memreg__acl_stream_capturing(s))
+		return refuse_captured(s, "synchronising");
 	if (timeout > 0)
 		memreg__acl_deadline(&ts, timeout);
 	pthread_mutex_lock(&s->lock);
@@ -431,9 +481,10 @@ aclError aclrtCreateStream(aclrtStream *stream)
  * (FAST_LAUNCH, FAST_SYNC), larger (HUGE) or meant for the AI CPU's
  * scheduler (CPU_SCHEDULE) or the device alone (DEVICE_USE_ONLY) change
  * nothing but what aclrtStreamGetFlags reads back.  A PERSISTENT
- * stream keeps its tasks for a model to run later, and memreg has no
- * models: refused rather than run at once.  Unknown bits are dropped,
- * as CANN's runtime drops them.
+ * stream keeps its tasks for a model built with aclmdlRIBindStream to
+ * run later; memreg's models are captured (model.c), there is no
+ * aclmdlRIBindStream: refused rather than run at once.  Unknown bits are
+ * dropped, as CANN's runtime drops them.
  */
 static aclError stream_flags(uint64_t flag, uint32_t *out)
 {
@@ -444,7 +495,7 @@ static aclError stream_flags(uint64_t flag, uint32_t *out)
 	*out = (uint32_t)(flag & known);
 	if (*out & ACL_STREAM_PERSISTENT)
 		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-				"ACL_STREAM_PERSISTENT: memreg has no models to bind the stream to");
+				"ACL_STREAM_PERSISTENT: memreg has no aclmdlRIBindStream to bind the stream to a model");
 	/* CANN's runtime: the device-only flag cannot be combined. */
 	if ((*out & ACL_STREAM_DEVICE_USE_ONLY) &&
 	    *out != ACL_STREAM_DEVICE_USE_ONLY)
@@ -646,6 +697,11 @@ static aclError destroy_stream(aclrtStream stream, bool force)
 		pthread_mutex_unlock(&rt->lock);
 		return ACL_ERROR_INVALID_PARAM;
 	}
+	/* CANN refuses it, forced or not: the capture must end first. */
+	if (memreg__acl_stream_capturing(s)) {
+		pthread_mutex_unlock(&rt->lock);
+		return refuse_captured(s, "destroying");
+	}
 	stream_ref(s);
 	memreg__acl_stream_destroy(s, force);
 	pthread_mutex_unlock(&rt->lock);
@@ -703,11 +759,14 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 	if (!s)
 		return acl_ret(err);
 	pthread_mutex_lock(&s->lock);
-	*status = s->done == s->queued ? ACL_STREAM_STATUS_COMPLETE :
-					 ACL_STREAM_STATUS_NOT_READY;
+	if (s->capture)
+		err = refuse_captured(s, "querying");
+	else
+		*status = s->done == s->queued ? ACL_STREAM_STATUS_COMPLETE :
+						 ACL_STREAM_STATUS_NOT_READY;
 	pthread_mutex_unlock(&s->lock);
 	memreg__acl_stream_put(s);
-	return acl_ret(ACL_SUCCESS);
+	return acl_ret(err);
 }
 
 /* The handle of the current context's default stream (made if need be). */

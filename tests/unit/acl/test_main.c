@@ -49,6 +49,7 @@ int main(int argc, char **argv)
 		run_vmm_tests,
 		run_ipcevent_tests,
 		run_builtin_tests,
+		run_model_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

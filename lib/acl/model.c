@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Model runtime instances made by stream capture (CANN's aclmdlRI*).
+ *
+ * Between aclmdlRICaptureBegin and aclmdlRICaptureEnd on a stream, what
+ * the program queues on that stream does not run: the task is kept in a
+ * model (memreg__acl_stream_enqueue hands it to memreg__acl_model_add).
+ * aclmdlRIExecuteAsync queues a fresh copy of each kept task on a
+ * stream, in the order of the capture; aclmdlRIExecute does the same on
+ * a stream of the model's own and waits.  The kept tasks are templates:
+ * a run's task owns what it holds (its own event reference, its own
+ * random-number description), takes its event record number when it is
+ * queued, and reads the memory it names when it runs, so a model run
+ * twice records and waits twice, and copies the bytes of each run.
+ *
+ * A memreg model is the tasks of one stream.  CANN follows events from
+ * the capturing stream to other streams (a record captured here, waited
+ * for on another stream, pulls that stream into the capture) and joins
+ * them back at the end; memreg does not: a wait on another stream for a
+ * record captured here is an ordinary wait, queued at once, for the
+ * records the event had before (the captured one has no number until
+ * the model runs), and that stream's tasks run at once.  Events link a
+ * model to the streams outside it each time it runs (EXTERNAL flags, or
+ * plain records and waits of capturing events).
+ *
+ * Capture modes (CANN's, as CUDA's): a capture begun in GLOBAL mode
+ * forbids the "unsafe" calls (aclrtMemcpy, aclrtMemset) to every thread
+ * whose own mode (aclmdlRICaptureThreadExchangeMode, GLOBAL by default)
+ * is GLOBAL; one begun in THREAD_LOCAL or GLOBAL mode forbids them to
+ * its own thread unless that thread switched to RELAXED; a RELAXED
+ * capture forbids nothing.  Process-wide here, per context in CANN.
+ *
+ * Locking: model_lock guards the table of models and each model's
+ * capturing state; it nests inside rt.lock and in no stream's lock.  A
+ * model's task list grows under its capturing stream's lock and is fixed
+ * once the capture ended, when it is read without a lock.  exec_lock
+ * (per model) is outermost: it orders the making and the destroying of
+ * aclmdlRIExecute's stream.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+struct acl_model {
+	int refs;			/* atomic: the table's, each user's */
+	uint32_t id;			/* for the debug prints */
+	aclmdlRICaptureMode mode;	/* aclmdlRICaptureBegin's */
+	uint32_t begin_tid;		/* the thread that began the capture */
+	uint32_t stream_id;		/* the stream it was captured from */
+
+	/* Under model_lock. */
+	bool capturing;
+	struct acl_model *next_capturing;
+
+	/* The captured tasks, in order: templates of each run's tasks. */
+	struct acl_task *head, *tail;
+	size_t nr_tasks;
+
+	/* aclmdlRIExecute's stream (a reference), made on first use. */
+	pthread_mutex_t exec_lock;
+	struct acl_stream *exec;
+};
+
+static pthread_mutex_t model_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ptrmap models = PTRMAP_INIT;	/* live: handle -> model */
+static struct acl_model *capturing_list;	/* the captures going on */
+static unsigned int nr_capturing;		/* their number, atomic */
+static uint32_t next_model_id;
+
+/* The calling thread's mode for unsafe calls; GLOBAL (0) by default. */
+static __thread aclmdlRICaptureMode thread_mode;
+
+static const char *const mode_names[] = {
+	[ACL_MODEL_RI_CAPTURE_MODE_GLOBAL] = "GLOBAL",
+	[ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL] = "THREAD_LOCAL",
+	[ACL_MODEL_RI_CAPTURE_MODE_RELAXED] = "RELAXED",
+};
+
+static bool mode_valid(aclmdlRICaptureMode mode)
+{
+	return (unsigned int)mode <= ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+}
+
+/* Give back what a task that never reached a worker holds, and free it. */
+static void task_release(struct acl_task *t)
+{
+	if (t->event)
+		memreg__acl_event_put(t->event);
+	free(t->priv);
+	memreg__acl_stage_put(t);
+	free(t);
+}
+
+static void model_put(struct acl_model *m)
+{
+	struct acl_task *t;
+
+	if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	while ((t = m->head)) {
+		m->head = t->next;
+		task_release(t);
+	}
+	if (m->exec)
+		memreg__acl_stream_put(m->exec);
+	pthread_mutex_destroy(&m->exec_lock);
+	free(m);
+}
+
+/*
+ * A reference to the live model @handle, *err set if there is none.
+ * @ended: refuse one still being captured (ACL_ERROR_RT_MODEL_CAPTURED).
+ */
+static struct acl_model *model_get(aclmdlRI handle, bool ended, aclError *err)
+{
+	struct acl_model *m;
+
+	if (!handle) {
+		*err = acl_fail(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
+		return NULL;
+	}
+	pthread_mutex_lock(&model_lock);
+	m = memreg__ptrmap_get(&models, handle);
+	if (m && ended && m->capturing) {
+		*err = acl_fail(ACL_ERROR_RT_MODEL_CAPTURED,
+				"modelRI %p is still being captured from stream %u",
+				handle, m->stream_id);
+		m = NULL;
+	} else if (m) {
+		__atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED);
+	} else {
+		*err = acl_fail(ACL_ERROR_INVALID_PARAM,
+				"modelRI %p is no live model (destroyed, or never made)",
+				handle);
+	}
+	pthread_mutex_unlock(&model_lock);
+	return m;
+}
+
+/* Take @m out of the table (if it is still there) and drop its reference. */
+static void model_discard(struct acl_model *m)
+{
+	bool listed;
+
+	pthread_mutex_lock(&model_lock);
+	listed = memreg__ptrmap_get(&models, m) == m;
+	if (listed)
+		memreg__ptrmap_del(&models, m);
+	pthread_mutex_unlock(&model_lock);
+	if (listed)
+		model_put(m);
+}
+
+void memreg__acl_model_add(struct acl_model *m, struct acl_task *t)
+{
+	t->next = NULL;
+	if (m->tail)
+		m->tail->next = t;
+	else
+		m->head = t;
+	m->tail = t;
+	m->nr_tasks++;
+	/* Its host queries are refused until the capture ends (event.c). */
+	if (t->kind == ACL_TASK_RECORD && !t->external)
+		memreg__acl_event_captured(t->event, 1);
+}
+
+/*
+ * @m's capture is over (it was going on): out of the list, and its
+ * events' records no longer count as being captured.
+ */
+static void capture_close(struct acl_model *m)
+{
+	struct acl_model **pp;
+	struct acl_task *t;
+
+	pthread_mutex_lock(&model_lock);
+	for (pp = &capturing_list; *pp; pp = &(*pp)->next_capturing) {
+		if (*pp == m) {
+			*pp = m->next_capturing;
+			break;
+		}
+	}
+	m->capturing = false;
+	__atomic_sub_fetch(&nr_capturing, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&model_lock);
+	for (t = m->head; t; t = t->next)
+		if (t->kind == ACL_TASK_RECORD && !t->external)
+			memreg__acl_event_captured(t->event, -1);
+}
+
+void memreg__acl_model_abandon(struct acl_model *m)
+{
+	capture_close(m);
+	model_discard(m);
+}
+
+aclError memreg__acl_capture_mode_check(const char *call)
+{
+	aclmdlRICaptureMode mine = thread_mode, strictest_own;
+	uint32_t tid;
+	struct acl_model *m;
+	bool global = false, refused;
+
+	/* The common case: no capture anywhere, nothing to look at. */
+	if (!__atomic_load_n(&nr_capturing, __ATOMIC_ACQUIRE) ||
+	    mine == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return ACL_SUCCESS;
+	tid = (uint32_t)gettid();
+	/* RELAXED + 1: no capture of this thread's own. */
+	strictest_own = ACL_MODEL_RI_CAPTURE_MODE_RELAXED + 1;
+	pthread_mutex_lock(&model_lock);
+	for (m = capturing_list; m; m = m->next_capturing) {
+		if (m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+			global = true;
+		if (m->begin_tid == tid && m->mode < strictest_own)
+			strictest_own = m->mode;
+	}
+	pthread_mutex_unlock(&model_lock);
+	if (mine == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+		refused = global ||
+			  strictest_own == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
+	else
+		refused = strictest_own <= ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
+	if (!refused)
+		return ACL_SUCCESS;
+	return acl_fail(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+			"%s while a stream is captured: this thread's capture mode is %s; aclmdlRICaptureThreadExchangeMode(RELAXED) allows it",
+			call, mode_names[mine]);
+}
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	aclError err;
+	bool taken;
+
+	if (!stream)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"stream is NULL: the default stream cannot be captured"));
+	if (!mode_valid(mode))
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"mode %d is no aclmdlRICaptureMode", (int)mode));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	err = ACL_ERROR_BAD_ALLOC;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		goto out;
+	m->refs = 1;	/* the table's */
+	m->id = __atomic_add_fetch(&next_model_id, 1, __ATOMIC_RELAXED);
+	m->mode = mode;
+	m->begin_tid = (uint32_t)gettid();
+	m->stream_id = s->id;
+	m->capturing = true;
+	pthread_mutex_init(&m->exec_lock, NULL);
+
+	pthread_mutex_lock(&model_lock);
+	if (memreg__ptrmap_put(&models, m, m)) {
+		pthread_mutex_unlock(&model_lock);
+		pthread_mutex_destroy(&m->exec_lock);
+		free(m);
+		goto out;
+	}
+	m->next_capturing = capturing_list;
+	capturing_list = m;
+	__atomic_add_fetch(&nr_capturing, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&model_lock);
+
+	pthread_mutex_lock(&s->lock);
+	taken = s->capture || s->stopping;
+	if (!taken)
+		s->capture = m;
+	pthread_mutex_unlock(&s->lock);
+	err = ACL_SUCCESS;
+	if (taken) {
+		err = acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
+			       "stream %u is already being captured", s->id);
+		memreg__acl_model_abandon(m);
+	}
+out:
+	memreg__acl_stream_put(s);
+	return acl_ret(err);
+}
+
+aclError aclmdlRICaptureGetInfo(aclrtStream stream,
+				aclmdlRICaptureStatus *status,
+				aclmdlRI *modelRI)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	aclError err;
+
+	if (!stream)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "stream is NULL"));
+	if (!status && !modelRI)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"status and modelRI are both NULL"));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	pthread_mutex_lock(&s->lock);
+	m = s->capture;
+	pthread_mutex_unlock(&s->lock);
+	memreg__acl_stream_put(s);
+	/* memreg invalidates no capture: ACTIVE until it ends. */
+	if (status)
+		*status = m ? ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE :
+			      ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+	if (modelRI)
+		*modelRI = m;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * Ending in another thread than the one that began is CANN's error
+ * unless the capture is RELAXED; as CANN, the capture ends anyway, and
+ * the model it built goes.
+ */
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	bool wrong_thread;
+	aclError err;
+
+	if (!stream || !modelRI)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					stream ? "modelRI" : "stream"));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	pthread_mutex_lock(&s->lock);
+	m = s->capture;
+	s->capture = NULL;
+	pthread_mutex_unlock(&s->lock);
+	if (!m) {
+		err = acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			       "stream %u is not being captured (no aclmdlRICaptureBegin)",
+			       s->id);
+		memreg__acl_stream_put(s);
+		return acl_ret(err);
+	}
+	memreg__acl_stream_put(s);
+	capture_close(m);
+	wrong_thread = m->begin_tid != (uint32_t)gettid() &&
+		       m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+	if (wrong_thread) {
+		err = acl_fail(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
+			       "the capture was begun in thread %u in mode %s: only that thread ends it (the capture is dropped)",
+			       m->begin_tid, mode_names[m->mode]);
+		model_discard(m);
+		return acl_ret(err);
+	}
+	*modelRI = m;
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
+{
+	aclmdlRICaptureMode old = thread_mode;
+
+	if (!mode)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "mode is NULL"));
+	if (!mode_valid(*mode))
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"mode %d is no aclmdlRICaptureMode",
+					(int)*mode));
+	thread_mode = *mode;
+	*mode = old;
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * The task a run of @m queues for its template @t, owning what it holds;
+ * @s the stream it goes to.  NULL if out of memory.
+ */
+static struct acl_task *task_clone(const struct acl_task *t,
+				   struct acl_stream *s)
+{
+	struct acl_task *c = malloc(sizeof(*c));
+	void *buf;
+
+	if (!c)
+		return NULL;
+	*c = *t;
+	c->next = NULL;
+	c->gen = 0;
+	c->block = NULL;
+	c->obj = NULL;
+	c->free_fn = NULL;
+	c->pool_buf = NULL;
+	c->pool_len = 0;
+	c->priv = NULL;
+	c->event = NULL;
+	if (t->priv) {
+		c->priv = memreg__acl_builtin_priv_dup(t);
+		if (!c->priv)
+			goto err;
+	}
+	/*
+	 * A copy staged before its stream began capturing (another thread
+	 * began while it was queued): the template holds the bytes; the run
+	 * gets its own copy of them, not a pointer into the model.
+	 */
+	if (t->pool_buf || t->free_fn) {
+		buf = memreg__acl_stage_get(s, t->count, c);
+		if (!buf)
+			goto err;
+		memcpy(buf, t->src, t->count);
+		c->src = buf;
+	}
+	if (t->event) {
+		memreg__acl_event_ref(t->event);
+		c->event = t->event;
+	}
+	return c;
+err:
+	task_release(c);
+	return NULL;
+}
+
+/*
+ * Queue a run of @m on @s.  On a failure the tasks queued before it stay
+ * queued (and run): a device model fails the same way, part done.
+ */
+static aclError model_run(struct acl_model *m, struct acl_stream *s)
+{
+	const struct acl_task *t;
+	struct acl_task *c;
+	size_t i = 0;
+	aclError err;
+
+	if (memreg__acl_stream_capturing(s))
+		return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
+				"stream %u is being captured: a model does not run on it",
+				s->id);
+	for (t = m->head; t; t = t->next, i++) {
+		c = task_clone(t, s);
+		if (!c)
+			return acl_fail(ACL_ERROR_BAD_ALLOC,
+					"out of memory queueing task %zu of the model",
+					i);
+		err = memreg__acl_stream_enqueue(s, c);
+		if (err) {
+			task_release(c);
+			return err;
+		}
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	aclError err;
+
+	m = model_get(modelRI, true, &err);
+	if (!m)
+		return acl_ret(err);
+	s = memreg__acl_stream_get(stream, &err);
+	if (s) {
+		err = model_run(m, s);
+		memreg__acl_stream_put(s);
+	}
+	model_put(m);
+	return acl_ret(err);
+}
+
+/* Has @s tasks queued that have not finished? */
+static bool stream_busy(struct acl_stream *s)
+{
+	bool busy;
+
+	pthread_mutex_lock(&s->lock);
+	busy = s->done < s->queued;
+	pthread_mutex_unlock(&s->lock);
+	return busy;
+}
+
+/*
+ * A reference to aclmdlRIExecute's stream for @m: the model's own, or,
+ * the first time (or after its context went), a new stream of the
+ * current context.
+ */
+static struct acl_stream *exec_stream(struct acl_model *m, aclError *err)
+{
+	struct acl_context *ctx;
+	struct acl_stream *s = NULL, *made, *old;
+
+	pthread_mutex_lock(&m->exec_lock);
+	/* The model's reference keeps a stream gone from being reused. */
+	if (m->exec)
+		s = memreg__acl_stream_get(memreg__acl_stream_handle(m->exec),
+					   err);
+	if (s)
+		goto out;
+	ctx = memreg__acl_lock_context();
+	if (!ctx) {
+		*err = ACL_ERROR_RT_CONTEXT_NULL;
+		goto out;
+	}
+	made = memreg__acl_stream_new(ctx, err);
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	if (!made)
+		goto out;
+	/* The model's reference, then the caller's. */
+	s = memreg__acl_stream_get(memreg__acl_stream_handle(made), err);
+	if (!s)
+		goto out;
+	old = m->exec;
+	m->exec = s;
+	if (old)
+		memreg__acl_stream_put(old);
+	s = memreg__acl_stream_get(memreg__acl_stream_handle(made), err);
+out:
+	pthread_mutex_unlock(&m->exec_lock);
+	return s;
+}
+
+/*
+ * On the model's own stream, waiting @timeout ms (-1: for ever) for the
+ * run to finish.  A run that did not finish in time goes on.
+ */
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	aclError err;
+
+	m = model_get(modelRI, true, &err);
+	if (!m)
+		return acl_ret(err);
+	/* CANN's runtime: -1, or a positive number of ms. */
+	if (timeout < -1 || timeout == 0) {
+		model_put(m);
+		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"timeout %d: -1 or more than 0 ms",
+					(int)timeout));
+	}
+	s = exec_stream(m, &err);
+	if (s) {
+		err = model_run(m, s);
+		if (!err)
+			err = memreg__acl_stream_sync_timeout(s, timeout);
+		memreg__acl_stream_put(s);
+	}
+	model_put(m);
+	return acl_ret(err);
+}
+
+/*
+ * Runs queued by aclmdlRIExecuteAsync own what they use: the model can
+ * go under them.  aclmdlRIExecute's stream goes with the model, so a run
+ * still on it (one that outlived its timeout) is CANN's
+ * ACL_ERROR_RT_MODEL_RUNNING, and the model stays.
+ */
+aclError aclmdlRIDestroy(aclmdlRI modelRI)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_model *m;
+	aclError err;
+	bool listed;
+
+	m = model_get(modelRI, false, &err);
+	if (!m)
+		return acl_ret(err);
+	err = ACL_SUCCESS;
+	pthread_mutex_lock(&m->exec_lock);
+	/* A stream's lock and model_lock do not nest: looked at first. */
+	if (m->exec && stream_busy(m->exec))
+		err = acl_fail(ACL_ERROR_RT_MODEL_RUNNING,
+			       "modelRI %p is still running on aclmdlRIExecute's stream",
+			       modelRI);
+	pthread_mutex_lock(&model_lock);
+	if (!err && m->capturing)
+		err = acl_fail(ACL_ERROR_RT_MODEL_CAPTURED,
+			       "modelRI %p is still being captured from stream %u",
+			       modelRI, m->stream_id);
+	listed = !err && memreg__ptrmap_get(&models, m) == m;
+	if (listed)
+		memreg__ptrmap_del(&models, m);
+	else if (!err)
+		err = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "modelRI %p is already destroyed", modelRI);
+	pthread_mutex_unlock(&model_lock);
+	if (listed && m->exec) {
+		pthread_mutex_lock(&rt->lock);
+		memreg__acl_stream_destroy(m->exec, false);
+		pthread_mutex_unlock(&rt->lock);
+	}
+	pthread_mutex_unlock(&m->exec_lock);
+	if (listed)
+		model_put(m);	/* the table's */
+	model_put(m);
+	return acl_ret(err);
+}
+
+void memreg__acl_models_release(void)
+{
+	struct acl_model *m;
+
+	/* The streams went first: no capture is left, no run queued. */
+	pthread_mutex_lock(&model_lock);
+	while (memreg__ptrmap_values(&models, (void **)&m, 1)) {
+		memreg__ptrmap_del(&models, m);
+		pthread_mutex_unlock(&model_lock);
+		model_put(m);
+		pthread_mutex_lock(&model_lock);
+	}
+	memreg__ptrmap_clear(&models);
+	pthread_mutex_unlock(&model_lock);
+}
+
+/* ---- aclmdlRIDebugPrint, aclmdlRIDebugJsonPrint ---- */
+
+static const char *task_name(const struct acl_task *t)
+{
+	switch (t->kind) {
+	case ACL_TASK_COPY:
+		return t->src ? "MEMCPY" : "MEMSET";
+	case ACL_TASK_RECORD:
+		return "EVENT_RECORD";
+	case ACL_TASK_WAIT:
+		return "EVENT_WAIT";
+	case ACL_TASK_RESET:
+		return "EVENT_RESET";
+	case ACL_TASK_CALLBACK:
+		return "HOST_CALLBACK";
+	case ACL_TASK_VALUE_WRITE:
+		return "VALUE_WRITE";
+	case ACL_TASK_VALUE_WAIT:
+		return "VALUE_WAIT";
+	case ACL_TASK_REDUCE:
+		return "REDUCE";
+	case ACL_TASK_RANDOM:
+		return "RANDOM_NUM";
+	}
+	return "UNKNOWN";
+}
+
+/*
+ * One task's parameters as `"name": value` pairs (JSON), or `name=value`
+ * (text): @sep goes before each.  @verbose adds what only helps debug
+ * memreg itself.
+ */
+static void print_params(FILE *f, const struct acl_task *t, bool json,
+			 bool verbose)
+{
+	const char *q = json ? "\"" : "", *eq = json ? ": " : "=";
+	const char *sep = json ? ", " : " ";
+
+#define P_PTR(name, p)							\
+	fprintf(f, "%s%s%s%s%s%s%p%s", sep, q, name, q, eq, q, (const void *)(p), q)
+#define P_U64(name, v)							\
+	fprintf(f, "%s%s%s%s%s%" PRIu64, sep, q, name, q, eq, (uint64_t)(v))
+#define P_I64(name, v)							\
+	fprintf(f, "%s%s%s%s%s%" PRId64, sep, q, name, q, eq, (int64_t)(v))
+#define P_BOOL(name, v)							\
+	fprintf(f, "%s%s%s%s%s%s", sep, q, name, q, eq, (v) ? "true" : "false")
+
+	switch (t->kind) {
+	case ACL_TASK_COPY:
+		P_PTR("dst", t->dst);
+		if (t->src)
+			P_PTR("src", t->src);
+		else
+			P_I64("value", t->value);
+		P_U64("size", t->count);
+		if (verbose) {
+			P_BOOL("dst_device", t->dst_dev);
+			P_BOOL("src_device", t->src_dev);
+		}
+		break;
+	case ACL_TASK_RECORD:
+	case ACL_TASK_WAIT:
+	case ACL_TASK_RESET:
+		P_PTR("event", t->event);
+		P_BOOL("external", t->external);
+		if (t->kind == ACL_TASK_WAIT)
+			P_I64("timeout_ms", t->timeout_ms);
+		break;
+	case ACL_TASK_CALLBACK:
+		fprintf(f, "%s%sfn%s%s%s%#" PRIxPTR "%s", sep, q, q, eq, q,
+			(uintptr_t)t->fn, q);
+		P_PTR("user_data", t->user);
+		P_BOOL("block", t->blocking);
+		break;
+	case ACL_TASK_VALUE_WRITE:
+	case ACL_TASK_VALUE_WAIT:
+		P_PTR("addr", t->dst);
+		P_U64("value", t->value64);
+		if (t->kind == ACL_TASK_VALUE_WAIT)
+			P_U64("flag", t->flag);
+		break;
+	case ACL_TASK_REDUCE:
+		P_PTR("dst", t->dst);
+		P_PTR("src", t->src);
+		P_U64("size", t->count);
+		P_U64("kind", t->flag);
+		P_I64("data_type", t->value);
+		break;
+	case ACL_TASK_RANDOM:
+		/* Its description is builtin.c's; where the numbers go is in it. */
+		break;
+	}
+	if (verbose)
+		P_U64("queued_by_tid", t->tid);
+#undef P_PTR
+#undef P_U64
+#undef P_I64
+#undef P_BOOL
+}
+
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
+{
+	const struct acl_task *t;
+	struct acl_model *m;
+	aclError err;
+	size_t i = 0;
+
+	m = model_get(modelRI, true, &err);
+	if (!m)
+		return acl_ret(err);
+	printf("aclmdlRI %u: %zu task(s), captured from stream %u in mode %s\n",
+	       m->id, m->nr_tasks, m->stream_id, mode_names[m->mode]);
+	for (t = m->head; t; t = t->next, i++) {
+		printf("  task %zu: %s", i, task_name(t));
+		print_params(stdout, t, false, false);
+		putchar('\n');
+	}
+	fflush(stdout);
+	model_put(m);
+	return acl_ret(ACL_SUCCESS);
+}
+
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path,
+				uint32_t flags)
+{
+	const struct acl_task *t;
+	struct acl_model *m;
+	aclError err;
+	size_t i = 0;
+	FILE *f;
+
+	m = model_get(modelRI, true, &err);
+	if (!m)
+		return acl_ret(err);
+	err = ACL_SUCCESS;
+	if (!path)
+		err = acl_fail(ACL_ERROR_INVALID_PARAM, "path is NULL");
+	else if (flags > ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
+		err = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "flags %u: ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY or _VERBOSE",
+			       flags);
+	f = err ? NULL : fopen(path, "w");
+	if (!err && !f)
+		err = acl_fail(ACL_ERROR_INVALID_PARAM, "opening %s: %s", path,
+			       strerror(errno));
+	if (err) {
+		model_put(m);
+		return acl_ret(err);
+	}
+	fprintf(f, "{\n  \"modelRI\": %u,\n  \"stream\": %u,\n  \"mode\": \"%s\",\n"
+		"  \"task_count\": %zu,\n  \"tasks\": [",
+		m->id, m->stream_id, mode_names[m->mode], m->nr_tasks);
+	for (t = m->head; t; t = t->next, i++) {
+		fprintf(f, "%s\n    {\"index\": %zu, \"type\": \"%s\"",
+			i ? "," : "", i, task_name(t));
+		print_params(f, t, true,
+			     flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE);
+		fputc('}', f);
+	}
+	fprintf(f, "%s]\n}\n", m->nr_tasks ? "\n  " : "");
+	if (fclose(f))
+		err = acl_fail(ACL_ERROR_INVALID_PARAM, "writing %s: %s", path,
+			       strerror(errno));
+	model_put(m);
+	return acl_ret(err);
+}
