@@ -40,6 +40,9 @@ extern "C" {
 typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
+/* aclrtCreateLabel's labels and aclrtCreateLabelList's lists (acl_rt.h). */
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
 typedef int aclError;
 typedef uint16_t aclFloat16;
 

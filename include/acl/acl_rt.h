@@ -120,10 +120,19 @@ typedef struct aclrtIpcEventHandle {
 
 /*
  * A model runtime instance: the tasks captured from a stream between
- * aclmdlRICaptureBegin and aclmdlRICaptureEnd, run again by
- * aclmdlRIExecuteAsync / aclmdlRIExecute.
+ * aclmdlRICaptureBegin and aclmdlRICaptureEnd, or queued on the
+ * persistent streams bound to it between aclmdlRIBuildBegin and
+ * aclmdlRIBuildEnd; run again by aclmdlRIExecuteAsync / aclmdlRIExecute.
  */
 typedef void *aclmdlRI;
+
+/*
+ * aclmdlRIBindStream's flag: the stream runs from the start of each run
+ * (HEAD), or only once control reaches it (DEFAULT).  CANN's API
+ * reference gives these; its header names them in a comment only.
+ */
+#define ACL_MODEL_STREAM_FLAG_HEAD		0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT		0x7FFFFFFFU
 
 /* Which threads may make "unsafe" calls (aclrtMemcpy, ...) while capturing. */
 typedef enum {
@@ -521,6 +530,33 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMo
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+
+/*
+ * Building a model from persistent streams (ACL_STREAM_PERSISTENT):
+ * begin (flag reserved, 0), bind streams, queue their tasks, mark the
+ * end of the run on one of them, end the build; unbind when done.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
+						uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+
+/*
+ * Labels: positions in the streams of a model being built, and lists of
+ * them to switch between; the switch reads its uint32_t index from
+ * device memory each time the model runs it.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num,
+						  aclrtLabelList *labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue,
+						     aclrtLabelList labelList,
+						     aclrtStream stream);
 
 /*
  * A device's features, use, and uncorrectable memory errors; whether

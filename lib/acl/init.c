@@ -97,6 +97,7 @@ static void finalize_locked(void)
 
 	memreg__acl_devices_release();
 	memreg__acl_models_release();
+	memreg__acl_labels_release();
 	memreg__acl_events_release();
 	memreg__acl_vmm_release();
 	memreg__acl_memory_release();

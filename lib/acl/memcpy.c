@@ -13,7 +13,8 @@
  * While a model is captured (model.c), the synchronous aclrtMemcpy and
  * aclrtMemset are CANN's "unsafe" calls: the capture modes say which
  * threads may still make them.  An asynchronous copy captured into a
- * model reads its source when the model runs.
+ * model, or queued on a persistent stream for a model being built,
+ * reads its source when the model runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -114,11 +115,12 @@ static aclError enqueue(aclrtStream stream, struct acl_task *t, bool stage)
 	if (!s)
 		return ret;
 	/*
-	 * A copy captured into a model copies from the caller's buffer each
-	 * time the model runs, as on a device: the bytes of the moment of
-	 * the capture are not what a model is for.
+	 * A copy kept in a model (captured, or on a persistent stream)
+	 * copies from the caller's buffer each time the model runs, as on a
+	 * device: the bytes of the moment of the capture are not what a
+	 * model is for.
 	 */
-	if (stage && !memreg__acl_stream_capturing(s)) {
+	if (stage && !memreg__acl_stream_keeps_tasks(s)) {
 		/*
 		 * The caller may free its buffer when this returns: its bytes
 		 * go to work memory of the stream now, and the worker copies

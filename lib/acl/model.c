@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Model runtime instances made by stream capture (CANN's aclmdlRI*).
+ * Model runtime instances (CANN's aclmdlRI*): the table of them, those
+ * made by stream capture, running, destroying and printing them.  Those
+ * built from bound persistent streams are build.c's; their labels
+ * label.c's.
  *
  * Between aclmdlRICaptureBegin and aclmdlRICaptureEnd on a stream, what
  * the program queues on that stream does not run: the task is kept in a
@@ -35,7 +38,8 @@
  * model's task list grows under its capturing stream's lock and is fixed
  * once the capture ended, when it is read without a lock.  exec_lock
  * (per model) is outermost: it orders the making and the destroying of
- * aclmdlRIExecute's stream.
+ * aclmdlRIExecute's stream.  A built model's build_lock (build.c) nests
+ * inside exec_lock and rt.lock, outside the streams' locks.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,27 +48,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime.h"
-
-struct acl_model {
-	int refs;			/* atomic: the table's, each user's */
-	uint32_t id;			/* for the debug prints */
-	aclmdlRICaptureMode mode;	/* aclmdlRICaptureBegin's */
-	uint32_t begin_tid;		/* the thread that began the capture */
-	uint32_t stream_id;		/* the stream it was captured from */
-
-	/* Under model_lock. */
-	bool capturing;
-	struct acl_model *next_capturing;
-
-	/* The captured tasks, in order: templates of each run's tasks. */
-	struct acl_task *head, *tail;
-	size_t nr_tasks;
-
-	/* aclmdlRIExecute's stream (a reference), made on first use. */
-	pthread_mutex_t exec_lock;
-	struct acl_stream *exec;
-};
+#include "model.h"
 
 static pthread_mutex_t model_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ptrmap models = PTRMAP_INIT;	/* live: handle -> model */
@@ -86,17 +70,47 @@ static bool mode_valid(aclmdlRICaptureMode mode)
 	return (unsigned int)mode <= ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
 }
 
-/* Give back what a task that never reached a worker holds, and free it. */
-static void task_release(struct acl_task *t)
+void memreg__acl_task_release(struct acl_task *t)
 {
 	if (t->event)
 		memreg__acl_event_put(t->event);
+	if (t->label || t->list)
+		memreg__acl_label_task_put(t);
 	free(t->priv);
 	memreg__acl_stage_put(t);
 	free(t);
 }
 
-static void model_put(struct acl_model *m)
+/* A built model's streams and the tasks they gave it. */
+static void bindings_free(struct acl_model *m)
+{
+	struct acl_binding *b;
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < m->nr_bindings; i++) {
+		b = m->bindings[i];
+		for (k = 0; k < b->n; k++)
+			memreg__acl_task_release(b->tasks[k]);
+		/*
+		 * Unbound before the last reference went (aclmdlRIDestroy,
+		 * or the streams gone first at aclFinalize); should one be
+		 * left, its stream must not keep pointing here.
+		 */
+		if (b->s) {
+			pthread_mutex_lock(&b->s->lock);
+			if (b->s->bound == b)
+				b->s->bound = NULL;
+			pthread_mutex_unlock(&b->s->lock);
+			memreg__acl_stream_put(b->s);
+		}
+		free(b->tasks);
+		free(b);
+	}
+	free(m->bindings);
+}
+
+void memreg__acl_model_put(struct acl_model *m)
 {
 	struct acl_task *t;
 
@@ -104,19 +118,47 @@ static void model_put(struct acl_model *m)
 		return;
 	while ((t = m->head)) {
 		m->head = t->next;
-		task_release(t);
+		memreg__acl_task_release(t);
 	}
+	bindings_free(m);
 	if (m->exec)
 		memreg__acl_stream_put(m->exec);
+	pthread_mutex_destroy(&m->build_lock);
 	pthread_mutex_destroy(&m->exec_lock);
 	free(m);
 }
 
-/*
- * A reference to the live model @handle, *err set if there is none.
- * @ended: refuse one still being captured (ACL_ERROR_RT_MODEL_CAPTURED).
- */
-static struct acl_model *model_get(aclmdlRI handle, bool ended, aclError *err)
+struct acl_model *memreg__acl_model_new(void)
+{
+	struct acl_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->refs = 1;	/* the table's */
+	m->id = __atomic_add_fetch(&next_model_id, 1, __ATOMIC_RELAXED);
+	m->head_binding = -1;
+	pthread_mutex_init(&m->exec_lock, NULL);
+	pthread_mutex_init(&m->build_lock, NULL);
+	return m;
+}
+
+int memreg__acl_model_publish(struct acl_model *m)
+{
+	int ret;
+
+	pthread_mutex_lock(&model_lock);
+	ret = memreg__ptrmap_put(&models, m, m);
+	pthread_mutex_unlock(&model_lock);
+	return ret ? -1 : 0;
+}
+
+bool memreg__acl_model_built(const struct acl_model *m)
+{
+	return __atomic_load_n(&m->build_done, __ATOMIC_ACQUIRE);
+}
+
+struct acl_model *memreg__acl_model_get(aclmdlRI handle, bool ended,
+					aclError *err)
 {
 	struct acl_model *m;
 
@@ -153,7 +195,7 @@ static void model_discard(struct acl_model *m)
 		memreg__ptrmap_del(&models, m);
 	pthread_mutex_unlock(&model_lock);
 	if (listed)
-		model_put(m);
+		memreg__acl_model_put(m);
 }
 
 void memreg__acl_model_add(struct acl_model *m, struct acl_task *t)
@@ -238,8 +280,8 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 {
 	struct acl_stream *s;
 	struct acl_model *m;
+	bool taken, bound;
 	aclError err;
-	bool taken;
 
 	if (!stream)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
@@ -251,22 +293,18 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 	if (!s)
 		return acl_ret(err);
 	err = ACL_ERROR_BAD_ALLOC;
-	m = calloc(1, sizeof(*m));
+	m = memreg__acl_model_new();
 	if (!m)
 		goto out;
-	m->refs = 1;	/* the table's */
-	m->id = __atomic_add_fetch(&next_model_id, 1, __ATOMIC_RELAXED);
 	m->mode = mode;
 	m->begin_tid = (uint32_t)gettid();
 	m->stream_id = s->id;
 	m->capturing = true;
-	pthread_mutex_init(&m->exec_lock, NULL);
 
 	pthread_mutex_lock(&model_lock);
 	if (memreg__ptrmap_put(&models, m, m)) {
 		pthread_mutex_unlock(&model_lock);
-		pthread_mutex_destroy(&m->exec_lock);
-		free(m);
+		memreg__acl_model_put(m);
 		goto out;
 	}
 	m->next_capturing = capturing_list;
@@ -275,14 +313,20 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 	pthread_mutex_unlock(&model_lock);
 
 	pthread_mutex_lock(&s->lock);
-	taken = s->capture || s->stopping;
+	/* A bound stream's tasks are its model's (build.c). */
+	bound = s->bound != NULL;
+	taken = s->capture || s->stopping || bound;
 	if (!taken)
 		s->capture = m;
 	pthread_mutex_unlock(&s->lock);
 	err = ACL_SUCCESS;
 	if (taken) {
-		err = acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
-			       "stream %u is already being captured", s->id);
+		err = bound ? acl_fail(ACL_ERROR_RT_STREAM_MODEL,
+				       "stream %u is bound to a model being built: it cannot be captured",
+				       s->id) :
+			      acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
+				       "stream %u is already being captured",
+				       s->id);
 		memreg__acl_model_abandon(m);
 	}
 out:
@@ -378,12 +422,8 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
 	return acl_ret(ACL_SUCCESS);
 }
 
-/*
- * The task a run of @m queues for its template @t, owning what it holds;
- * @s the stream it goes to.  NULL if out of memory.
- */
-static struct acl_task *task_clone(const struct acl_task *t,
-				   struct acl_stream *s)
+struct acl_task *memreg__acl_task_clone(const struct acl_task *t,
+					struct acl_stream *s)
 {
 	struct acl_task *c = malloc(sizeof(*c));
 	void *buf;
@@ -400,6 +440,9 @@ static struct acl_task *task_clone(const struct acl_task *t,
 	c->pool_len = 0;
 	c->priv = NULL;
 	c->event = NULL;
+	c->model = NULL;
+	c->label = NULL;
+	c->list = NULL;
 	if (t->priv) {
 		c->priv = memreg__acl_builtin_priv_dup(t);
 		if (!c->priv)
@@ -423,8 +466,37 @@ static struct acl_task *task_clone(const struct acl_task *t,
 	}
 	return c;
 err:
-	task_release(c);
+	memreg__acl_task_release(c);
 	return NULL;
+}
+
+/*
+ * A built model's run: one task that runs the model's streams from its
+ * head stream, following its labels as it goes (build.c), rather than a
+ * copy of each task queued now, which could not know where a switch
+ * will go.
+ */
+static aclError built_run(struct acl_model *m, struct acl_stream *s)
+{
+	struct acl_task *t;
+	aclError err;
+
+	if (!memreg__acl_model_built(m))
+		return acl_fail(ACL_ERROR_RT_MODEL_EXECUTE,
+				"modelRI %u is still being built: aclmdlRIBuildEnd first",
+				m->id);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ACL_ERROR_BAD_ALLOC;
+	t->kind = ACL_TASK_MODEL_RUN;
+	__atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED);
+	t->model = m;
+	err = memreg__acl_stream_enqueue(s, t);
+	if (err) {
+		memreg__acl_model_put(m);
+		free(t);
+	}
+	return err;
 }
 
 /*
@@ -442,15 +514,22 @@ static aclError model_run(struct acl_model *m, struct acl_stream *s)
 		return acl_fail(ACL_ERROR_RT_STREAM_CAPTURED,
 				"stream %u is being captured: a model does not run on it",
 				s->id);
+	/* CANN's runtime: a persistent (sink) stream executes no model. */
+	if (s->flags & ACL_STREAM_PERSISTENT)
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"stream %u is persistent: a model does not run on it",
+				s->id);
+	if (m->built)
+		return built_run(m, s);
 	for (t = m->head; t; t = t->next, i++) {
-		c = task_clone(t, s);
+		c = memreg__acl_task_clone(t, s);
 		if (!c)
 			return acl_fail(ACL_ERROR_BAD_ALLOC,
 					"out of memory queueing task %zu of the model",
 					i);
 		err = memreg__acl_stream_enqueue(s, c);
 		if (err) {
-			task_release(c);
+			memreg__acl_task_release(c);
 			return err;
 		}
 	}
@@ -463,7 +542,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 	struct acl_model *m;
 	aclError err;
 
-	m = model_get(modelRI, true, &err);
+	m = memreg__acl_model_get(modelRI, true, &err);
 	if (!m)
 		return acl_ret(err);
 	s = memreg__acl_stream_get(stream, &err);
@@ -471,7 +550,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 		err = model_run(m, s);
 		memreg__acl_stream_put(s);
 	}
-	model_put(m);
+	memreg__acl_model_put(m);
 	return acl_ret(err);
 }
 
@@ -536,12 +615,12 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
 	struct acl_model *m;
 	aclError err;
 
-	m = model_get(modelRI, true, &err);
+	m = memreg__acl_model_get(modelRI, true, &err);
 	if (!m)
 		return acl_ret(err);
 	/* CANN's runtime: -1, or a positive number of ms. */
 	if (timeout < -1 || timeout == 0) {
-		model_put(m);
+		memreg__acl_model_put(m);
 		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
 					"timeout %d: -1 or more than 0 ms",
 					(int)timeout));
@@ -553,13 +632,15 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
 			err = memreg__acl_stream_sync_timeout(s, timeout);
 		memreg__acl_stream_put(s);
 	}
-	model_put(m);
+	memreg__acl_model_put(m);
 	return acl_ret(err);
 }
 
 /*
  * Runs queued by aclmdlRIExecuteAsync own what they use: the model can
- * go under them.  aclmdlRIExecute's stream goes with the model, so a run
+ * go under them (a built model's run holds a reference to it).  A built
+ * model's streams still bound are unbound, as aclmdlRIUnbindStream does.
+ * aclmdlRIExecute's stream goes with the model, so a run
  * still on it (one that outlived its timeout) is CANN's
  * ACL_ERROR_RT_MODEL_RUNNING, and the model stays.
  */
@@ -570,7 +651,7 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	aclError err;
 	bool listed;
 
-	m = model_get(modelRI, false, &err);
+	m = memreg__acl_model_get(modelRI, false, &err);
 	if (!m)
 		return acl_ret(err);
 	err = ACL_SUCCESS;
@@ -597,10 +678,13 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 		memreg__acl_stream_destroy(m->exec, false);
 		pthread_mutex_unlock(&rt->lock);
 	}
+	/* Its streams are free again, its labels too; queued runs go on. */
+	if (listed && m->built)
+		memreg__acl_model_unbind_all(m);
 	pthread_mutex_unlock(&m->exec_lock);
 	if (listed)
-		model_put(m);	/* the table's */
-	model_put(m);
+		memreg__acl_model_put(m);	/* the table's */
+	memreg__acl_model_put(m);
 	return acl_ret(err);
 }
 
@@ -613,7 +697,7 @@ void memreg__acl_models_release(void)
 	while (memreg__ptrmap_values(&models, (void **)&m, 1)) {
 		memreg__ptrmap_del(&models, m);
 		pthread_mutex_unlock(&model_lock);
-		model_put(m);
+		memreg__acl_model_put(m);
 		pthread_mutex_lock(&model_lock);
 	}
 	memreg__ptrmap_clear(&models);
@@ -643,6 +727,14 @@ static const char *task_name(const struct acl_task *t)
 		return "REDUCE";
 	case ACL_TASK_RANDOM:
 		return "RANDOM_NUM";
+	case ACL_TASK_MODEL_RUN:
+		return "MODEL_EXECUTE";
+	case ACL_TASK_LABEL_SET:
+		return "LABEL_SET";
+	case ACL_TASK_LABEL_SWITCH:
+		return "LABEL_SWITCH_BY_INDEX";
+	case ACL_TASK_MODEL_END:
+		return "MODEL_END_GRAPH";
 	}
 	return "UNKNOWN";
 }
@@ -711,6 +803,18 @@ static void print_params(FILE *f, const struct acl_task *t, bool json,
 	case ACL_TASK_RANDOM:
 		/* Its description is builtin.c's; where the numbers go is in it. */
 		break;
+	case ACL_TASK_MODEL_RUN:
+	case ACL_TASK_MODEL_END:
+		break;
+	case ACL_TASK_LABEL_SET:
+		P_PTR("label", memreg__acl_label_handle(t));
+		break;
+	case ACL_TASK_LABEL_SWITCH:
+		P_PTR("ptr", t->dst);
+		P_U64("max_value", t->flag);
+		P_PTR("label_list", memreg__acl_label_handle(t));
+		P_U64("labels", t->count);
+		break;
 	}
 	if (verbose)
 		P_U64("queued_by_tid", t->tid);
@@ -720,38 +824,123 @@ static void print_params(FILE *f, const struct acl_task *t, bool json,
 #undef P_BOOL
 }
 
+/*
+ * A built model prints once built (its streams' tasks are fixed then);
+ * build_lock held while printing, for the streams it unbinds.
+ */
+static aclError print_begin(struct acl_model *m)
+{
+	if (!m->built)
+		return ACL_SUCCESS;
+	if (!memreg__acl_model_built(m))
+		return acl_fail(ACL_ERROR_RT_MODEL_EXECUTE,
+				"modelRI %u is still being built: aclmdlRIBuildEnd first",
+				m->id);
+	pthread_mutex_lock(&m->build_lock);
+	return ACL_SUCCESS;
+}
+
+static void print_end(struct acl_model *m)
+{
+	if (m->built)
+		pthread_mutex_unlock(&m->build_lock);
+}
+
+/* Every task of a built model, over its streams. */
+static size_t built_tasks(const struct acl_model *m)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < m->nr_bindings; i++)
+		n += m->bindings[i]->n;
+	return n;
+}
+
+static const char *binding_flag(const struct acl_binding *b)
+{
+	return b->head ? "HEAD" : "DEFAULT";
+}
+
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
 {
+	const struct acl_binding *b;
 	const struct acl_task *t;
 	struct acl_model *m;
 	aclError err;
 	size_t i = 0;
+	uint32_t k;
 
-	m = model_get(modelRI, true, &err);
+	m = memreg__acl_model_get(modelRI, true, &err);
 	if (!m)
 		return acl_ret(err);
-	printf("aclmdlRI %u: %zu task(s), captured from stream %u in mode %s\n",
-	       m->id, m->nr_tasks, m->stream_id, mode_names[m->mode]);
-	for (t = m->head; t; t = t->next, i++) {
-		printf("  task %zu: %s", i, task_name(t));
-		print_params(stdout, t, false, false);
-		putchar('\n');
+	err = print_begin(m);
+	if (err) {
+		memreg__acl_model_put(m);
+		return acl_ret(err);
+	}
+	if (!m->built) {
+		printf("aclmdlRI %u: %zu task(s), captured from stream %u in mode %s\n",
+		       m->id, m->nr_tasks, m->stream_id, mode_names[m->mode]);
+		for (t = m->head; t; t = t->next, i++) {
+			printf("  task %zu: %s", i, task_name(t));
+			print_params(stdout, t, false, false);
+			putchar('\n');
+		}
+	} else {
+		printf("aclmdlRI %u: %zu task(s) on %u stream(s), built\n",
+		       m->id, built_tasks(m), m->nr_bindings);
+		for (k = 0; k < m->nr_bindings; k++) {
+			b = m->bindings[k];
+			printf("  stream %u (%s%s): %zu task(s)\n", b->stream_id,
+			       binding_flag(b), b->s ? "" : ", unbound", b->n);
+			for (i = 0; i < b->n; i++) {
+				t = b->tasks[i];
+				printf("    task %zu: %s", i, task_name(t));
+				print_params(stdout, t, false, false);
+				putchar('\n');
+			}
+		}
 	}
 	fflush(stdout);
-	model_put(m);
+	print_end(m);
+	memreg__acl_model_put(m);
 	return acl_ret(ACL_SUCCESS);
+}
+
+/* The "tasks" array of a model's JSON: @n tasks, from @head or @v. */
+static void json_tasks(FILE *f, struct acl_task *head,
+		       struct acl_task *const *v, size_t n, const char *indent,
+		       bool verbose)
+{
+	const struct acl_task *t = head;
+	size_t i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++) {
+		if (v)
+			t = v[i];
+		fprintf(f, "%s\n%s  {\"index\": %zu, \"type\": \"%s\"",
+			i ? "," : "", indent, i, task_name(t));
+		print_params(f, t, true, verbose);
+		fputc('}', f);
+		if (!v)
+			t = t->next;
+	}
+	fprintf(f, "%s%s]", n ? "\n" : "", n ? indent : "");
 }
 
 aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path,
 				uint32_t flags)
 {
-	const struct acl_task *t;
+	bool verbose = flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE;
+	const struct acl_binding *b;
 	struct acl_model *m;
 	aclError err;
-	size_t i = 0;
+	uint32_t k;
 	FILE *f;
 
-	m = model_get(modelRI, true, &err);
+	m = memreg__acl_model_get(modelRI, true, &err);
 	if (!m)
 		return acl_ret(err);
 	err = ACL_SUCCESS;
@@ -761,28 +950,44 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path,
 		err = acl_fail(ACL_ERROR_INVALID_PARAM,
 			       "flags %u: ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY or _VERBOSE",
 			       flags);
-	f = err ? NULL : fopen(path, "w");
-	if (!err && !f)
-		err = acl_fail(ACL_ERROR_INVALID_PARAM, "opening %s: %s", path,
-			       strerror(errno));
+	if (!err)
+		err = print_begin(m);
 	if (err) {
-		model_put(m);
+		memreg__acl_model_put(m);
 		return acl_ret(err);
 	}
-	fprintf(f, "{\n  \"modelRI\": %u,\n  \"stream\": %u,\n  \"mode\": \"%s\",\n"
-		"  \"task_count\": %zu,\n  \"tasks\": [",
-		m->id, m->stream_id, mode_names[m->mode], m->nr_tasks);
-	for (t = m->head; t; t = t->next, i++) {
-		fprintf(f, "%s\n    {\"index\": %zu, \"type\": \"%s\"",
-			i ? "," : "", i, task_name(t));
-		print_params(f, t, true,
-			     flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE);
-		fputc('}', f);
+	f = fopen(path, "w");
+	if (!f) {
+		err = acl_fail(ACL_ERROR_INVALID_PARAM, "opening %s: %s", path,
+			       strerror(errno));
+		goto out;
 	}
-	fprintf(f, "%s]\n}\n", m->nr_tasks ? "\n  " : "");
+	if (!m->built) {
+		fprintf(f, "{\n  \"modelRI\": %u,\n  \"stream\": %u,\n  \"mode\": \"%s\",\n"
+			"  \"task_count\": %zu,\n  \"tasks\": ",
+			m->id, m->stream_id, mode_names[m->mode], m->nr_tasks);
+		json_tasks(f, m->head, NULL, m->nr_tasks, "  ", verbose);
+		fputs("\n}\n", f);
+	} else {
+		fprintf(f, "{\n  \"modelRI\": %u,\n  \"built\": true,\n"
+			"  \"task_count\": %zu,\n  \"streams\": [",
+			m->id, built_tasks(m));
+		for (k = 0; k < m->nr_bindings; k++) {
+			b = m->bindings[k];
+			fprintf(f, "%s\n    {\"stream\": %u, \"flag\": \"%s\", \"bound\": %s, \"task_count\": %zu,\n"
+				"     \"tasks\": ",
+				k ? "," : "", b->stream_id, binding_flag(b),
+				b->s ? "true" : "false", b->n);
+			json_tasks(f, NULL, b->tasks, b->n, "     ", verbose);
+			fputc('}', f);
+		}
+		fprintf(f, "%s]\n}\n", m->nr_bindings ? "\n  " : "");
+	}
 	if (fclose(f))
 		err = acl_fail(ACL_ERROR_INVALID_PARAM, "writing %s: %s", path,
 			       strerror(errno));
-	model_put(m);
+out:
+	print_end(m);
+	memreg__acl_model_put(m);
 	return acl_ret(err);
 }

@@ -8,7 +8,10 @@
  * stream's lock -> the wait lock (event states, report subscriptions and
  * queue).  rt.lock -> devmem_use.  rt.lock -> the model table's lock
  * (model.c), which nests in no stream's lock: a stream being captured
- * adds its tasks to the model under its own lock alone.  The allocator
+ * adds its tasks to the model under its own lock alone.  A built model's
+ * build lock (model.h) -> a stream's lock -> the label lock (label.c):
+ * a bound stream adds its tasks to its binding under its own lock, and a
+ * label or switch checks the labels under it too.  The allocator
  * table has a lock of its own that nests in nothing, and no lock is held
  * while a user's allocator, host or exception callback runs.
  */
@@ -181,6 +184,13 @@ struct acl_stream {
 	 * aclmdlRICaptureBegin..End (model.c), else NULL.
 	 */
 	struct acl_model *capture;
+	/*
+	 * Under lock: the binding of the model being built that its tasks
+	 * go to between aclmdlRIBindStream and aclmdlRIUnbindStream
+	 * (build.c), else NULL.  Only an ACL_STREAM_PERSISTENT stream is
+	 * ever bound, and one that is not queues nothing.
+	 */
+	struct acl_binding *bound;
 };
 
 /*
@@ -225,6 +235,11 @@ enum acl_task_kind {
 	ACL_TASK_VALUE_WAIT,
 	ACL_TASK_REDUCE,	/* builtin.c */
 	ACL_TASK_RANDOM,
+	ACL_TASK_MODEL_RUN,	/* build.c: one run of a built model */
+	/* Only in a built model's streams, never queued (build.c, label.c). */
+	ACL_TASK_LABEL_SET,
+	ACL_TASK_LABEL_SWITCH,
+	ACL_TASK_MODEL_END,
 };
 
 struct acl_event;
@@ -274,14 +289,34 @@ struct acl_task {
 	aclrtAllocatorFreeFunc free_fn;
 	void *pool_buf;
 	size_t pool_len;
+
+	/* ACL_TASK_MODEL_RUN: a reference to the model it runs. */
+	struct acl_model *model;
+	/*
+	 * ACL_TASK_LABEL_SET: a reference to the label.  _LABEL_SWITCH: a
+	 * reference to the list (count: its labels), dst the uint32_t index,
+	 * flag the maximum; priv its targets once the build ended.
+	 */
+	struct acl_label *label;
+	struct acl_label_list *list;
 };
 
 /*
  * Queue @t (allocated with malloc; the worker frees it).  While a model
  * is captured from @s, @t goes to the model instead and is kept there as
- * the template of the task each run of the model queues.
+ * the template of the task each run of the model queues.  Likewise while
+ * @s is bound to a model being built; a persistent stream bound to none,
+ * or whose model's build ended, refuses it (reason recorded).
  */
 aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t);
+/*
+ * Run @t on @s's worker, or give back what it holds without running it
+ * (@drop); 0 or the failure.  The worker frees @t afterwards.
+ */
+aclError memreg__acl_task_run(struct acl_stream *s, struct acl_task *t,
+			      bool drop);
+/* Do @s's tasks go to a model rather than its queue (captured, persistent)? */
+bool memreg__acl_stream_keeps_tasks(struct acl_stream *s);
 
 /* ---- event.c ---- */
 
@@ -326,9 +361,12 @@ aclError memreg__acl_builtin_task(struct acl_stream *s, struct acl_task *t,
 /* A copy of @t's priv for another task of the same kind; NULL: no memory. */
 void *memreg__acl_builtin_priv_dup(const struct acl_task *t);
 
-/* ---- model.c ---- */
+/* ---- model.c (and model.h, build.c, label.c) ---- */
 
 struct acl_model;
+struct acl_binding;
+struct acl_label;
+struct acl_label_list;
 
 /* Keep @t in @m, in order; the lock of the stream captured into @m held. */
 void memreg__acl_model_add(struct acl_model *m, struct acl_task *t);
@@ -346,6 +384,22 @@ void memreg__acl_model_abandon(struct acl_model *m);
 aclError memreg__acl_capture_mode_check(const char *call);
 /* aclFinalize's part: every model goes; rt.lock held, streams gone. */
 void memreg__acl_models_release(void);
+/*
+ * A task queued on the persistent stream @s, its lock held: kept in the
+ * model @s is bound to, or refused (recorded) if it is bound to none or
+ * its model's build ended (build.c).
+ */
+aclError memreg__acl_binding_keep(struct acl_stream *s, struct acl_task *t);
+/*
+ * @s goes (destroyed, its context or device reset, aclFinalize): if it
+ * is bound to a model, it is unbound (build.c).  rt.lock may be held.
+ */
+void memreg__acl_stream_unbind(struct acl_stream *s);
+/* Run or drop an ACL_TASK_MODEL_RUN; 0 or the first failure (build.c). */
+aclError memreg__acl_model_run_task(struct acl_stream *s, struct acl_task *t,
+				    bool drop);
+/* aclFinalize's part: every label and list goes (label.c); rt.lock held. */
+void memreg__acl_labels_release(void);
 
 /* ---- exception.c ---- */
 

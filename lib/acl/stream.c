@@ -24,7 +24,11 @@
  * While a model is captured from a stream (model.c), what is queued on
  * it goes to the model instead: nothing of it will run on the stream, so
  * synchronising, querying or destroying the stream is refused with
- * CANN's ACL_ERROR_RT_STREAM_CAPTURED rather than answered.
+ * CANN's ACL_ERROR_RT_STREAM_CAPTURED rather than answered.  A
+ * persistent stream (ACL_STREAM_PERSISTENT) runs nothing itself either:
+ * bound to a model being built (build.c), its tasks go to the model;
+ * bound to none, it refuses them.  Its queue stays empty, so
+ * synchronising it returns at once.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -78,6 +82,13 @@ bool memreg__acl_stream_capturing(struct acl_stream *s)
 	return ret;
 }
 
+bool memreg__acl_stream_keeps_tasks(struct acl_stream *s)
+{
+	/* The flags are set before anyone has the handle. */
+	return (s->flags & ACL_STREAM_PERSISTENT) ||
+	       memreg__acl_stream_capturing(s);
+}
+
 /* The refusal of a call that would wait for or look at a captured stream. */
 static aclError refuse_captured(struct acl_stream *s, const char *what)
 {
@@ -127,8 +138,8 @@ out:
 	return err;
 }
 
-/* Run @t, or give back what it holds without running it (@drop). */
-static aclError run_task(struct acl_stream *s, struct acl_task *t, bool drop)
+aclError memreg__acl_task_run(struct acl_stream *s, struct acl_task *t,
+			      bool drop)
 {
 	switch (t->kind) {
 	case ACL_TASK_COPY:
@@ -148,6 +159,13 @@ static aclError run_task(struct acl_stream *s, struct acl_task *t, bool drop)
 	case ACL_TASK_REDUCE:
 	case ACL_TASK_RANDOM:
 		return memreg__acl_builtin_task(s, t, drop);
+	case ACL_TASK_MODEL_RUN:
+		return memreg__acl_model_run_task(s, t, drop);
+	case ACL_TASK_LABEL_SET:
+	case ACL_TASK_LABEL_SWITCH:
+	case ACL_TASK_MODEL_END:
+		/* Kept in models only: the run of a model interprets them. */
+		break;
 	}
 	return ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
 }
@@ -173,8 +191,9 @@ static void *worker_main(void *arg)
 			break;
 		drop = s->force;
 		pthread_mutex_unlock(&s->lock);
-		err = run_task(s, t, drop);
-		if (err && !drop)
+		err = memreg__acl_task_run(s, t, drop);
+		/* A model's run told the callback of each task that failed. */
+		if (err && !drop && t->kind != ACL_TASK_MODEL_RUN)
 			memreg__acl_exception(s, t, err);
 		pthread_mutex_lock(&s->lock);
 		s->head = t->next;
@@ -332,6 +351,8 @@ void memreg__acl_stream_destroy(struct acl_stream *s, bool force)
 	pthread_mutex_unlock(&s->lock);
 	if (capture)
 		memreg__acl_model_abandon(capture);
+	/* A bound stream leaves its model; what it gave the model stays. */
+	memreg__acl_stream_unbind(s);
 	rt->devices[s->device].nr_streams--;
 	if (s->ctx->default_stream == s)
 		s->ctx->default_stream = NULL;
@@ -376,6 +397,8 @@ void memreg__acl_stream_destroy(struct acl_stream *s, bool force)
 
 aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t)
 {
+	aclError err;
+
 	pthread_mutex_lock(&s->lock);
 	if (s->stopping) {
 		pthread_mutex_unlock(&s->lock);
@@ -386,6 +409,12 @@ aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t)
 		memreg__acl_model_add(s->capture, t);
 		pthread_mutex_unlock(&s->lock);
 		return ACL_SUCCESS;
+	}
+	if (s->flags & ACL_STREAM_PERSISTENT) {
+		t->tid = (uint32_t)gettid();
+		err = memreg__acl_binding_keep(s, t);
+		pthread_mutex_unlock(&s->lock);
+		return err;
 	}
 	/*
 	 * Here, under the stream's lock, so that the numbers follow the
@@ -481,10 +510,9 @@ aclError aclrtCreateStream(aclrtStream *stream)
  * (FAST_LAUNCH, FAST_SYNC), larger (HUGE) or meant for the AI CPU's
  * scheduler (CPU_SCHEDULE) or the device alone (DEVICE_USE_ONLY) change
  * nothing but what aclrtStreamGetFlags reads back.  A PERSISTENT
- * stream keeps its tasks for a model built with aclmdlRIBindStream to
- * run later; memreg's models are captured (model.c), there is no
- * aclmdlRIBindStream: refused rather than run at once.  Unknown bits are
- * dropped, as CANN's runtime drops them.
+ * stream runs nothing itself: it keeps its tasks for the model
+ * aclmdlRIBindStream binds it to (build.c).  Unknown bits are dropped,
+ * as CANN's runtime drops them.
  */
 static aclError stream_flags(uint64_t flag, uint32_t *out)
 {
@@ -493,9 +521,6 @@ static aclError stream_flags(uint64_t flag, uint32_t *out)
 			 ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
 
 	*out = (uint32_t)(flag & known);
-	if (*out & ACL_STREAM_PERSISTENT)
-		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-				"ACL_STREAM_PERSISTENT: memreg has no aclmdlRIBindStream to bind the stream to a model");
 	/* CANN's runtime: the device-only flag cannot be combined. */
 	if ((*out & ACL_STREAM_DEVICE_USE_ONLY) &&
 	    *out != ACL_STREAM_DEVICE_USE_ONLY)
