@@ -50,6 +50,7 @@ int main(int argc, char **argv)
 		run_ipcevent_tests,
 		run_builtin_tests,
 		run_model_tests,
+		run_build_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;
