@@ -135,6 +135,8 @@ static long memreg_count_folios(struct page **pages, unsigned long npages)
 	struct folio *prev = NULL, *folio;
 
 	for (i = 0; i < npages; i++) {
+		if (!((i + 1) % (MEMREG_PIN_BATCH * MEMREG_PIN_BATCH)))
+			cond_resched();
 		folio = page_folio(pages[i]);
 		if (folio == prev)
 			continue;
@@ -195,7 +197,7 @@ unpin:
 	return ret;
 }
 
-/* Pages [run->first, end) of one run: unpinned, marked dirty. */
+/* The pages of @nruns runs, up to page @npages: unpinned, marked dirty. */
 static void memreg_unpin_runs(const struct memreg_host_run *runs,
 			      unsigned long nruns, unsigned long npages)
 {
@@ -210,16 +212,20 @@ static void memreg_unpin_runs(const struct memreg_host_run *runs,
 	}
 }
 
-/* Runs of one pin each (hugetlbfs): that pin, the folio marked dirty. */
+/*
+ * Runs of one pin each (hugetlbfs): that pin, the folio marked dirty if
+ * @dirty (a registration's memory may have been written by its copies; a
+ * registration given up while it was being made was not).
+ */
 static void memreg_unpin_runs_once(const struct memreg_host_run *runs,
-				   unsigned long nruns)
+				   unsigned long nruns, bool dirty)
 {
 	unsigned long i;
 
 	for (i = 0; i < nruns; i++) {
 		struct page *page = runs[i].page;
 
-		unpin_user_pages_dirty_lock(&page, 1, true);
+		unpin_user_pages_dirty_lock(&page, 1, dirty);
 		if (!(i % MEMREG_PIN_BATCH))
 			cond_resched();
 	}
@@ -251,6 +257,7 @@ static long memreg_runs_to_paged(struct memreg_host_reg *hreg, u64 start,
 		end = i + 1 < hreg->nruns ? runs[i + 1].first : done;
 		for (j = runs[i].first; j < end; j++)
 			pages[j] = nth_page(runs[i].page, j - runs[i].first);
+		cond_resched();
 	}
 	memcpy(pages + done, buf, rest * sizeof(*pages));
 	kvfree(hreg->runs);
@@ -332,7 +339,7 @@ static long memreg_pin_hugetlb(struct memreg_host_reg *hreg, u64 start,
 	return ret;
 
 unpin:
-	memreg_unpin_runs_once(hreg->runs, hreg->nruns);
+	memreg_unpin_runs_once(hreg->runs, hreg->nruns, false);
 	kvfree(hreg->runs);
 	hreg->runs = NULL;
 	hreg->nruns = 0;
@@ -341,10 +348,10 @@ unpin:
 
 /*
  * Pin the range as runs of pages within one folio: up to one run per
- * 2 MiB and two more (an unaligned start and end) on huge pages.  A range
- * that starts on a small folio goes to the page array at once; one whose
- * huge pages give way to small ones later, when the runs are used up (at
- * the cost of the runs turned into pointers).  @first, if not NULL, is
+ * 2 MiB on huge pages, and a batch of small pages at each end.  A range
+ * whose first batch has no huge page at either end goes to the page array
+ * at once; one whose huge pages give way to small ones later, when the
+ * runs are used up (at the cost of the runs turned into pointers).  @first, if not NULL, is
  * the range's first page, pinned already.  The folios pinned, or an errno
  * with nothing pinned.
  */
@@ -366,8 +373,15 @@ static long memreg_pin_runs(struct memreg_host_reg *hreg, u64 start,
 	}
 	hreg->nruns = 0;
 	if (first) {
+		/* the rest of a first batch, to judge by */
 		buf[0] = first;
-		n = 1;
+		n = memreg_pin_some(mm, start + PAGE_SIZE,
+				    min_t(unsigned long, hreg->npages - 1,
+					  MEMREG_PIN_BATCH - 1), buf + 1);
+		if (n < 0)
+			unpin_user_page(first);
+		else
+			n++;
 	} else {
 		n = memreg_pin_some(mm, start, hreg->npages, buf);
 	}
@@ -375,11 +389,17 @@ static long memreg_pin_runs(struct memreg_host_reg *hreg, u64 start,
 		ret = n;
 		goto out;
 	}
-	if (!folio_test_large(page_folio(buf[0]))) {
+	/*
+	 * Huge pages at either end of the first batch: runs, with room for
+	 * a batch of small pages before the first huge page and one after
+	 * the last (a buffer that is not 2 MiB-aligned); else the array.
+	 */
+	if (!folio_test_large(page_folio(buf[0])) &&
+	    !folio_test_large(page_folio(buf[n - 1]))) {
 		ret = memreg_runs_to_paged(hreg, start, buf, n, 0);
 		goto out;
 	}
-	cap = DIV_ROUND_UP(hreg->npages, MEMREG_PIN_BATCH) + 2;
+	cap = DIV_ROUND_UP(hreg->npages, MEMREG_PIN_BATCH) + 2 * MEMREG_PIN_BATCH;
 	hreg->runs = kvmalloc_array(cap, sizeof(*hreg->runs),
 				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!hreg->runs) {
@@ -533,7 +553,7 @@ static void memreg_host_release(struct memreg_reg *reg)
 
 	if (hreg->runs) {
 		if (hreg->run_pinned_once)
-			memreg_unpin_runs_once(hreg->runs, hreg->nruns);
+			memreg_unpin_runs_once(hreg->runs, hreg->nruns, true);
 		else
 			memreg_unpin_runs(hreg->runs, hreg->nruns,
 					  hreg->npages);
