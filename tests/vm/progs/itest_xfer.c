@@ -395,13 +395,18 @@ static void test_huge_pages(void **state)
 	mixed = mmap(NULL, 3 * hp, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(mixed != MAP_FAILED);
-	huge = (char *)(((uintptr_t)mixed + hp - 1) & ~(hp - 1));
+	/* 2 MiB-aligned, with 4 KiB pages before it and after it */
+	huge = (char *)(((uintptr_t)mixed + 16 * PAGE + hp - 1) & ~(hp - 1));
 	assert_ptr_equal(mmap(huge, hp, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
 			      MAP_FIXED, -1, 0), huge);
 	memset(huge, 0xa5, hp + 16 * PAGE);
 	small = memtest_map(MEMTEST_ANON, hp + 16 * PAGE);
 	check_both_ways(fd, huge, small, hp + 16 * PAGE);
+
+	/* and 4 KiB pages first, then the huge page: a 2 MiB-unaligned start */
+	memset(huge - 16 * PAGE, 0xa5, 16 * PAGE);
+	check_both_ways(fd, huge - 16 * PAGE, small, hp + 16 * PAGE);
 
 	memtest_unmap(small, hp + 16 * PAGE);
 	munmap(mixed, 3 * hp);
