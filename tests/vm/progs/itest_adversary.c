@@ -316,22 +316,25 @@ static int rdonly_mmap(void)
  * the host byte limit stands in front of the allocation, so the script
  * raises it first; as a user RLIMIT_MEMLOCK refuses it before anything is
  * allocated.  Either way ENOMEM, with no kernel warning (the harness
- * checks the console), and nothing registered.
+ * checks the console), and nothing registered.  2 MiB of it is mapped:
+ * the module pins a first batch of 512 pages to see whether they are huge
+ * pages before it allocates the array, and a hole there would be EFAULT.
  */
 static int huge_range(void)
 {
 	int fd = memtest_open();
 	/* low, so that the whole range is below TASK_SIZE (else EFAULT) */
-	void *p = mmap((void *)(1UL << 32), 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
-		       MAP_FIXED_NOREPLACE, -1, 0);
+	void *p = mmap((void *)(1UL << 32), 2 << 20, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	uint64_t handle;
 	int err;
 
-	if (fd < 0 || p == MAP_FAILED) {
+	/* 4 KiB pages (a huge page would be kept as a run, not an array) */
+	if (fd < 0 || p == MAP_FAILED || madvise(p, 2 << 20, MADV_NOHUGEPAGE)) {
 		perror("huge-range");
 		return 1;
 	}
+	memset(p, 1, 2 << 20);
 	err = memtest_register(fd, p, (1ULL << 40) + 4096, MEMREG_MEM_HOST,
 			       &handle);
 	result(err == -ENOMEM,
