@@ -22,48 +22,6 @@
 
 #define LEN	256
 
-static uint64_t self_id(void)
-{
-	return (uint64_t)pthread_self();
-}
-
-static void count_cb(void *arg)
-{
-	__atomic_add_fetch((int *)arg, 1, __ATOMIC_RELAXED);
-}
-
-static void close_gate(aclrtStream s, int *ran)
-{
-	assert_int_equal(aclrtSubscribeReport(self_id(), s), ACL_SUCCESS);
-	assert_int_equal(aclrtLaunchCallback(count_cb, ran, ACL_CALLBACK_BLOCK, s),
-			 ACL_SUCCESS);
-}
-
-static void open_gate(aclrtStream s, int *ran)
-{
-	int before = *ran;
-
-	assert_int_equal(aclrtProcessReport(5000), ACL_SUCCESS);
-	assert_int_equal(*ran, before + 1);
-	assert_int_equal(aclrtUnSubscribeReport(self_id(), s), ACL_SUCCESS);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-static long elapsed_ms(const struct timespec *from)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - from->tv_sec) * 1000 +
-	       (now.tv_nsec - from->tv_nsec) / 1000000;
-}
-
 static void *dev_alloc(size_t len)
 {
 	void *p = NULL;

@@ -41,40 +41,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void gate_cb(void *arg)
-{
-	__atomic_add_fetch((int *)arg, 1, __ATOMIC_RELAXED);
-}
-
-static uint64_t self_id(void)
-{
-	return (uint64_t)pthread_self();
-}
-
-/* Hold @s: its next tasks wait until open_gate(). */
-static void close_gate(aclrtStream s, int *ran)
-{
-	assert_int_equal(aclrtSubscribeReport(self_id(), s), ACL_SUCCESS);
-	assert_int_equal(aclrtLaunchCallback(gate_cb, ran, ACL_CALLBACK_BLOCK, s),
-			 ACL_SUCCESS);
-}
-
-static void open_gate(aclrtStream s, int *ran)
-{
-	int before = *ran;
-
-	assert_int_equal(aclrtProcessReport(5000), ACL_SUCCESS);
-	assert_int_equal(*ran, before + 1);
-	assert_int_equal(aclrtUnSubscribeReport(self_id(), s), ACL_SUCCESS);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /*
  * Stream A makes a result (behind a gate, so it is slow), then records E;
  * stream B waits for E and copies the result out.  B's copy must see A's

@@ -20,34 +20,6 @@
 #include "fake_kernel.h"
 #include "tests.h"
 
-static void gate_cb(void *arg)
-{
-	__atomic_add_fetch((int *)arg, 1, __ATOMIC_RELAXED);
-}
-
-static void close_gate(aclrtStream s, int *ran)
-{
-	assert_int_equal(aclrtSubscribeReport((uint64_t)pthread_self(), s),
-			 ACL_SUCCESS);
-	assert_int_equal(aclrtLaunchCallback(gate_cb, ran, ACL_CALLBACK_BLOCK, s),
-			 ACL_SUCCESS);
-}
-
-static void open_gate(aclrtStream s, int *ran)
-{
-	assert_int_equal(aclrtProcessReport(5000), ACL_SUCCESS);
-	assert_int_equal(*ran, 1);
-	assert_int_equal(aclrtUnSubscribeReport((uint64_t)pthread_self(), s),
-			 ACL_SUCCESS);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* The page's file, from the handle's pid and id (event.c's layout). */
 static void shm_name(const aclrtIpcEventHandle *h, char *buf, size_t len)
 {

@@ -24,6 +24,19 @@ struct group_result {
 int acl_test_setup(void **state);
 int acl_test_teardown(void **state);
 
+/*
+ * gate.c: hold a stream behind a blocking host callback (close_gate)
+ * until the test processes its report (open_gate), which the callback
+ * counts in *ran; the calling thread's id for aclrtSubscribeReport; time.
+ */
+struct timespec;
+uint64_t self_id(void);
+void count_cb(void *arg);
+void close_gate(void *stream, int *ran);
+void open_gate(void *stream, int *ran);
+void sleep_ms(long ms);
+long elapsed_ms(const struct timespec *from);
+
 void run_allocator_tests(struct group_result *res);
 void run_args_tests(struct group_result *res);
 void run_devmem_tests(struct group_result *res);
