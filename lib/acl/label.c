@@ -271,6 +271,30 @@ static struct acl_binding *bound_binding(struct acl_stream *s, const char *what,
 	return *err ? NULL : b;
 }
 
+/*
+ * A task of @kind for @stream, and the stream's reference in *@s; NULL
+ * with *@err set (and no reference) if there is no such stream or no
+ * memory.
+ */
+static struct acl_task *label_task(aclrtStream stream, enum acl_task_kind kind,
+				   struct acl_stream **s, aclError *err)
+{
+	struct acl_task *t;
+
+	*s = memreg__acl_stream_get(stream, err);
+	if (!*s)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		memreg__acl_stream_put(*s);
+		*err = ACL_ERROR_BAD_ALLOC;
+		return NULL;
+	}
+	t->kind = kind;
+	t->tid = (uint32_t)gettid();
+	return t;
+}
+
 aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 {
 	struct acl_binding *b;
@@ -283,16 +307,9 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 	if (!label || !stream)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 					label ? "stream" : "label"));
-	s = memreg__acl_stream_get(stream, &err);
-	if (!s)
+	t = label_task(stream, ACL_TASK_LABEL_SET, &s, &err);
+	if (!t)
 		return acl_ret(err);
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		memreg__acl_stream_put(s);
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
-	}
-	t->kind = ACL_TASK_LABEL_SET;
-	t->tid = (uint32_t)gettid();
 	pthread_mutex_lock(&s->lock);
 	b = bound_binding(s, "label", &err);
 	if (!b)
@@ -336,17 +353,6 @@ unlock_stream:
 	return acl_ret(err);
 }
 
-/* Is [p, p + len) device memory?  rt.lock taken. */
-static bool is_devmem(const void *p, size_t len)
-{
-	bool ret;
-
-	pthread_mutex_lock(&memreg__acl_rt.lock);
-	ret = memreg__acl_devmem_covers(p, len);
-	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return ret;
-}
-
 /*
  * The index is device memory (CANN's documentation): the switch reads it
  * at each run.  A label of the list set in another model, or the list
@@ -368,20 +374,13 @@ aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue,
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 					!ptr ? "ptr" :
 					!labelList ? "labelList" : "stream"));
-	if (!is_devmem(ptr, sizeof(uint32_t)))
+	if (!memreg__acl_is_devmem(ptr, sizeof(uint32_t)))
 		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
 					"ptr %p: the index must be 4 bytes of device memory",
 					ptr));
-	s = memreg__acl_stream_get(stream, &err);
-	if (!s)
+	t = label_task(stream, ACL_TASK_LABEL_SWITCH, &s, &err);
+	if (!t)
 		return acl_ret(err);
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		memreg__acl_stream_put(s);
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
-	}
-	t->kind = ACL_TASK_LABEL_SWITCH;
-	t->tid = (uint32_t)gettid();
 	t->dst = ptr;
 	t->flag = maxValue;
 	pthread_mutex_lock(&s->lock);

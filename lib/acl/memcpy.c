@@ -22,20 +22,6 @@
 #include "runtime.h"
 
 /*
- * Is [p, p + len) device memory: inside one aclrtMalloc allocation or
- * import, or across aclrtMapMem mappings that follow each other?
- */
-static bool is_devmem(const void *p, size_t len)
-{
-	bool ret;
-
-	pthread_mutex_lock(&memreg__acl_rt.lock);
-	ret = memreg__acl_devmem_covers(p, len);
-	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return ret;
-}
-
-/*
  * The checks after count 0, shared by both copies; *t_dst_dev and
  * *t_src_dev (if not NULL) get which sides are device memory.
  */
@@ -69,16 +55,16 @@ static aclError check_copy(void *dst, size_t destMax, const void *src,
 	case ACL_MEMCPY_DEFAULT:
 		/* The addresses say what they are. */
 		if (t_dst_dev) {
-			*t_dst_dev = is_devmem(dst, count);
-			*t_src_dev = is_devmem(src, count);
+			*t_dst_dev = memreg__acl_is_devmem(dst, count);
+			*t_src_dev = memreg__acl_is_devmem(src, count);
 		}
 		return ACL_SUCCESS;
 	default:
 		return ACL_SUCCESS;
 	}
 	/* The host side is not checked: any memory of the process will do. */
-	if ((dst_dev && !is_devmem(dst, count)) ||
-	    (src_dev && !is_devmem(src, count)))
+	if ((dst_dev && !memreg__acl_is_devmem(dst, count)) ||
+	    (src_dev && !memreg__acl_is_devmem(src, count)))
 		return ACL_ERROR_RT_PARAM_INVALID;
 	if (t_dst_dev) {
 		*t_dst_dev = dst_dev;
@@ -212,7 +198,7 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 		return acl_ret(ACL_ERROR_BAD_ALLOC);
 	t->kind = ACL_TASK_COPY;
 	t->dst = devPtr;
-	t->dst_dev = is_devmem(devPtr, count);
+	t->dst_dev = memreg__acl_is_devmem(devPtr, count);
 	t->count = count;
 	t->value = value;
 	ret = enqueue(stream, t, false);

@@ -96,6 +96,16 @@ struct acl_devmem *memreg__acl_devmem_find(const void *addr, size_t len)
 	return m;
 }
 
+bool memreg__acl_is_devmem(const void *addr, size_t len)
+{
+	bool ret;
+
+	pthread_mutex_lock(&memreg__acl_rt.lock);
+	ret = memreg__acl_devmem_covers(addr, len);
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return ret;
+}
+
 bool memreg__acl_devmem_covers(const void *addr, size_t len)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;

@@ -457,6 +457,8 @@ struct acl_devmem **memreg__acl_devmem_all(size_t *n);
  * rt.lock held.
  */
 bool memreg__acl_devmem_covers(const void *addr, size_t len);
+/* The same, taking rt.lock. */
+bool memreg__acl_is_devmem(const void *addr, size_t len);
 
 /* ---- ipc.c ---- */
 
