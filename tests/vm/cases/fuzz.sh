@@ -31,6 +31,11 @@ lim_regions=$(stat_of max_regions)
 lim_host=$(stat_of max_host_bytes)
 lim_dev=$(stat_of max_dev_bytes)
 dev0=$(memreg -j dev | jq '[.[] | .used_bytes] | add')
+# The OOM killer's kills so far: it must kill nothing during the run (a
+# worker it killed would fail the run with nothing to say why, and its
+# children would hold their device memory until the end).
+oom_kills() { dmesg | grep -c 'Out of memory: Killed process'; }
+oom0=$(oom_kills)
 
 # run_fuzz WHO OUT ARGS...: memreg_fuzz ARGS as WHO ("user": uid 1000
 # when we are root; else as we are), its output into OUT.
@@ -84,6 +89,9 @@ else
 fi
 
 # What is left once every fuzzer process is gone.
+oom=$(($(oom_kills) - oom0))
+[ "$oom" = 0 ] || dmesg | grep -E 'invoked oom-killer|Out of memory:|Mem-Info' | sed 's/^/# /'
+expect "the OOM killer killed nothing" 0 "$oom"
 expect "no registration left" 0 "$(stat_of regions)"
 expect "no host bytes registered" 0 "$(stat_of host_bytes)"
 expect "device memory back to what it was" "$dev0" \

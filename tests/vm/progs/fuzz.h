@@ -96,7 +96,7 @@ uint64_t fz_interesting(struct fz_rng *r);
 	X(NL_GARBAGE, "netlink malformed messages")			\
 	X(MMAP, "mmap pool")						\
 	X(DEV_MMAP, "mmap /dev/memreg")					\
-	X(MUNMAP, "munmap")						\
+	X(MUNMAP, "unmap (PROT_NONE over)")				\
 	X(MREMAP, "mremap")						\
 	X(MADV_DONTNEED, "madvise DONTNEED")				\
 	X(MADV_DONTFORK, "madvise DONTFORK/DOFORK")			\
@@ -249,7 +249,15 @@ struct fz_thread {
 	/* scratch for descriptor and op arrays, big enough for the huge counts */
 	void *scratch;
 	size_t scratch_len;
+	/*
+	 * Where this thread maps dma-bufs: reserved (PROT_NONE) for the run,
+	 * so that no mmap(NULL) is made while other threads open holes in
+	 * the arena (fuzz_mm.c) that they then close again with MAP_FIXED.
+	 */
+	void *dmabuf_win;
 };
+
+#define FZ_DMABUF_WIN	(64UL << 20)	/* longest dma-buf mapping */
 
 extern int fz_genl_family;	/* resolved once per process; 0 if unknown */
 

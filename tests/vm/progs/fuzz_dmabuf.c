@@ -265,6 +265,13 @@ static void fz_do_ipc(struct fz_thread *t)
 	}
 }
 
+/* The thread's dma-buf window PROT_NONE again, whatever was mapped in it. */
+static void fz_close_window(struct fz_thread *t)
+{
+	mmap(t->dmabuf_win, FZ_DMABUF_WIN, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
+
 /* Map part of a dma-buf, touch it (it may be revoked: SIGBUS), unmap. */
 static void fz_do_mmap(struct fz_thread *t)
 {
@@ -275,13 +282,17 @@ static void fz_do_mmap(struct fz_thread *t)
 	int ret = 0;
 
 	fz_range(t, size, &off, &len, t->p->page_size);
-	if (len > (64 << 20))
-		len = 64 << 20;
-	m = mmap(NULL, len, fz_one_in(&t->rng, 4) ? PROT_READ :
+	if (len > FZ_DMABUF_WIN)
+		len = FZ_DMABUF_WIN;
+	/* into this thread's window (fuzz.h says why not anywhere) */
+	m = mmap(t->dmabuf_win, len, fz_one_in(&t->rng, 4) ? PROT_READ :
 		 PROT_READ | PROT_WRITE,
-		 fz_one_in(&t->rng, 10) ? MAP_PRIVATE : MAP_SHARED, dfd, off);
+		 (fz_one_in(&t->rng, 10) ? MAP_PRIVATE : MAP_SHARED) | MAP_FIXED,
+		 dfd, off);
 	if (m == MAP_FAILED) {
 		fz_count(FZ_DMABUF_MMAP, errno);
+		/* a failed MAP_FIXED may have unmapped the window */
+		fz_close_window(t);
 		return;
 	}
 	if (!sigsetjmp(jb, 1)) {
@@ -296,7 +307,8 @@ static void fz_do_mmap(struct fz_thread *t)
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	fz_bus_jmp = NULL;
-	munmap((void *)m, len);
+	/* unmapped by closing the window over it: no hole, even for a moment */
+	fz_close_window(t);
 	fz_count(FZ_DMABUF_MMAP, ret);
 }
 

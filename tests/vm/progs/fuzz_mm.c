@@ -16,7 +16,7 @@
  * And every pool mapping lives in an arena of its own, reserved PROT_NONE
  * at the start: slot i has 32 MiB of it, its mapping at 2 MiB or 16 MiB
  * in (mremap() moves it between the two), at most 8 MiB long, and what is
- * unmapped is reserved again at once.  A range that runs past a mapping's
+ * unmapped is unmapped by reserving it again (fz_reserve()).  A range that runs past a mapping's
  * end (on purpose, or into a hole) meets PROT_NONE, never the fuzzer's
  * own memory: registered, that memory would be written by TRANSFERs --
  * the statistics page, a thread's stack.
@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fuzz.h"
@@ -51,16 +52,24 @@ static uint64_t fz_slot_base(int i)
 	return fz_arena + (uint64_t)i * FZ_SLOT;
 }
 
-/* Close [addr, addr + len) of the arena again (the lock held). */
-static void fz_reserve(uint64_t addr, uint64_t len)
-{
-	mmap((void *)addr, len, PROT_NONE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-}
-
 static int fz_errno(long ret)
 {
 	return ret < 0 ? errno : 0;
+}
+
+/*
+ * Close [addr, addr + len) of the arena again (the lock held).  Mapped over
+ * what is there, which the kernel unmaps as munmap() would: a munmap()
+ * first would leave a hole for a moment, which another thread's mmap(NULL)
+ * (glibc's, the kernel picks where) could take and this would then clobber
+ * -- a worker died of SIGSEGV so when dma-bufs were still mapped anywhere.
+ * Only mremap() leaves its old range empty until this closes it.
+ */
+static int fz_reserve(uint64_t addr, uint64_t len)
+{
+	return fz_errno((long)mmap((void *)addr, len, PROT_NONE,
+				   MAP_PRIVATE | MAP_ANONYMOUS |
+				   MAP_NORESERVE | MAP_FIXED, -1, 0));
 }
 
 /* Unmap slot @i (the lock held); what is left of it in the pool is gone. */
@@ -68,9 +77,7 @@ static void fz_unmap_slot(struct fz_proc *p, int i)
 {
 	if (!p->maps[i].addr)
 		return;
-	fz_count(FZ_MUNMAP, fz_errno(munmap((void *)p->maps[i].addr,
-					    p->maps[i].len)));
-	fz_reserve(p->maps[i].addr, p->maps[i].len);
+	fz_count(FZ_MUNMAP, fz_reserve(p->maps[i].addr, p->maps[i].len));
 	p->maps[i].addr = 0;
 }
 
@@ -264,8 +271,7 @@ static void fz_do_munmap(struct fz_thread *t)
 			fz_unmap_slot(p, i);
 		} else {
 			/* a hole: the pool still names the whole range */
-			fz_count(FZ_MUNMAP, fz_errno(munmap((void *)addr, len)));
-			fz_reserve(addr, len);
+			fz_count(FZ_MUNMAP, fz_reserve(addr, len));
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -424,11 +430,19 @@ static void fz_do_kill(struct fz_thread *t)
  * grants and imports through the shared token page, and then exits, kills
  * itself, or waits for its parent's SIGKILL, holding what it made.
  */
-static void fz_child(struct fz_thread *t)
+static void fz_child(struct fz_thread *t, pid_t parent)
 {
 	struct fz_proc *p = t->p;
 	unsigned int steps = fz_below(&t->rng, 40), end;
 
+	/*
+	 * Dies with the thread that forked it: a worker that dies (the OOM
+	 * killer, a crash) must not leave children holding device memory
+	 * and pins in pause() for ever, hiding what the harness checks.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
 	/* the lock may have been held by another thread at fork() */
 	pthread_mutex_init(&p->lock, NULL);
 	p->child = true;
@@ -461,7 +475,7 @@ static void fz_do_fork(struct fz_thread *t)
 	struct fz_proc *p = t->p;
 	int i = fz_below(&t->rng, FZ_NCHILDREN);
 	struct fz_thread ct = *t;
-	pid_t pid, old;
+	pid_t pid, old, parent;
 
 	if (p->child)
 		return;
@@ -475,9 +489,10 @@ static void fz_do_fork(struct fz_thread *t)
 		kill(old, SIGKILL);
 		fz_count(FZ_KILL, waitpid(old, NULL, 0) == old ? 0 : errno);
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid == 0)
-		fz_child(&ct);
+		fz_child(&ct, parent);
 	fz_count(FZ_FORK, pid < 0 ? errno : 0);
 	if (pid < 0)
 		return;
