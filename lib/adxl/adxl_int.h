@@ -5,7 +5,8 @@
  *
  * Locks, outermost first: engine->conn_lock (one Connect at a time),
  * engine->lock (peer list, state), peer->io_lock (its control socket),
- * engine->ucx_lock (starting UCX), engine->reg_lock (registration
+ * engine->ucx_lock (starting UCX), engine->rdma_lock (starting RDMA),
+ * engine->reg_lock (registration
  * table), engine->notify_lock,
  * engine->async_lock; engine->ca_lock is taken alone.  None is held across
  * a transfer ioctl except reg_lock for reading while descriptors are
@@ -25,6 +26,7 @@
 #include <adxl/adxl.h>
 #include <memreg/memreg.h>
 
+#include "rdma_plugin.h"
 #include "ucx_plugin.h"
 
 /* ---- log.c ---- */
@@ -33,6 +35,8 @@
 void adxl__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Worth knowing, not a failure of the call: stderr only. */
 void adxl__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What the engine chose (a transport): stderr with MEMREG_ADXL_VERBOSE=1. */
+void adxl__info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- name.c: "ip", "ip:port", "[ipv6]", "[ipv6]:port" ---- */
 
@@ -56,6 +60,8 @@ enum adxl_msg_type {
 	ADXL_MSG_BYE		= 5,	/* client -> server: orderly disconnect */
 	ADXL_MSG_UCX_HELLO	= 6,	/* client -> server: reach me over UCX */
 	ADXL_MSG_UCX_REPLY	= 7,	/* server -> client: worker, keys */
+	ADXL_MSG_RDMA_HELLO	= 8,	/* client -> server: my queue pair */
+	ADXL_MSG_RDMA_REPLY	= 9,	/* server -> client: its QP, rkeys */
 };
 
 #define ADXL_MSG_MAGIC		0x41445831U	/* "ADX1" */
@@ -177,13 +183,45 @@ int adxl__ucx_reply_encode(const struct adxl_ucx_reply *r, struct adxl_buf *b);
 int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 			   struct adxl_ucx_reply *r);
 
+/* The RDMA hello (client's queue pair) and its answer (server's, rkeys). */
+struct adxl_rdma_wreg {
+	uint64_t addr;
+	uint64_t len;
+	uint32_t type;
+	uint32_t rkey;			/* 0: not reachable over RDMA */
+};
+
+struct adxl_rdma_reply {
+	uint32_t status;		/* 0, or ADXL_RDMA_REFUSED */
+	char msg[ADXL_RDMA_ERR_LEN];	/* why it was refused */
+	struct adxl_rdma_qpinfo qp;
+	struct adxl_rdma_wreg *regs;	/* decode: allocated */
+	size_t n_regs;
+};
+
+#define ADXL_RDMA_VERSION	1
+#define ADXL_RDMA_REFUSED	1
+
+int adxl__rdma_hello_encode(const struct adxl_rdma_qpinfo *qp,
+			    struct adxl_buf *b);
+/* 0 or -EPROTO */
+int adxl__rdma_hello_decode(const uint8_t *p, size_t len,
+			    struct adxl_rdma_qpinfo *qp);
+int adxl__rdma_reply_encode(const struct adxl_rdma_reply *r,
+			    struct adxl_buf *b);
+/* 0, -EPROTO or -ENOMEM; r->regs must be freed. */
+int adxl__rdma_reply_decode(const uint8_t *p, size_t len,
+			    struct adxl_rdma_reply *r);
+
 /* ---- the engine ---- */
 
 /* Initialize option "Transport": how peers' memory is reached. */
 enum adxl_transport {
-	ADXL_TRANSPORT_AUTO,		/* memreg.ko on one kernel, else UCX */
+	ADXL_TRANSPORT_AUTO,		/* memreg.ko on one kernel, else RDMA
+					 * if both ends have it, else UCX */
 	ADXL_TRANSPORT_KERNEL,		/* memreg.ko only */
 	ADXL_TRANSPORT_UCX,		/* UCX always, also on one kernel */
+	ADXL_TRANSPORT_RDMA,		/* RDMA (verbs) always */
 };
 
 struct adxl_reg {
@@ -195,6 +233,8 @@ struct adxl_reg {
 	uint8_t token[MEMREG_TOKEN_LEN];
 	unsigned int refs;		/* RegisterMem calls for this range */
 	struct adxl_ucx_mem *umem;	/* exposed to UCX, once UCX started */
+	struct adxl_rdma_mr *rmr;	/* an MR, once RDMA started */
+	uint32_t rkey;			/* rmr's */
 };
 
 /* A peer's registration, imported. */
@@ -203,6 +243,7 @@ struct adxl_rreg {
 	uint64_t len;
 	uint32_t type;
 	uint64_t handle;		/* remote handle on our memreg context */
+	uint32_t rkey;			/* over RDMA: the peer's MR (0: none) */
 };
 
 struct adxl_peer {
@@ -214,7 +255,8 @@ struct adxl_peer {
 	bool same_kernel;
 	bool dead;			/* control connection lost */
 	struct adxl_ucx_ep *ep;		/* non-NULL: reached over UCX */
-	bool link_down;			/* the UCX link failed or timed out */
+	struct adxl_rdma_qp *qp;	/* non-NULL: reached over RDMA */
+	bool link_down;			/* the UCX/RDMA link failed or timed out */
 	uint32_t pid;
 	struct adxl_rreg *rregs;	/* sorted by addr */
 	size_t n_rregs;
@@ -242,6 +284,7 @@ struct adxl_link {
 	size_t in_len, in_have;
 	struct adxl_buf out;
 	size_t out_off;
+	struct adxl_rdma_qp *qp;	/* the peer's RDMA queue pair, if any */
 };
 
 struct adxl_notify {
@@ -292,6 +335,11 @@ struct adxl_engine {
 	pthread_mutex_t ucx_lock;
 	const struct adxl_ucx_ops *ucx_ops;
 	struct adxl_ucx *ucx;
+
+	/* rdma.c: the same for the RDMA plugin, under rdma_lock. */
+	pthread_mutex_t rdma_lock;
+	const struct adxl_rdma_ops *rdma_ops;
+	struct adxl_rdma *rdma;
 
 	pthread_rwlock_t reg_lock;
 	struct adxl_reg *regs;		/* sorted by addr */
@@ -393,6 +441,36 @@ adxl_status_t adxl__ucx_transfer(struct adxl_engine *e, struct adxl_peer *p,
 				 enum adxl_transfer_op op,
 				 const struct adxl_transfer_desc *descs,
 				 size_t n, int64_t deadline);
+
+/* rdma.c */
+/*
+ * 0, or ADXL_FAILED, logged -- or said in @why (ADXL_RDMA_ERR_LEN bytes)
+ * if not NULL: Transport=auto only asks whether there is RDMA here.
+ */
+adxl_status_t adxl__rdma_start(struct adxl_engine *e, char *why);
+void adxl__rdma_stop(struct adxl_engine *e);
+/* Under reg_lock (write): an MR for @r if RDMA runs; 0 or -errno (logged). */
+int adxl__rdma_expose(struct adxl_engine *e, struct adxl_reg *r);
+void adxl__rdma_hide(struct adxl_engine *e, struct adxl_reg *r);
+
+/* rdma_link.c: the RDMA hello, both sides */
+/*
+ * ADXL_SUCCESS, ADXL_TIMEOUT, ADXL_FAILED; or ADXL_NOT_CONNECTED when the
+ * peer (or this host) has no RDMA and @may_refuse: then UCX is tried.
+ */
+adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
+				 int64_t deadline, bool may_refuse);
+/* The answer to an RDMA hello on link @l, framed into @out: 0 or -errno. */
+int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
+		      const uint8_t *p, size_t len, struct adxl_buf *out);
+void adxl__rdma_peer_release(struct adxl_engine *e, struct adxl_peer *p);
+void adxl__rdma_link_release(struct adxl_engine *e, struct adxl_link *l);
+
+/* rdma_transfer.c */
+adxl_status_t adxl__rdma_transfer(struct adxl_engine *e, struct adxl_peer *p,
+				  enum adxl_transfer_op op,
+				  const struct adxl_transfer_desc *descs,
+				  size_t n, int64_t deadline);
 
 /* transfer.c */
 /*

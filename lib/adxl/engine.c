@@ -22,6 +22,7 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_init(&e->conn_lock, NULL);
 	pthread_mutex_init(&e->ucx_lock, NULL);
+	pthread_mutex_init(&e->rdma_lock, NULL);
 	pthread_rwlock_init(&e->reg_lock, NULL);
 	pthread_mutex_init(&e->notify_lock, NULL);
 	pthread_mutex_init(&e->async_lock, NULL);
@@ -47,6 +48,7 @@ void adxl_engine_destroy(adxl_engine_t *e)
 	pthread_mutex_destroy(&e->async_lock);
 	pthread_mutex_destroy(&e->notify_lock);
 	pthread_rwlock_destroy(&e->reg_lock);
+	pthread_mutex_destroy(&e->rdma_lock);
 	pthread_mutex_destroy(&e->ucx_lock);
 	pthread_mutex_destroy(&e->conn_lock);
 	pthread_mutex_destroy(&e->lock);
@@ -119,6 +121,8 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 			e->transport = ADXL_TRANSPORT_KERNEL;
 		else if (!strcmp(val, "ucx"))
 			e->transport = ADXL_TRANSPORT_UCX;
+		else if (!strcmp(val, "rdma"))
+			e->transport = ADXL_TRANSPORT_RDMA;
 		else
 			return ADXL_PARAM_INVALID;
 		return ADXL_SUCCESS;
@@ -252,6 +256,7 @@ void adxl_finalize(adxl_engine_t *e)
 	adxl__notify_drop_all(e);
 	adxl__regs_drop_all(e);
 	adxl__ucx_stop(e);
+	adxl__rdma_stop(e);
 	memreg_close(e->ctx);
 	e->ctx = NULL;
 	free(e->name);

@@ -7,6 +7,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "adxl_int.h"
 
@@ -36,6 +38,18 @@ void adxl__warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	emit(false, fmt, ap);
+	va_end(ap);
+}
+
+void adxl__info(const char *fmt, ...)
+{
+	const char *v = getenv("MEMREG_ADXL_VERBOSE");
+	va_list ap;
+
+	if (!v || !*v || !strcmp(v, "0"))
+		return;
 	va_start(ap, fmt);
 	emit(false, fmt, ap);
 	va_end(ap);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The control messages: hello (who I am, which kernel, my registrations
- * and their grant tokens), notify and its ack.  Pure encoding, no I/O, so
+ * and their grant tokens), notify and its ack, and the UCX and RDMA
+ * hellos that set up a transport across hosts.  Pure encoding, no I/O, so
  * the unit tests check the bytes.  Strings travel as a u32 length and the
  * bytes; every length is checked against what is left of the payload.
  */
@@ -239,6 +240,113 @@ int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 		w->addr = adxl__rd_u64(&r);
 		w->len = adxl__rd_u64(&r);
 		w->type = adxl__rd_u32(&r);
+	}
+	u->n_regs = n;
+	if (r.err || r.off != len) {
+		free(u->regs);
+		u->regs = NULL;
+		u->n_regs = 0;
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/*
+ * The RDMA hello: our version and the queue pair the server connects its
+ * own to; the reply: the server's queue pair and its registrations, each
+ * with the rkey of its MR.
+ */
+static void put_qpinfo(struct adxl_buf *b, const struct adxl_rdma_qpinfo *q)
+{
+	adxl__buf_bytes(b, q->gid, sizeof(q->gid));
+	adxl__buf_u32(b, q->qpn);
+	adxl__buf_u32(b, q->psn);
+	adxl__buf_u32(b, q->mtu);
+	adxl__buf_u32(b, q->lid);
+}
+
+static void get_qpinfo(struct adxl_rd *r, struct adxl_rdma_qpinfo *q)
+{
+	const uint8_t *gid = adxl__rd_bytes(r, sizeof(q->gid));
+
+	if (gid)
+		memcpy(q->gid, gid, sizeof(q->gid));
+	q->qpn = adxl__rd_u32(r);
+	q->psn = adxl__rd_u32(r);
+	q->mtu = adxl__rd_u32(r);
+	q->lid = adxl__rd_u32(r);
+}
+
+int adxl__rdma_hello_encode(const struct adxl_rdma_qpinfo *qp,
+			    struct adxl_buf *b)
+{
+	adxl__buf_u32(b, ADXL_RDMA_VERSION);
+	put_qpinfo(b, qp);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__rdma_hello_decode(const uint8_t *p, size_t len,
+			    struct adxl_rdma_qpinfo *qp)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	uint32_t v = adxl__rd_u32(&r);
+
+	memset(qp, 0, sizeof(*qp));
+	get_qpinfo(&r, qp);
+	return r.err || r.off != len || v != ADXL_RDMA_VERSION ? -EPROTO : 0;
+}
+
+int adxl__rdma_reply_encode(const struct adxl_rdma_reply *u,
+			    struct adxl_buf *b)
+{
+	size_t i;
+
+	adxl__buf_u32(b, u->status);
+	put_str(b, u->msg, strlen(u->msg));
+	if (u->status)
+		return b->err ? -ENOMEM : 0;
+	put_qpinfo(b, &u->qp);
+	adxl__buf_u32(b, (uint32_t)u->n_regs);
+	for (i = 0; i < u->n_regs; i++) {
+		adxl__buf_u64(b, u->regs[i].addr);
+		adxl__buf_u64(b, u->regs[i].len);
+		adxl__buf_u32(b, u->regs[i].type);
+		adxl__buf_u32(b, u->regs[i].rkey);
+	}
+	return b->err ? -ENOMEM : 0;
+}
+
+/* addr, len, type, rkey */
+#define RDMA_WREG_LEN	(8 + 8 + 4 + 4)
+
+int adxl__rdma_reply_decode(const uint8_t *p, size_t len,
+			    struct adxl_rdma_reply *u)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	uint32_t n, i;
+
+	memset(u, 0, sizeof(*u));
+	u->status = adxl__rd_u32(&r);
+	if (r.err || get_str(&r, u->msg, sizeof(u->msg) - 1))
+		return -EPROTO;
+	if (u->status)
+		return r.off == len ? 0 : -EPROTO;
+	get_qpinfo(&r, &u->qp);
+	n = adxl__rd_u32(&r);
+	if (r.err || n != (len - r.off) / RDMA_WREG_LEN)
+		return -EPROTO;
+	if (n) {
+		u->regs = calloc(n, sizeof(*u->regs));
+		if (!u->regs)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n && !r.err; i++) {
+		struct adxl_rdma_wreg *w = &u->regs[i];
+
+		w->addr = adxl__rd_u64(&r);
+		w->len = adxl__rd_u64(&r);
+		w->type = adxl__rd_u32(&r);
+		w->rkey = adxl__rd_u32(&r);
 	}
 	u->n_regs = n;
 	if (r.err || r.off != len) {

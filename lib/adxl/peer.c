@@ -6,11 +6,12 @@
  * we expect, our kernel instance and pid) and receives the peer's hello
  * with its registration table and grant tokens.  On the same kernel
  * instance each token is imported into our memreg context: transfers then
- * name the peer's memory by remote handle.  A peer on another kernel (or
- * any peer, with Transport=ucx) is reached over UCX instead: a second
- * exchange hands us its worker address and registrations (ucx_link.c).
- * With Transport=kernel a peer on another kernel is connected for
- * notifies only.
+ * name the peer's memory by remote handle.  A peer on another kernel is
+ * reached over RDMA where both hosts have it (rdma_link.c: queue pairs and
+ * rkeys; always with Transport=rdma), else over UCX (ucx_link.c: its
+ * worker address and registrations; always with Transport=ucx).  With
+ * Transport=kernel a peer on another kernel is connected for notifies
+ * only.
  *
  * A peer is reference counted: a transfer or notify holds it, so that a
  * concurrent Disconnect never closes the socket or drops the imports under
@@ -34,7 +35,9 @@ static void peer_free(struct adxl_engine *e, struct adxl_peer *p)
 {
 	size_t i;
 
-	if (p->ep)
+	if (p->qp)
+		adxl__rdma_peer_release(e, p);
+	else if (p->ep)
 		adxl__ucx_peer_release(e, p);
 	else
 		for (i = 0; i < p->n_rregs; i++)
@@ -229,8 +232,14 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 	p->pid = in.pid;
 	p->same_kernel = !memcmp(in.instance_id, e->instance_id,
 				 sizeof(e->instance_id));
-	if (e->transport == ADXL_TRANSPORT_UCX ||
-	    (e->transport == ADXL_TRANSPORT_AUTO && !p->same_kernel))
+	if (e->transport == ADXL_TRANSPORT_RDMA) {
+		st = adxl__rdma_connect(e, p, deadline, false);
+	} else if (e->transport == ADXL_TRANSPORT_AUTO && !p->same_kernel) {
+		/* RDMA where both ends have it, else UCX (rdma_link.c) */
+		st = adxl__rdma_connect(e, p, deadline, true);
+		if (st == ADXL_NOT_CONNECTED)
+			st = adxl__ucx_connect(e, p, deadline);
+	} else if (e->transport == ADXL_TRANSPORT_UCX)
 		st = adxl__ucx_connect(e, p, deadline);
 	else if (p->same_kernel)
 		st = import_all(e, p, &in);

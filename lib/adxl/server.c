@@ -52,6 +52,8 @@ static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 	if (!orderly && l->hello_done)
 		adxl__warn("%s: peer %s closed its control connection without Disconnect (exited?)",
 			   e->name, l->name);
+	/* its queue pair first: the peer's NIC reaches nothing from now on */
+	adxl__rdma_link_release(e, l);
 	close(l->fd);
 	free(l->in);
 	adxl__buf_free(&l->out);
@@ -198,6 +200,9 @@ static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 	case ADXL_MSG_UCX_HELLO:
 		return l->hello_done ? adxl__ucx_answer(e, p, len, &l->out) :
 				       -EPROTO;
+	case ADXL_MSG_RDMA_HELLO:
+		return l->hello_done ?
+			adxl__rdma_answer(e, l, p, len, &l->out) : -EPROTO;
 	case ADXL_MSG_BYE:
 		return 1;
 	default:

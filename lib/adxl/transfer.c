@@ -159,6 +159,8 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			  p->name);
 		return ADXL_NOT_CONNECTED;
 	}
+	if (p->qp)
+		return adxl__rdma_transfer(e, p, op, descs, n, deadline);
 	if (p->ep)
 		return adxl__ucx_transfer(e, p, op, descs, n, deadline);
 	if (!p->same_kernel) {

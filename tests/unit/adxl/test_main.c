@@ -10,5 +10,6 @@ int main(int argc, char **argv)
 		return test_ucx_peer_main(argc, argv);
 	return test_name_group() + test_msg_group() + test_wire_group() +
 	       test_api_group() + test_engine_group() + test_ucx_group() +
-	       test_ucx_wire_group() + test_port_group();
+	       test_ucx_wire_group() + test_rdma_group() +
+	       test_port_group();
 }

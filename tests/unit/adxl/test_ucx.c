@@ -233,6 +233,8 @@ static void test_auto_picks_ucx_across_kernels(void **state)
 	p = adxl__peer_get(t->a, B);
 	assert_non_null(p);
 	assert_non_null(p->ep);
+	/* this host has no RDMA device: auto tried it and went on with UCX */
+	assert_null(p->qp);
 	assert_false(p->same_kernel);
 	adxl__peer_put(t->a, p);
 	check_read_write(t);
@@ -336,6 +338,23 @@ static void test_forced_ucx_on_one_kernel(void **state)
 	two_free(t);
 }
 
+/*
+ * Transport=rdma on a host without an RDMA device (or without the plugin):
+ * Connect fails and says so, instead of falling back as auto does.
+ */
+static void test_forced_rdma_without_device(void **state)
+{
+	struct two *t = two_engines(0x43, "rdma", NULL);
+	struct adxl_peer *p;
+
+	(void)state;
+	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_FAILED);
+	assert_non_null(strstr(adxl_last_error(), "RDMA transport"));
+	p = adxl__peer_get(t->a, B);
+	assert_null(p);
+	two_free(t);
+}
+
 static void test_kernel_transport_refuses_ucx(void **state)
 {
 	struct two *t = two_engines(0x43, "ucx", "kernel");
@@ -350,7 +369,7 @@ static void test_kernel_transport_refuses_ucx(void **state)
 	assert_int_equal(fake_kernel_setup(), 0);
 	fake_set_instance(0x42);
 	assert_int_equal(adxl_engine_create(&e), 0);
-	assert_int_equal(init_engine(e, A, sizeof(A), "rdma", 0),
+	assert_int_equal(init_engine(e, A, sizeof(A), "infiniband", 0),
 			 ADXL_PARAM_INVALID);
 	adxl_engine_destroy(e);
 	fake_kernel_teardown();
@@ -590,6 +609,7 @@ int test_ucx_group(void)
 		cmocka_unit_test(test_auto_uses_module_on_one_kernel),
 		cmocka_unit_test(test_forced_ucx_on_one_kernel),
 		cmocka_unit_test(test_kernel_transport_refuses_ucx),
+		cmocka_unit_test(test_forced_rdma_without_device),
 		cmocka_unit_test(test_lost_peer),
 		cmocka_unit_test(test_client_killed),
 		cmocka_unit_test(test_peer_checks_ranges),

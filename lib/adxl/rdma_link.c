@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The RDMA hello: after the ordinary hello, a client that will reach the
+ * peer over RDMA makes an RC queue pair and sends what connects to it
+ * (RDMA_HELLO on the control connection).  The server makes its own queue
+ * pair for this link, connects it to the client's and answers with what
+ * connects to it and its table of registrations, each with the rkey of its
+ * MR (RDMA_REPLY); the client connects its queue pair and is done.  From
+ * then on transfers are the client's NIC reading and writing the server's
+ * MRs: nothing of the server runs for them.
+ *
+ * What a peer may reach is what it was given here: the rkeys of the
+ * registrations at that moment (later registrations need a new Connect,
+ * as for tokens and UCX), and only while they stay registered --
+ * DeregisterMem deregisters the MR, which kills its rkey.  The server's
+ * queue pair lives as long as the link: when the peer disconnects, exits
+ * or its host goes away, the link closes and the queue pair with it.
+ *
+ * With Transport=auto a peer on another kernel is tried over RDMA first;
+ * if either end has no RDMA device (or the plugin), the server refuses
+ * and the client goes on with UCX, saying so with MEMREG_ADXL_VERBOSE=1.
+ * The listener answers an RDMA hello only on a link whose hello it
+ * accepted (trust.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adxl_int.h"
+
+static int cmp_rreg(const void *a, const void *b)
+{
+	const struct adxl_rreg *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Server side: our queue pair for link @l, connected to @peer's. */
+static int link_qp(struct adxl_engine *e, struct adxl_link *l,
+		   const struct adxl_rdma_qpinfo *peer,
+		   struct adxl_rdma_qpinfo *mine, char *err)
+{
+	struct adxl_rdma_qp *qp;
+	int ret;
+
+	ret = e->rdma_ops->qp_create(e->rdma, mine, &qp, err);
+	if (ret)
+		return ret;
+	ret = e->rdma_ops->qp_connect(qp, peer, err);
+	if (ret) {
+		e->rdma_ops->qp_destroy(qp);
+		return ret;
+	}
+	/* a second hello on one link replaces the first queue pair */
+	adxl__rdma_link_release(e, l);
+	l->qp = qp;
+	return 0;
+}
+
+int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
+		      const uint8_t *p, size_t len, struct adxl_buf *reply)
+{
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_rdma_qpinfo peer;
+	struct adxl_rdma_reply out;
+	struct adxl_buf b = { 0 };
+	size_t i;
+	int ret;
+
+	if (adxl__rdma_hello_decode(p, len, &peer))
+		return -EPROTO;
+	memset(&out, 0, sizeof(out));
+	if (e->transport == ADXL_TRANSPORT_KERNEL ||
+	    e->transport == ADXL_TRANSPORT_UCX) {
+		snprintf(out.msg, sizeof(out.msg),
+			 "engine %.64s has Transport=%s: no RDMA", e->name,
+			 e->transport == ADXL_TRANSPORT_UCX ? "ucx" : "kernel");
+	} else if (adxl__rdma_start(e, err) ||
+		   link_qp(e, l, &peer, &out.qp, err)) {
+		snprintf(out.msg, sizeof(out.msg), "engine %.64s: RDMA: %.160s",
+			 e->name, err);
+	}
+	if (out.msg[0])
+		out.status = ADXL_RDMA_REFUSED;
+	/* Under reg_lock until encoded: a consistent table. */
+	pthread_rwlock_rdlock(&e->reg_lock);
+	if (!out.status && e->n_regs) {
+		out.regs = calloc(e->n_regs, sizeof(*out.regs));
+		if (!out.regs) {
+			pthread_rwlock_unlock(&e->reg_lock);
+			return -ENOMEM;
+		}
+		out.n_regs = e->n_regs;
+		for (i = 0; i < e->n_regs; i++) {
+			const struct adxl_reg *r = &e->regs[i];
+
+			out.regs[i] = (struct adxl_rdma_wreg){
+				.addr = r->addr, .len = r->len,
+				.type = r->type, .rkey = r->rkey,
+			};
+		}
+	}
+	ret = adxl__rdma_reply_encode(&out, &b);
+	pthread_rwlock_unlock(&e->reg_lock);
+	free(out.regs);
+	if (!ret)
+		ret = adxl__frame_msg(reply, ADXL_MSG_RDMA_REPLY, b.data, b.len);
+	adxl__buf_free(&b);
+	return ret;
+}
+
+/* Client side: the table of @in into p->rregs, sorted. */
+static adxl_status_t copy_regs(struct adxl_peer *p,
+			       const struct adxl_rdma_reply *in)
+{
+	size_t i;
+
+	p->rregs = in->n_regs ? calloc(in->n_regs, sizeof(*p->rregs)) : NULL;
+	if (in->n_regs && !p->rregs)
+		return ADXL_FAILED;
+	for (i = 0; i < in->n_regs; i++) {
+		struct adxl_rreg *r = &p->rregs[i];
+
+		r->addr = in->regs[i].addr;
+		r->len = in->regs[i].len;
+		r->type = in->regs[i].type;
+		r->rkey = in->regs[i].rkey;
+		p->n_rregs++;
+	}
+	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	return ADXL_SUCCESS;
+}
+
+/* Send our hello and wait for the answer: 0, or an ADXL status (logged). */
+static adxl_status_t exchange(struct adxl_peer *p,
+			      const struct adxl_rdma_qpinfo *mine,
+			      int64_t deadline, struct adxl_rdma_reply *in,
+			      uint8_t **msg)
+{
+	struct adxl_buf b = { 0 };
+	uint32_t type;
+	size_t len;
+	int ret;
+
+	ret = adxl__rdma_hello_encode(mine, &b);
+	if (!ret)
+		ret = adxl__send_msg(p->fd, ADXL_MSG_RDMA_HELLO, b.data, b.len,
+				     deadline);
+	adxl__buf_free(&b);
+	if (!ret)
+		ret = adxl__recv_msg(p->fd, &type, msg, &len, deadline);
+	if (ret == -ETIMEDOUT) {
+		adxl__err("Connect %s: no answer to the RDMA hello in time",
+			  p->name);
+		return ADXL_TIMEOUT;
+	}
+	if (!ret)
+		ret = type == ADXL_MSG_RDMA_REPLY ?
+			adxl__rdma_reply_decode(*msg, len, in) : -EPROTO;
+	if (ret) {
+		adxl__err("Connect %s: RDMA hello failed: %s", p->name,
+			  ret == -EPROTO ? "the peer does not speak it" :
+					   strerror(-ret));
+		return ADXL_FAILED;
+	}
+	return ADXL_SUCCESS;
+}
+
+adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
+				 int64_t deadline, bool may_refuse)
+{
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_rdma_reply in = { 0 };
+	struct adxl_rdma_qpinfo mine;
+	struct adxl_rdma_qp *qp;
+	uint8_t *msg = NULL;
+	adxl_status_t st;
+
+	if (adxl__rdma_start(e, may_refuse ? err : NULL)) {
+		if (!may_refuse)
+			return ADXL_FAILED;
+		adxl__info("Connect %s: no RDMA on this host (%s): over UCX",
+			   p->name, err);
+		return ADXL_NOT_CONNECTED;
+	}
+	if (e->rdma_ops->qp_create(e->rdma, &mine, &qp, err)) {
+		adxl__err("Connect %s: RDMA queue pair: %s", p->name, err);
+		return ADXL_FAILED;
+	}
+	st = exchange(p, &mine, deadline, &in, &msg);
+	if (st)
+		goto fail;
+	if (in.status) {
+		if (may_refuse) {
+			adxl__info("Connect %s: the peer has no RDMA (%s): over UCX",
+				   p->name, in.msg);
+			st = ADXL_NOT_CONNECTED;
+		} else {
+			adxl__err("Connect %s: the peer refused RDMA: %s",
+				  p->name, in.msg);
+			st = ADXL_FAILED;
+		}
+		goto fail;
+	}
+	if (e->rdma_ops->qp_connect(qp, &in.qp, err)) {
+		adxl__err("Connect %s: RDMA queue pair: %s", p->name, err);
+		st = ADXL_FAILED;
+		goto fail;
+	}
+	st = copy_regs(p, &in);
+	if (st)
+		goto fail;
+	p->qp = qp;
+	adxl__info("Connect %s: over RDMA, %s, one-sided READ and WRITE",
+		   p->name, e->rdma_ops->describe(e->rdma));
+	free(in.regs);
+	free(msg);
+	return ADXL_SUCCESS;
+
+fail:
+	e->rdma_ops->qp_destroy(qp);
+	free(in.regs);
+	free(msg);
+	return st;
+}
+
+/* The last reference to an RDMA peer: its queue pair. */
+void adxl__rdma_peer_release(struct adxl_engine *e, struct adxl_peer *p)
+{
+	e->rdma_ops->qp_destroy(p->qp);
+	p->qp = NULL;
+}
+
+void adxl__rdma_link_release(struct adxl_engine *e, struct adxl_link *l)
+{
+	if (!l->qp)
+		return;
+	e->rdma_ops->qp_destroy(l->qp);
+	l->qp = NULL;
+}
