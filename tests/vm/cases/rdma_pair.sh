@@ -8,10 +8,21 @@
 # (RoCE v2).  Not over RDMA CM (-R): perftest 4.5's ib_read_lat crashes in
 # librdmacm there.
 #
-#   rdma_pair.sh check     both VMs: rxe up, ibv_devinfo, perftest
+#   rdma_pair.sh STEP...   both VMs, rxe brought up once, then each STEP:
+#     perf   ibv_devinfo, perftest, UCX's view of the device
+#     adxl   ADXL engines over RDMA (Transport=rdma): host memory both
+#            ways byte-checked, revocation by DeregisterMem mid-read,
+#            kill -9 of the server and of the client mid-transfer
 . "$(dirname "$0")/tap.sh"
 peer=$MEMREG_VM_PEER_ADDR
+me=$MEMREG_VM_NET_ADDR
 dev=rxe0
+tmp=/tmp/rdma_pair
+mkdir -p $tmp
+# An engine serves other hosts only if they are on its allow-list.
+export MEMREG_ADXL_ALLOW_PEERS=$peer
+# Says which transport Connect chose ("over RDMA, rxe0 port 1, ...").
+export MEMREG_ADXL_VERBOSE=1
 
 # rxe_up: an rxe device on our link, and its port active
 rxe_up() {
@@ -77,8 +88,7 @@ run_perf() {
 	fi
 }
 
-check() {
-	rxe_up || return
+perf() {
 	# one size at a time, the server restarted for each; 1 MiB messages
 	run_perf ib_write_bw -s 1048576 -n 50 -F
 	run_perf ib_read_bw -s "${RDMA_READ_SIZE:-65536}" -n 50 -F
@@ -92,11 +102,154 @@ check() {
 	else
 		not_ok "VM $MEMREG_VM_PAIR: UCX has no verbs transport on $dev ('$tls')"
 	fi
-	rdma link delete $dev 2>/dev/null
 }
 
-case "$1" in
-check) "$1" ;;
-*) echo "rdma_pair.sh: unknown step $1" >&2; exit 2 ;;
-esac
+# peer_run NAME ARGS...: adxl_peer over RDMA in the background, output in
+# $tmp/NAME.*, pid in $tmp/NAME.pid
+peer_run() {
+	name=$1
+	shift
+	adxl_peer -T rdma "$@" >$tmp/$name.out 2>$tmp/$name.err &
+	echo $! >$tmp/$name.pid
+}
+
+# judge NAME WHAT: one TAP line from adxl_peer NAME's exit and its checks.
+judge() {
+	wait "$(cat $tmp/$1.pid)"
+	rc=$?
+	passes=$(grep -c '^pass' $tmp/$1.out)
+	if [ $rc = 0 ] && ! grep -q '^fail' $tmp/$1.out; then
+		ok "$2: $passes checks passed"
+	else
+		not_ok "$2: exit $rc"
+		grep -h '^fail' $tmp/$1.out | head -10 | sed 's/^/#   /'
+		tail -n 20 $tmp/$1.err | sed 's/^/#   /'
+	fi
+}
+
+# the error line of a -L client, and how long its failing call took
+loop_end() {
+	wait "$(cat $tmp/$1.pid)"
+	err=$(grep '^error' $tmp/$1.out)
+	took=$(sed -n 's/.*the failing call took \([0-9]*\) ms.*/\1/p' $tmp/$1.out)
+}
+
+# Four scenarios, one port each, in the same order in both VMs: a
+# scenario's client retries Connect until the other VM's server listens.
+adxl() {
+	size=$((4 << 20))
+	# 1. exchange: each VM's engine reads and writes the other's host
+	#    memory in batches of 1 to 4096 descriptors, every byte checked.
+	if [ "$MEMREG_VM_PAIR" = a ]; then s0=11 p0=21; else s0=21 p0=11; fi
+	peer_run x -l "$me:29200" -k host -s $size -S $s0 -c "$peer:29200" \
+		-a notify -P $p0 -w 1 -C 120000 -b 1,16,4096
+	judge x "VM $MEMREG_VM_PAIR: host memory with the other VM's over RDMA"
+	if grep -q 'over RDMA, ' $tmp/x.err; then
+		ok "VM $MEMREG_VM_PAIR: Connect chose RDMA: $(sed -n 's/.*over RDMA, //p' $tmp/x.err | head -1)"
+	else
+		not_ok "VM $MEMREG_VM_PAIR: Connect did not say it chose RDMA"
+		tail -5 $tmp/x.err | sed 's/^/#   /'
+	fi
+
+	# 2. revocation: b reads a's buffer in a loop, checking every byte;
+	#    a deregisters it 2 s after b loops.  b's next READ must fail
+	#    (the MR and its rkey are gone), never return other bytes.
+	if [ "$MEMREG_VM_PAIR" = a ]; then
+		peer_run r -l "$me:29210" -k host -s $size -S 41 -n -D 2000 \
+			-c "$peer:29211" -a notify -P 42 -C 120000
+		if wait_for $tmp/r.out '^deregistered' 1800; then
+			ok "VM a: DeregisterMem while b reads over RDMA"
+		else
+			not_ok "VM a: never deregistered (b never looped?)"
+			tail -5 $tmp/r.out $tmp/r.err | sed 's/^/#   /'
+		fi
+		sleep 5
+		kill "$(cat $tmp/r.pid)"
+		wait "$(cat $tmp/r.pid)"
+	else
+		peer_run r -l "$me:29211" -k host -s $size -S 42 -c "$peer:29210" \
+			-a notify -P 41 -L -t 10000 -C 120000
+		loop_end r
+		if contains "$err" '^error FAILED.*refused'; then
+			ok "VM b: a READ of a deregistered range fails: ${err#error }"
+		else
+			not_ok "VM b: a READ after a deregistered: '$err'"
+			tail -5 $tmp/r.err | sed 's/^/#   /'
+		fi
+		if grep -q '^fail' $tmp/r.out; then
+			not_ok "VM b: a READ returned bytes that were not a's"
+			grep '^fail' $tmp/r.out | head -3 | sed 's/^/#   /'
+		else
+			ok "VM b: every READ that succeeded returned a's bytes ($(sed -n 's/^stopped after \([0-9]*\) transfers.*/\1/p' $tmp/r.out) checked)"
+		fi
+	fi
+
+	# 3. kill -9 of the server: b reads in a loop, a kills its engine.
+	#    b's call fails within its timeout; nothing hangs.
+	if [ "$MEMREG_VM_PAIR" = a ]; then
+		peer_run k -l "$me:29220" -k host -s $size -S 51 -n \
+			-c "$peer:29221" -a notify -P 52 -C 120000
+		if wait_for $tmp/k.out '^peer looping' 1800; then
+			sleep 1
+			kill -9 "$(cat $tmp/k.pid)"
+			ok "VM a: killed the serving engine (kill -9) while b reads"
+		else
+			not_ok "VM a: b never looped"
+			kill -9 "$(cat $tmp/k.pid)"
+		fi
+		wait "$(cat $tmp/k.pid)" 2>/dev/null
+	else
+		peer_run k -l "$me:29221" -k host -s $size -S 52 -c "$peer:29220" \
+			-a notify -P 51 -L -t 10000 -C 120000
+		loop_end k
+		if contains "$err" '^error \(FAILED\|TIMEOUT\)' &&
+		   [ -n "$took" ] && [ "$took" -le 15000 ]; then
+			ok "VM b: the server was killed mid-transfer: ${err#error } after $took ms (timeout 10000 ms)"
+		else
+			not_ok "VM b: the server was killed mid-transfer: '$err', '$took' ms"
+		fi
+	fi
+
+	# 4. kill -9 of the client: a serves, b's first client loops and is
+	#    killed; a's engine goes on serving, and b's second client runs
+	#    the exchange with it (a's buffer address: what the first learnt).
+	if [ "$MEMREG_VM_PAIR" = a ]; then
+		peer_run c -l "$me:29230" -k host -s $size -S 61 -n -w 1 \
+			-c "$peer:29231" -a notify -P 62 -C 120000
+		judge c "VM a: served on after its client was killed mid-transfer"
+	else
+		peer_run c1 -l "$me:29231" -k host -s $size -S 62 -c "$peer:29230" \
+			-a notify -P 61 -L -t 10000 -C 120000
+		if wait_for $tmp/c1.out '^looping' 1800; then
+			sleep 1
+			kill -9 "$(cat $tmp/c1.pid)"
+			ok "VM b: killed the reading engine (kill -9) mid-transfer"
+		else
+			not_ok "VM b: the first client never looped"
+			kill -9 "$(cat $tmp/c1.pid)"
+		fi
+		wait "$(cat $tmp/c1.pid)" 2>/dev/null
+		sed -n 's/.*its buffer at \(0x[0-9a-f]*\)).*/ready \1/p' \
+			$tmp/c1.out >$tmp/a-addr
+		peer_run c2 -l "$me:29232" -k host -s $size -S 62 -c "$peer:29230" \
+			-a $tmp/a-addr -P 61 -C 120000 -b 1,4096
+		judge c2 "VM b: a new client after the killed one: exchange over RDMA"
+	fi
+	left=$(memreg -j stats | jq '.regions')
+	expect "VM $MEMREG_VM_PAIR: no registration left" 0 "$left"
+}
+
+[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|adxl..." >&2; exit 2; }
+for step in "$@"; do
+	case "$step" in
+	perf|adxl) ;;
+	*) echo "rdma_pair.sh: unknown step $step" >&2; exit 2 ;;
+	esac
+done
+rxe_up || tap_done
+for step in "$@"; do
+	"$step"
+done
+rdma link delete $dev 2>/dev/null
+rm -rf $tmp
 tap_done

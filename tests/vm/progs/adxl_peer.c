@@ -20,8 +20,9 @@
  * TransferAsync.  Finally it writes a last pattern and tells the peer by a
  * notify, and the peer checks its own buffer.  -w N: wait for N such
  * notifies (from the peers that connect to it) before exiting.
- * -L: after connecting, READ in a loop until a transfer fails; print
- * "error STATUS: message" and exit 3 (the kill -9 tests).
+ * -L: after connecting, READ in a loop until a transfer fails, checking
+ * the bytes of every READ that succeeded; print "error STATUS: message"
+ * and exit 3 (the kill -9 and revocation tests).
  *
  * Across hosts (two VMs) nothing is shared but the network:
  *  -a notify    the peer's buffer address comes in a notify "addr" that
@@ -30,7 +31,9 @@
  *  -R SECS      after -L's failure, Connect again for up to SECS seconds
  *               (the peer's host coming back), exchange addresses with the
  *               new peer and run the transfer tests with it
- *  -T T         Initialize option Transport=T (auto, kernel, ucx)
+ *  -T T         Initialize option Transport=T (auto, kernel, ucx, rdma)
+ *  -D MS        (with -n) DeregisterMem our buffer MS ms after the peer
+ *               said it loops: its reads must fail from then on
  *  -r           Connect must be refused (this host is not on the peer's
  *               allow-list, or we are another user of its host); then exit
  *  -t MS        transfer timeout (60000); -C MS Connect timeout (10000)
@@ -59,7 +62,11 @@ static size_t size = 1 << 20;
 static int failures;
 static volatile sig_atomic_t stop;
 static int xfer_timeout = 60000;
+static adxl_mem_handle_t mem_handle;	/* mem's registration */
+static double peer_looping_at;		/* when the peer said "loop" */
 static bool addr_by_notify;
+
+static double now_s(void);
 
 #define PASS(...) (printf("pass " __VA_ARGS__), printf("\n"))
 #define FAIL(...) (printf("fail " __VA_ARGS__), printf("\n"), failures++)
@@ -213,6 +220,7 @@ static void on_notify(const char *name, size_t nl, const char *msg, size_t ml,
 
 	if (nl == 4 && !memcmp(name, "loop", 4)) {
 		printf("peer looping\n");
+		peer_looping_at = now_s();
 		return;
 	}
 	if (nl == 4 && !memcmp(name, "addr", 4) && ml < sizeof(buf)) {
@@ -279,6 +287,8 @@ static int reg(struct atl_mem *m, enum adxl_mem_type type)
 			adxl_last_error());
 		return -1;
 	}
+	if (m == &mem)
+		mem_handle = h;
 	return 0;
 }
 
@@ -311,7 +321,8 @@ static int exchange_addr(int *got)
 		FAIL("no address from %s in 120 s", peer);
 		return -1;
 	}
-	PASS("addresses exchanged with %s by notify", peer);
+	PASS("addresses exchanged with %s by notify (its buffer at 0x%lx)",
+	     peer, (unsigned long)peer_addr);
 	return 0;
 }
 
@@ -356,11 +367,31 @@ static void loop_until_failure(void)
 
 	make_descs(d, 256, (uintptr_t)scratch.addr);
 	for (;;) {
+		size_t i;
+
+		memset(scratch.addr, 0, size);
 		t0 = now_s();
 		st = adxl_transfer_sync(eng, peer, ADXL_READ, d, 256,
 					xfer_timeout);
 		if (st)
 			break;
+		/*
+		 * What a READ that succeeded returns is the peer's pattern,
+		 * every time: never stale or foreign bytes, also in the
+		 * last one before the peer deregistered (-D).
+		 */
+		for (i = 0; i < 256; i++) {
+			long long at = atl_check((uint8_t *)d[i].local_addr,
+						 d[i].len, peer_seed,
+						 d[i].remote_addr - peer_addr);
+
+			if (at >= 0) {
+				FAIL("loop read %lu: descriptor %zu byte %lld is not the peer's",
+				     n, i, at);
+				free(d);
+				return;
+			}
+		}
 		if (n++ == 0) {
 			printf("looping\n");
 			adxl_send_notify(eng, peer, "loop", 4, "", 0, 10000);
@@ -400,12 +431,12 @@ int main(int argc, char **argv)
 	enum adxl_mem_type type = ADXL_MEM_HOST;
 	const char *kind = "host", *peer_addr_arg = NULL, *transport = NULL;
 	int opt, wait_n = 0, got = 0, loop = 0, waited, again = 0;
-	int connect_timeout = 10000, serve_only = 0, refusal = 0;
+	int connect_timeout = 10000, serve_only = 0, refusal = 0, dereg_ms = -1;
 	struct sigaction sa = { .sa_handler = on_term };
 	struct adxl_option opts[1];
 	adxl_status_t st;
 
-	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:nr")) != -1) {
+	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:nrD:")) != -1) {
 		switch (opt) {
 		case 'l': name = optarg; break;
 		case 'k':
@@ -428,6 +459,7 @@ int main(int argc, char **argv)
 		case 'R': again = atoi(optarg); break;
 		case 'n': serve_only = 1; break;
 		case 'r': refusal = 1; break;
+		case 'D': dereg_ms = atoi(optarg); break;
 		default: return 2;
 		}
 	}
@@ -491,6 +523,16 @@ int main(int argc, char **argv)
 	for (waited = 0; !stop && (wait_n == 0 ? !peer || serve_only :
 				  got < wait_n); waited++) {
 		adxl_get_notifies(eng, on_notify, &got);
+		if (dereg_ms >= 0 && peer_looping_at &&
+		    now_s() - peer_looping_at >= dereg_ms / 1000.0) {
+			st = adxl_deregister_mem(eng, mem_handle);
+			if (st)
+				FAIL("DeregisterMem while the peer reads: %s",
+				     atl_status(st));
+			else
+				printf("deregistered while the peer reads\n");
+			dereg_ms = -1;
+		}
 		if (wait_n && waited == 120 * 200) {
 			FAIL("only %d of %d peers said done in 120 s", got, wait_n);
 			break;
