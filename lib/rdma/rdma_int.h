@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * adxl-rdma.so internals, shared by its four files (the contract with
+ * libmemreg is lib/adxl/rdma_plugin.h):
+ *
+ *   device.c  picking and opening the device, port and GID; the
+ *             protection domain; the plugin's table of operations
+ *   mr.c      memory regions, and finding the one under a local range
+ *   qp.c      RC queue pairs: creating and connecting them
+ *   xfer.c    batches of RDMA READs and WRITEs on a queue pair
+ *
+ * Locking: the list of MRs has its own mutex (r->lock), taken by mr_reg,
+ * mr_dereg and xfer's look-ups; each queue pair has one (q->lock) that
+ * makes xfer calls on it take turns.  libibverbs' own calls are
+ * thread-safe.  Names shared between the files carry the rdmap_ prefix;
+ * the plugin exports only adxl_rdma_plugin().
+ */
+#ifndef ADXL_RDMA_INT_H
+#define ADXL_RDMA_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "../adxl/rdma_plugin.h"
+
+/*
+ * Work requests a queue pair keeps outstanding at most (its send queue
+ * depth, unless the device allows fewer): 128 one-MiB WRITEs fill any
+ * link, and the completion queue stays small.
+ */
+#define SQ_DEPTH	128
+/*
+ * The largest work request, unless the port's max_msg_sz is smaller or
+ * MEMREG_ADXL_RDMA_CHUNK asks for less (to measure, as perftest's sizes
+ * do).  A range is cut into chunks so that one large range keeps the
+ * window full and does not hold the wire alone.
+ */
+#define CHUNK		(1U << 20)
+/*
+ * RDMA READs in flight per queue pair, both as initiator (max_rd_atomic)
+ * and as responder (max_dest_rd_atomic), unless the device allows fewer.
+ * 16 is what common NICs (ConnectX) offer, so that both ends agree
+ * without exchanging it; rxe offers 128.
+ */
+#define RD_ATOMIC_MAX	16
+
+/*
+ * The RC transport's timers (RTS).  The local ACK timeout is
+ * 4.096 us * 2^ACK_TIMEOUT: 17 gives 0.54 s per attempt (the spec lets a
+ * NIC wait up to four times longer), and RETRY_CNT 7 retries make about
+ * 4.3 s of silence before a work request fails with RETRY_EXC_ERR, our
+ * -ECONNRESET.  Real NICs answer in microseconds; soft-RoCE in a VM under
+ * emulation (TCG, a vCPU shared with everything else) has been seen to
+ * take tens of ms per MiB and to pause longer while the host is busy, and
+ * a shorter timer would declare such a peer dead.  The price: a lost
+ * packet (rxe under TCG loses read responses in bursts) costs 0.54 s.
+ */
+#define ACK_TIMEOUT	17
+#define RETRY_CNT	7
+/*
+ * RNR NAKs come only for SENDs into an empty receive queue, which this
+ * plugin never posts; 7 (retry forever) and 12 (0.64 ms) are formalities.
+ */
+#define RNR_RETRY	7
+#define MIN_RNR_TIMER	12
+#define HOP_LIMIT	64
+
+/* Polls that find nothing before a waiting xfer sleeps on its channel. */
+#define SPIN		32
+/*
+ * The longest sleep on the completion channel: a missed event (none is
+ * known) would cost at most this.
+ */
+#define WAIT_MAX_MS	100
+/*
+ * How long a failed batch waits for its flushed work requests; moving to
+ * the error state flushes them at once on every NIC we know, so running
+ * out of this means the device is wedged (the queue pair is then
+ * destroyed, which guarantees the NIC is done with our buffers).
+ */
+#define DRAIN_MS	5000
+/* Work completions per ibv_poll_cq call, work requests per ibv_post_send. */
+#define POLL_BATCH	16
+#define POST_BATCH	32
+
+struct adxl_rdma_mr;
+
+struct adxl_rdma {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	uint8_t port;
+	uint8_t link_layer;		/* IBV_LINK_LAYER_* */
+	int gid_index;
+	union ibv_gid gid;
+	enum ibv_mtu mtu;		/* the port's active MTU */
+	uint16_t lid;			/* 0 on RoCE */
+	int gid_tbl_len;
+	uint64_t chunk;			/* the largest work request */
+	unsigned int sq_depth;		/* SQ_DEPTH, or the device's max_qp_wr */
+	unsigned int cqe;		/* the device's max_cqe */
+	unsigned int rd_atomic;		/* READs we keep in flight at most */
+	unsigned int dest_rd_atomic;	/* READs of a peer we serve at once */
+
+	pthread_mutex_t lock;		/* the MRs */
+	struct adxl_rdma_mr *mrs;
+	struct adxl_rdma_mr *last_hit;	/* of rdmap_mr_lkey() */
+
+	char desc[192];			/* describe() */
+};
+
+struct adxl_rdma_mr {
+	struct adxl_rdma_mr *next;
+	struct ibv_mr *mr;
+	uintptr_t addr;
+	size_t len;
+};
+
+struct adxl_rdma_qp {
+	struct adxl_rdma *r;
+	pthread_mutex_t lock;		/* xfer calls take turns */
+	struct ibv_comp_channel *ch;	/* the CQ's events: xfer sleeps on it */
+	struct ibv_cq *cq;		/* this queue pair's alone */
+	struct ibv_qp *qp;		/* NULL once a drain gave up (xfer.c) */
+	uint32_t psn;			/* our first packet sequence number */
+	bool connected;
+	bool armed;			/* the CQ will raise an event */
+	bool failed;			/* read atomically by qp_failed() */
+	uint32_t seq;			/* of xfer calls, in wr_id */
+};
+
+/* device.c */
+void rdmap_say(char *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rdmap_append(char *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int64_t rdmap_now_ms(void);
+
+/* mr.c */
+int rdmap_mr_reg(struct adxl_rdma *r, void *addr, size_t len,
+		 struct adxl_rdma_mr **out, uint32_t *rkey, char *err);
+void rdmap_mr_dereg(struct adxl_rdma *r, struct adxl_rdma_mr *m);
+void rdmap_mr_dereg_all(struct adxl_rdma *r);
+bool rdmap_mr_lkey(struct adxl_rdma *r, uint64_t addr, uint64_t len,
+		   uint32_t *lkey);
+
+/* qp.c */
+int rdmap_qp_create(struct adxl_rdma *r, struct adxl_rdma_qpinfo *mine,
+		    struct adxl_rdma_qp **out, char *err);
+int rdmap_qp_connect(struct adxl_rdma_qp *q,
+		     const struct adxl_rdma_qpinfo *peer, char *err);
+void rdmap_qp_destroy(struct adxl_rdma_qp *q);
+bool rdmap_qp_failed(struct adxl_rdma_qp *q);
+
+/* xfer.c */
+int rdmap_xfer(struct adxl_rdma_qp *q, bool write,
+	       const struct adxl_rdma_op *ops, size_t n, int64_t deadline,
+	       char *err);
+
+#endif /* ADXL_RDMA_INT_H */
