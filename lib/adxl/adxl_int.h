@@ -421,6 +421,15 @@ bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
+/* plugin.c */
+/*
+ * A transport plugin's table of operations (its first member: the ABI),
+ * found as plugin.c says; NULL with the reason in @err.
+ */
+const void *adxl__plugin_load(const char *env_var, const char *file,
+			      const char *dir, const char *sym,
+			      unsigned int abi, char *err, size_t errlen);
+
 /* ucx.c */
 adxl_status_t adxl__ucx_start(struct adxl_engine *e);
 void adxl__ucx_stop(struct adxl_engine *e);

@@ -12,9 +12,7 @@
  * a registration of the engine, announced without an rkey: transfers that
  * touch it are refused with a message that says why.
  */
-#include <dlfcn.h>
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,54 +28,13 @@ static pthread_once_t plugin_once = PTHREAD_ONCE_INIT;
 static const struct adxl_rdma_ops *plugin;
 static char plugin_err[512];
 
-static void *try_open(const char *path)
-{
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h && !plugin_err[0])
-		snprintf(plugin_err, sizeof(plugin_err), "%s", dlerror());
-	return h;
-}
-
-/* MEMREG_ADXL_RDMA_PLUGIN, else memreg/adxl-rdma.so as for UCX (ucx.c). */
+/* MEMREG_ADXL_RDMA_PLUGIN, else memreg/adxl-rdma.so (plugin.c) */
 static void load_plugin(void)
 {
-	const struct adxl_rdma_ops *(*get)(void);
-	const char *env = getenv("MEMREG_ADXL_RDMA_PLUGIN");
-	char path[PATH_MAX];
-	void *h = NULL;
-	Dl_info info;
-
-	if (env && *env) {
-		h = try_open(env);
-	} else {
-		if (dladdr((void *)adxl_initialize, &info) && info.dli_fname) {
-			const char *slash = strrchr(info.dli_fname, '/');
-			int dir = slash ? (int)(slash - info.dli_fname) : 0;
-
-			snprintf(path, sizeof(path), "%.*s%smemreg/%s", dir,
-				 info.dli_fname, slash ? "/" : "",
-				 ADXL_RDMA_PLUGIN_FILE);
-			h = try_open(path);
-		}
-		if (!h) {
-			snprintf(path, sizeof(path), "%s/%s",
-				 ADXL_RDMA_PLUGIN_DIR, ADXL_RDMA_PLUGIN_FILE);
-			h = try_open(path);
-		}
-	}
-	if (!h)
-		return;
-	get = (const struct adxl_rdma_ops *(*)(void))dlsym(h, ADXL_RDMA_PLUGIN_SYM);
-	if (!get || !get() || get()->abi != ADXL_RDMA_PLUGIN_ABI) {
-		snprintf(plugin_err, sizeof(plugin_err),
-			 "%s is not an RDMA plugin of this libmemreg (ABI %u)",
-			 ADXL_RDMA_PLUGIN_FILE, ADXL_RDMA_PLUGIN_ABI);
-		dlclose(h);
-		return;
-	}
-	/* Never closed, like libibverbs' own providers. */
-	plugin = get();
+	plugin = adxl__plugin_load("MEMREG_ADXL_RDMA_PLUGIN",
+				   ADXL_RDMA_PLUGIN_FILE, ADXL_RDMA_PLUGIN_DIR,
+				   ADXL_RDMA_PLUGIN_SYM, ADXL_RDMA_PLUGIN_ABI,
+				   plugin_err, sizeof(plugin_err));
 }
 
 int adxl__rdma_expose(struct adxl_engine *e, struct adxl_reg *r)

@@ -10,9 +10,7 @@
  * plugin, which serves peers' reads and writes of exposed ranges only.
  * The module still pins, limits and lists the registrations.
  */
-#include <dlfcn.h>
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,58 +26,12 @@ static pthread_once_t plugin_once = PTHREAD_ONCE_INIT;
 static const struct adxl_ucx_ops *plugin;
 static char plugin_err[512];
 
-static void *try_open(const char *path)
-{
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h && !plugin_err[0])
-		snprintf(plugin_err, sizeof(plugin_err), "%s", dlerror());
-	return h;
-}
-
-/*
- * MEMREG_ADXL_UCX_PLUGIN names the file; else it is memreg/adxl-ucx.so
- * beside the libmemreg that runs (the build tree or LIBDIR alike), else
- * in the LIBDIR this library was built for (a static libmemreg).
- */
 static void load_plugin(void)
 {
-	const struct adxl_ucx_ops *(*get)(void);
-	const char *env = getenv("MEMREG_ADXL_UCX_PLUGIN");
-	char path[PATH_MAX];
-	void *h = NULL;
-	Dl_info info;
-
-	if (env && *env) {
-		h = try_open(env);
-	} else {
-		if (dladdr((void *)adxl_initialize, &info) && info.dli_fname) {
-			const char *slash = strrchr(info.dli_fname, '/');
-			int dir = slash ? (int)(slash - info.dli_fname) : 0;
-
-			snprintf(path, sizeof(path), "%.*s%smemreg/%s", dir,
-				 info.dli_fname, slash ? "/" : "",
-				 ADXL_UCX_PLUGIN_FILE);
-			h = try_open(path);
-		}
-		if (!h) {
-			snprintf(path, sizeof(path), "%s/%s",
-				 ADXL_UCX_PLUGIN_DIR, ADXL_UCX_PLUGIN_FILE);
-			h = try_open(path);
-		}
-	}
-	if (!h)
-		return;
-	get = (const struct adxl_ucx_ops *(*)(void))dlsym(h, ADXL_UCX_PLUGIN_SYM);
-	if (!get || !get() || get()->abi != ADXL_UCX_PLUGIN_ABI) {
-		snprintf(plugin_err, sizeof(plugin_err),
-			 "%s is not a UCX plugin of this libmemreg (ABI %u)",
-			 ADXL_UCX_PLUGIN_FILE, ADXL_UCX_PLUGIN_ABI);
-		dlclose(h);
-		return;
-	}
-	/* Never closed: UCX's libraries do not support being unloaded. */
-	plugin = get();
+	plugin = adxl__plugin_load("MEMREG_ADXL_UCX_PLUGIN", ADXL_UCX_PLUGIN_FILE,
+				   ADXL_UCX_PLUGIN_DIR, ADXL_UCX_PLUGIN_SYM,
+				   ADXL_UCX_PLUGIN_ABI, plugin_err,
+				   sizeof(plugin_err));
 }
 
 int adxl__ucx_expose(struct adxl_engine *e, struct adxl_reg *r)
