@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests of adxl-rdma.so against the fake libibverbs: no RDMA
+ * device, no root.
+ *
+ * Usage: test_rdma [GLOB]   (GLOB selects tests by name, cmocka's filter)
+ */
+#include <stdio.h>
+
+#include "tests.h"
+
+const struct adxl_rdma_ops *rd;
+
+int main(int argc, char **argv)
+{
+	int failed;
+
+	rd = adxl_rdma_plugin();
+	if (!rd || rd->abi != ADXL_RDMA_PLUGIN_ABI) {
+		printf("not ok - adxl_rdma_plugin(): no table of ABI %d\n",
+		       ADXL_RDMA_PLUGIN_ABI);
+		return 1;
+	}
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	failed = test_device_group() + test_mr_group() + test_xfer_group() +
+		 test_errors_group() + test_threads_group() +
+		 test_shipped_group();
+	return failed ? 1 : 0;
+}
