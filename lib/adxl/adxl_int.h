@@ -421,6 +421,9 @@ bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
+/* peer.c: a peer's table of registrations, sorted by address */
+void adxl__rregs_sort(struct adxl_peer *p);
+
 /* plugin.c */
 /*
  * A transport plugin's table of operations (its first member: the ABI),

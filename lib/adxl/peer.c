@@ -139,6 +139,12 @@ static int cmp_rreg(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* p->rregs in address order, as adxl__rreg_find() searches them. */
+void adxl__rregs_sort(struct adxl_peer *p)
+{
+	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+}
+
 /* Import the peer's tokens; a token that died meanwhile is left out. */
 static adxl_status_t import_all(struct adxl_engine *e, struct adxl_peer *p,
 				const struct adxl_hello *h)
@@ -165,7 +171,7 @@ static adxl_status_t import_all(struct adxl_engine *e, struct adxl_peer *p,
 			.handle = r.handle,
 		};
 	}
-	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	adxl__rregs_sort(p);
 	return ADXL_SUCCESS;
 }
 

@@ -29,13 +29,6 @@
 
 #include "adxl_int.h"
 
-static int cmp_rreg(const void *a, const void *b)
-{
-	const struct adxl_rreg *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* Server side: our queue pair for link @l, connected to @peer's. */
 static int link_qp(struct adxl_engine *e, struct adxl_link *l,
 		   const struct adxl_rdma_qpinfo *peer,
@@ -128,7 +121,7 @@ static adxl_status_t copy_regs(struct adxl_peer *p,
 		r->rkey = in->regs[i].rkey;
 		p->n_rregs++;
 	}
-	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	adxl__rregs_sort(p);
 	return ADXL_SUCCESS;
 }
 

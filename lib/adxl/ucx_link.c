@@ -17,13 +17,6 @@
 
 #include "adxl_int.h"
 
-static int cmp_rreg(const void *a, const void *b)
-{
-	const struct adxl_rreg *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* Server side: the reply to a UCX hello, framed into @reply. */
 int adxl__ucx_answer(struct adxl_engine *e, const uint8_t *p, size_t len,
 		     struct adxl_buf *reply)
@@ -97,7 +90,7 @@ static adxl_status_t copy_regs(struct adxl_peer *p,
 		r->type = in->regs[i].type;
 		p->n_rregs++;
 	}
-	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	adxl__rregs_sort(p);
 	return ADXL_SUCCESS;
 }
 

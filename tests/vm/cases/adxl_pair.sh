@@ -26,20 +26,6 @@ peer_run() {
 	echo $! >$tmp/$name.pid
 }
 
-# judge NAME WHAT: one TAP line from adxl_peer NAME's exit and its checks.
-judge() {
-	wait "$(cat $tmp/$1.pid)"
-	rc=$?
-	passes=$(grep -c '^pass' $tmp/$1.out)
-	if [ $rc = 0 ] && ! grep -q '^fail' $tmp/$1.out; then
-		ok "$2: $passes checks passed"
-	else
-		not_ok "$2: exit $rc"
-		grep -h '^fail' $tmp/$1.out | head -10 | sed 's/^/#   /'
-		tail -n 40 $tmp/$1.err | sed 's/^/#   /'
-	fi
-}
-
 # Engines on port 29000 hold host memory in a and device memory in b, on
 # 29001 the other way round; each reads and writes its peer's buffer in
 # batches of 1 to 4096 descriptors and checks every byte, and checks what

@@ -113,20 +113,6 @@ peer_run() {
 	echo $! >$tmp/$name.pid
 }
 
-# judge NAME WHAT: one TAP line from adxl_peer NAME's exit and its checks.
-judge() {
-	wait "$(cat $tmp/$1.pid)"
-	rc=$?
-	passes=$(grep -c '^pass' $tmp/$1.out)
-	if [ $rc = 0 ] && ! grep -q '^fail' $tmp/$1.out; then
-		ok "$2: $passes checks passed"
-	else
-		not_ok "$2: exit $rc"
-		grep -h '^fail' $tmp/$1.out | head -10 | sed 's/^/#   /'
-		tail -n 20 $tmp/$1.err | sed 's/^/#   /'
-	fi
-}
-
 # the error line of a -L client, and how long its failing call took
 loop_end() {
 	wait "$(cat $tmp/$1.pid)"

@@ -53,6 +53,22 @@ wait_for() {
 	done
 }
 
+# judge NAME WHAT: one TAP line from the exit and checks of an adxl_peer
+# started in the background with its pid in $tmp/NAME.pid, its output in
+# $tmp/NAME.out and $tmp/NAME.err (the two-VM cases).
+judge() {
+	wait "$(cat $tmp/$1.pid)"
+	rc=$?
+	passes=$(grep -c '^pass' $tmp/$1.out)
+	if [ $rc = 0 ] && ! grep -q '^fail' $tmp/$1.out; then
+		ok "$2: $passes checks passed"
+	else
+		not_ok "$2: exit $rc"
+		grep -h '^fail' $tmp/$1.out | head -10 | sed 's/^/#   /'
+		tail -n 40 $tmp/$1.err | sed 's/^/#   /'
+	fi
+}
+
 # start_monitor FILE: `memreg -j monitor` into FILE, subscribed for sure
 # (a canary registration's event has arrived) when this returns; its pid
 # is in $monitor_pid.
