@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pair_bench - ADXL across two hosts (UCX) against a plain TCP stream of
- * the same bytes between the same two hosts, 4 KiB to 64 MiB.
+ * pair_bench - ADXL across two hosts (UCX, and with -R RDMA) against a
+ * plain TCP stream of the same bytes between the same two hosts, 4 KiB
+ * to 64 MiB.
  *
  *   server:  pair_bench -s ADDR          (e.g. 10.9.0.1, in VM a)
- *   client:  pair_bench -c SERVER -l ADDR [-J] [-r REPS] [-q]   (VM b)
+ *   client:  pair_bench -c SERVER -l ADDR [-R] [-J] [-r REPS] [-q]  (VM b)
  *
  * Both register a 64 MiB host buffer with an ADXL engine on ADDR:29300.
  * The server also listens on TCP port 29301; the client connects there
@@ -15,6 +16,11 @@
  *   tcp read    ask for S bytes on the TCP connection, receive them
  *   ucx write   TransferSync WRITE of S bytes into the server's buffer
  *   tcp write   send S bytes, wait for the server's one-byte ack
+ * With -R (both hosts have an RDMA device) the client has a second
+ * engine, on ADDR:29302 with Transport=rdma, and the first one gets
+ * Transport=ucx; the server's engine (Transport=auto) serves both:
+ *   rdma read   TransferSync READ over RDMA (the NIC reads, one-sided)
+ *   rdma write  TransferSync WRITE over RDMA
  * Each TCP transfer is one request and its answer, like an ADXL call.
  * The first transfer of every size is checked byte for byte (a write by
  * reading it back over the other path).  One
@@ -84,16 +90,20 @@ static uint8_t *buffer(unsigned int seed)
 	return p;
 }
 
-static adxl_engine_t *engine(const char *addr, uint8_t *buf)
+/* An engine on ADDR:PORT with BUF registered; @transport NULL: auto. */
+static adxl_engine_t *engine(const char *addr, int port, uint8_t *buf,
+			     const char *transport)
 {
 	struct adxl_mem_desc d = { (uintptr_t)buf, BUF };
+	struct adxl_option o = { "Transport", transport };
 	adxl_mem_handle_t h;
 	adxl_engine_t *e;
 	char name[64];
 
-	snprintf(name, sizeof(name), "%s:%d", addr, ENGINE_PORT);
+	snprintf(name, sizeof(name), "%s:%d", addr, port);
 	errno = 0;
-	if (adxl_engine_create(&e) || adxl_initialize(e, name, NULL, 0) ||
+	if (adxl_engine_create(&e) ||
+	    adxl_initialize(e, name, &o, transport ? 1 : 0) ||
 	    adxl_register_mem(e, &d, ADXL_MEM_HOST, &h))
 		die("ADXL engine");
 	return e;
@@ -130,7 +140,7 @@ static int serve(const char *addr)
 	struct sockaddr_in sa = { .sin_family = AF_INET,
 				  .sin_port = htons(TCP_PORT) };
 	uint8_t *buf = buffer(1);
-	adxl_engine_t *e = engine(addr, buf);
+	adxl_engine_t *e = engine(addr, ENGINE_PORT, buf, NULL);
 	uint64_t req, where = (uintptr_t)buf;
 	int one = 1, lfd, fd;
 	uint8_t ack = 1;
@@ -174,15 +184,19 @@ static int serve(const char *addr)
 
 struct client {
 	adxl_engine_t *e;
+	adxl_engine_t *re;		/* -R: Transport=rdma, else NULL */
 	char peer[64];
 	uint8_t *buf;
 	uint64_t raddr;
 	int fd;
 };
 
-enum path { UCX_READ, TCP_READ, UCX_WRITE, TCP_WRITE, PATHS };
+enum path {
+	UCX_READ, TCP_READ, UCX_WRITE, TCP_WRITE, RDMA_READ, RDMA_WRITE, PATHS
+};
 static const char *const path_name[PATHS] = {
-	"ucx read", "tcp read", "ucx write", "tcp write",
+	"ucx read", "tcp read", "ucx write", "tcp write", "rdma read",
+	"rdma write",
 };
 
 static void one(struct client *c, enum path p, size_t len)
@@ -195,8 +209,11 @@ static void one(struct client *c, enum path p, size_t len)
 	switch (p) {
 	case UCX_READ:
 	case UCX_WRITE:
-		st = adxl_transfer_sync(c->e, c->peer,
-					p == UCX_READ ? ADXL_READ : ADXL_WRITE,
+	case RDMA_READ:
+	case RDMA_WRITE:
+		st = adxl_transfer_sync(p >= RDMA_READ ? c->re : c->e, c->peer,
+					p == UCX_READ || p == RDMA_READ ?
+						ADXL_READ : ADXL_WRITE,
 					&d, 1, TIMEOUT_MS);
 		if (st) {
 			errno = 0;
@@ -250,10 +267,10 @@ static void expect(const struct client *c, enum path p, size_t len,
  */
 static void checked(struct client *c, enum path p, size_t len)
 {
-	enum path back = p == UCX_WRITE ? TCP_READ : UCX_READ;
-	enum path restore = p == UCX_WRITE ? TCP_WRITE : UCX_WRITE;
+	enum path back = p == TCP_WRITE ? UCX_READ : TCP_READ;
+	enum path restore = p == TCP_WRITE ? UCX_WRITE : TCP_WRITE;
 
-	if (p == UCX_READ || p == TCP_READ) {
+	if (p == UCX_READ || p == TCP_READ || p == RDMA_READ) {
 		memset(c->buf, 0, len);
 		one(c, p, len);
 		expect(c, p, len, 1);
@@ -275,7 +292,8 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int client(const char *server, const char *addr, int reps, int quick)
+static int client(const char *server, const char *addr, int reps, int quick,
+		  int rdma)
 {
 	static const size_t sizes[] = {
 		4096, 16384, 65536, 262144, 1 << 20, 4 << 20, 16 << 20,
@@ -286,10 +304,13 @@ static int client(const char *server, const char *addr, int reps, int quick)
 	double mbs[PATHS][MAX_REPS], med[PATHS];
 	struct client c = { .buf = buffer(2) };
 	unsigned int s, n_sizes = quick ? 6 : 8;
-	int tries, r, p;
+	int tries, r, p, paths = rdma ? PATHS : RDMA_READ;
 	struct bj j;
 
-	c.e = engine(addr, c.buf);
+	/* with RDMA beside it, auto would pick RDMA: name each path */
+	c.e = engine(addr, ENGINE_PORT, c.buf, rdma ? "ucx" : NULL);
+	if (rdma)
+		c.re = engine(addr, ENGINE_PORT + 2, c.buf, "rdma");
 	snprintf(c.peer, sizeof(c.peer), "%s:%d", server, ENGINE_PORT);
 	inet_pton(AF_INET, server, &sa.sin_addr);
 	for (tries = 0;; tries++) {
@@ -304,21 +325,24 @@ static int client(const char *server, const char *addr, int reps, int quick)
 	nodelay(c.fd);
 	if (full_io(c.fd, &c.raddr, sizeof(c.raddr), 0))
 		die("receive the address");
-	if (adxl_connect(c.e, c.peer, 60000)) {
+	if (adxl_connect(c.e, c.peer, 60000) ||
+	    (c.re && adxl_connect(c.re, c.peer, 60000))) {
 		errno = 0;
 		die("Connect");
 	}
-	printf("%-10s %10s %10s %10s %10s   ucx/tcp read, write (MB/s, medians of %d)\n",
-	       "size", path_name[0], path_name[1], path_name[2], path_name[3],
-	       reps);
+	printf("%-10s", "size");
+	for (p = 0; p < paths; p++)
+		printf(" %10s", path_name[p]);
+	printf("   %s read, write (MB/s, medians of %d)\n",
+	       rdma ? "ucx/tcp, rdma/tcp, rdma/ucx" : "ucx/tcp", reps);
 	for (s = 0; s < n_sizes; s++) {
 		size_t len = sizes[s];
 		size_t n = len >= REP_BYTES ? 1 : REP_BYTES / len;
 
-		for (p = 0; p < PATHS; p++)
+		for (p = 0; p < paths; p++)
 			checked(&c, p, len);
 		for (r = 0; r < reps; r++) {
-			for (p = 0; p < PATHS; p++) {
+			for (p = 0; p < paths; p++) {
 				double t0 = now_s();
 				size_t i;
 
@@ -327,19 +351,28 @@ static int client(const char *server, const char *addr, int reps, int quick)
 				mbs[p][r] = len * n / (now_s() - t0) / 1e6;
 			}
 		}
-		for (p = 0; p < PATHS; p++) {
+		for (p = 0; p < paths; p++) {
 			double sorted[MAX_REPS];
 
 			memcpy(sorted, mbs[p], reps * sizeof(double));
 			qsort(sorted, reps, sizeof(double), cmp_double);
 			med[p] = sorted[reps / 2];
 		}
-		printf("%-10zu %10.1f %10.1f %10.1f %10.1f   %.2f %.2f\n", len,
-		       med[0], med[1], med[2], med[3], med[0] / med[1],
-		       med[2] / med[3]);
+		printf("%-10zu", len);
+		for (p = 0; p < paths; p++)
+			printf(" %10.1f", med[p]);
+		printf("   %.2f %.2f", med[UCX_READ] / med[TCP_READ],
+		       med[UCX_WRITE] / med[TCP_WRITE]);
+		if (rdma)
+			printf(", %.2f %.2f, %.2f %.2f",
+			       med[RDMA_READ] / med[TCP_READ],
+			       med[RDMA_WRITE] / med[TCP_WRITE],
+			       med[RDMA_READ] / med[UCX_READ],
+			       med[RDMA_WRITE] / med[UCX_WRITE]);
+		printf("\n");
 		if (!json)
 			continue;
-		for (p = 0; p < PATHS; p++) {
+		for (p = 0; p < paths; p++) {
 			bj_begin(&j, "pair");
 			bj_str(&j, "path", path_name[p]);
 			bj_u64(&j, "bytes", len);
@@ -355,15 +388,16 @@ static int client(const char *server, const char *addr, int reps, int quick)
 	}
 	close(c.fd);
 	adxl_engine_destroy(c.e);
+	adxl_engine_destroy(c.re);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	const char *server = NULL, *listen_addr = NULL, *local = NULL;
-	int opt, reps = 3, quick = 0;
+	int opt, reps = 3, quick = 0, rdma = 0;
 
-	while ((opt = getopt(argc, argv, "s:c:l:r:Jq")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:l:r:JqR")) != -1) {
 		switch (opt) {
 		case 's': listen_addr = optarg; break;
 		case 'c': server = optarg; break;
@@ -371,6 +405,7 @@ int main(int argc, char **argv)
 		case 'r': reps = atoi(optarg); break;
 		case 'J': json = 1; break;
 		case 'q': quick = 1; break;
+		case 'R': rdma = 1; break;
 		default: goto usage;
 		}
 	}
@@ -379,8 +414,8 @@ int main(int argc, char **argv)
 	if (listen_addr)
 		return serve(listen_addr);
 	if (server && local)
-		return client(server, local, reps, quick);
+		return client(server, local, reps, quick, rdma);
 usage:
-	fprintf(stderr, "usage: pair_bench -s ADDR | -c SERVER -l ADDR [-J] [-r REPS] [-q]\n");
+	fprintf(stderr, "usage: pair_bench -s ADDR | -c SERVER -l ADDR [-R] [-J] [-r REPS] [-q]\n");
 	return 2;
 }

@@ -175,8 +175,17 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 		u->chunk = CHUNK;
 	/* NULL, NULL: UCX_TLS, UCX_NET_DEVICES & co. from the environment. */
 	st = ucp_config_read(NULL, NULL, &cfg);
+	/*
+	 * TCP unless the user says otherwise: RDMA has a path of its own
+	 * (adxl-rdma.so), and UCX 1.13's verbs transports abort the process
+	 * on soft-RoCE ("ucp_request.c:684 Assertion ... got REQ message"
+	 * when both hosts have rxe).
+	 */
 	if (st == UCS_OK) {
-		st = ucp_init(&params, cfg, &u->ctx);
+		if (!getenv("UCX_TLS"))
+			st = ucp_config_modify(cfg, "TLS", "tcp");
+		if (st == UCS_OK)
+			st = ucp_init(&params, cfg, &u->ctx);
 		ucp_config_release(cfg);
 	}
 	if (st != UCS_OK) {

@@ -225,10 +225,62 @@ adxl() {
 	expect "VM $MEMREG_VM_PAIR: no registration left" 0 "$left"
 }
 
-[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|adxl..." >&2; exit 2; }
+# The benchmark (bench/run-rdma): in turns over the same link, ADXL over
+# RDMA, over UCX (TCP) and a plain TCP stream (bench/pair_bench -R, b reads
+# and writes a's memory), then perftest's ib_read_bw and ib_write_bw at the
+# same sizes and ib_read_lat at 4 KiB, b against a.  Figures, not tests:
+# "BENCH" lines for scripts/bench and "# " lines to read.
+bench() {
+	reps=${RDMA_BENCH_REPS:-3}
+	if [ "$MEMREG_VM_PAIR" = a ]; then
+		/memreg/build/bench/pair_bench -s "$me" >$tmp/pb.out 2>&1
+		for size in $RDMA_BENCH_SIZES; do
+			ib_read_bw -d $dev -x "$gid" -s "$size" -n 20 -F >/dev/null 2>&1
+			ib_write_bw -d $dev -x "$gid" -s "$size" -n 20 -F >/dev/null 2>&1
+		done
+		ib_read_lat -d $dev -x "$gid" -s 4096 -n 200 -F >/dev/null 2>&1
+		return
+	fi
+	if ! /memreg/build/bench/pair_bench -c "$peer" -l "$me" -R -J \
+		-r "$reps" ${RDMA_BENCH_QUICK:+-q} >$tmp/pb.out 2>$tmp/pb.err; then
+		not_ok "VM b: pair_bench -R failed"
+		tail -n 20 $tmp/pb.err $tmp/pb.out | sed 's/^/#   /'
+		return
+	fi
+	grep '^BENCH' $tmp/pb.out
+	grep -v '^BENCH' $tmp/pb.out | sed 's/^/# /'
+	ok "VM b: pair_bench: ADXL over RDMA and UCX against TCP"
+	for size in $RDMA_BENCH_SIZES; do
+		for t in ib_read_bw ib_write_bw; do
+			n=0
+			until $t -d $dev -x "$gid" -s "$size" -n 20 -F "$peer" >$tmp/$t.out 2>&1; do
+				n=$((n + 1))
+				[ $n -gt 60 ] && break
+				sleep 1
+			done
+			# bytes, iterations, peak, average MB/s, Mpps
+			mbs=$(awk '$1 == '"$size"' && NF >= 4 { v = $4 } END { print v }' $tmp/$t.out)
+			echo "BENCH {\"bench\":\"perftest\",\"path\":\"$t\",\"bytes\":$size,\"mbs\":${mbs:-0}}"
+			echo "# $t $size: ${mbs:-?} MB/s"
+		done
+	done
+	n=0
+	until ib_read_lat -d $dev -x "$gid" -s 4096 -n 200 -F "$peer" >$tmp/lat.out 2>&1; do
+		n=$((n + 1))
+		[ $n -gt 60 ] && break
+		sleep 1
+	done
+	# bytes, iterations, min, max, typical, average, stdev, 99%, 99.9% (us)
+	lat=$(awk '$1 == 4096 && NF >= 6 { v = $5 } END { print v }' $tmp/lat.out)
+	echo "BENCH {\"bench\":\"perftest\",\"path\":\"ib_read_lat\",\"bytes\":4096,\"usec\":${lat:-0}}"
+	echo "# ib_read_lat 4096: typical ${lat:-?} us"
+}
+
+[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|adxl|bench..." >&2; exit 2; }
+RDMA_BENCH_SIZES=${RDMA_BENCH_SIZES:-4096 16384 65536 262144 1048576 4194304}
 for step in "$@"; do
 	case "$step" in
-	perf|adxl) ;;
+	perf|adxl|bench) ;;
 	*) echo "rdma_pair.sh: unknown step $step" >&2; exit 2 ;;
 	esac
 done
