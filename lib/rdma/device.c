@@ -331,7 +331,7 @@ static int open_dev(struct adxl_rdma **out, char *err)
 	if (chunk && *chunk) {
 		unsigned long long v = strtoull(chunk, NULL, 0);
 
-		if (v && v <= CHUNK)
+		if (v && v <= CHUNK_MAX)
 			r->chunk = v;
 	}
 

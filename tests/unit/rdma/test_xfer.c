@@ -111,20 +111,21 @@ static uint32_t largest_wr(const char *chunk, uint32_t max_msg_sz)
 }
 
 /*
- * Work requests of 1 MiB at most, or MEMREG_ADXL_RDMA_CHUNK if that is
- * smaller and not 0, or the port's max_msg_sz if that is.
+ * Work requests of 64 KiB at most, or MEMREG_ADXL_RDMA_CHUNK if that is
+ * not 0 and at most 1 MiB, or the port's max_msg_sz if that is smaller.
  */
 static void xfer_chunks(void **state)
 {
 	(void)state;
-	assert_int_equal(largest_wr(NULL, 0), MiB);
-	assert_int_equal(largest_wr("65536", 0), 65536);
+	assert_int_equal(largest_wr(NULL, 0), 65536);
+	assert_int_equal(largest_wr("1048576", 0), MiB);
 	assert_int_equal(largest_wr("0x3000", 0), 0x3000);
-	assert_int_equal(largest_wr("0", 0), MiB);
-	assert_int_equal(largest_wr("4194304", 0), MiB);
-	assert_int_equal(largest_wr("junk", 0), MiB);
+	assert_int_equal(largest_wr("0", 0), 65536);
+	assert_int_equal(largest_wr("4194304", 0), 65536);
+	assert_int_equal(largest_wr("junk", 0), 65536);
 	assert_int_equal(largest_wr(NULL, 12288), 12288);
 	assert_int_equal(largest_wr("4096", 12288), 4096);
+	assert_int_equal(largest_wr("1048576", 12288), 12288);
 }
 
 /*
