@@ -37,7 +37,7 @@ static int link_qp(struct adxl_engine *e, struct adxl_link *l,
 	struct adxl_rdma_qp *qp;
 	int ret;
 
-	ret = e->rdma_ops->qp_create(e->rdma, mine, &qp, err);
+	ret = e->rdma_ops->qp_create(e->rdma, true, mine, &qp, err);
 	if (ret)
 		return ret;
 	ret = e->rdma_ops->qp_connect(qp, peer, err);
@@ -45,8 +45,6 @@ static int link_qp(struct adxl_engine *e, struct adxl_link *l,
 		e->rdma_ops->qp_destroy(qp);
 		return ret;
 	}
-	/* a second hello on one link replaces the first queue pair */
-	adxl__rdma_link_release(e, l);
 	l->qp = qp;
 	return 0;
 }
@@ -64,8 +62,12 @@ int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 	if (adxl__rdma_hello_decode(p, len, &peer))
 		return -EPROTO;
 	memset(&out, 0, sizeof(out));
-	if (e->transport == ADXL_TRANSPORT_KERNEL ||
-	    e->transport == ADXL_TRANSPORT_UCX) {
+	if (l->qp) {
+		/* one queue pair a link: a peer cannot make us churn them */
+		snprintf(out.msg, sizeof(out.msg),
+			 "this link has its queue pair already");
+	} else if (e->transport == ADXL_TRANSPORT_KERNEL ||
+		   e->transport == ADXL_TRANSPORT_UCX) {
 		snprintf(out.msg, sizeof(out.msg),
 			 "engine %.64s has Transport=%s: no RDMA", e->name,
 			 e->transport == ADXL_TRANSPORT_UCX ? "ucx" : "kernel");
@@ -177,7 +179,12 @@ adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
 			   p->name, err);
 		return ADXL_NOT_CONNECTED;
 	}
-	if (e->rdma_ops->qp_create(e->rdma, &mine, &qp, err)) {
+	if (e->rdma_ops->qp_create(e->rdma, false, &mine, &qp, err)) {
+		if (may_refuse) {
+			adxl__info("Connect %s: no RDMA queue pair here (%s): over UCX",
+				   p->name, err);
+			return ADXL_NOT_CONNECTED;
+		}
 		adxl__err("Connect %s: RDMA queue pair: %s", p->name, err);
 		return ADXL_FAILED;
 	}
@@ -197,8 +204,16 @@ adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
 		goto fail;
 	}
 	if (e->rdma_ops->qp_connect(qp, &in.qp, err)) {
-		adxl__err("Connect %s: RDMA queue pair: %s", p->name, err);
-		st = ADXL_FAILED;
+		if (may_refuse) {
+			/* the server's queue pair goes with the link */
+			adxl__info("Connect %s: RDMA queue pair: %s: over UCX",
+				   p->name, err);
+			st = ADXL_NOT_CONNECTED;
+		} else {
+			adxl__err("Connect %s: RDMA queue pair: %s", p->name,
+				  err);
+			st = ADXL_FAILED;
+		}
 		goto fail;
 	}
 	st = copy_regs(p, &in);

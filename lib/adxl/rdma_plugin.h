@@ -26,6 +26,9 @@
  *
  * Errors are negative errno values, with a message in @err:
  *   -ETIMEDOUT   the deadline passed first
+ *   -EAGAIN      the deadline passed before anything was posted (another
+ *                call had the queue pair): nothing happened, and the
+ *                queue pair is fine
  *   -ECONNRESET  the peer is unreachable (retries exhausted) or gone
  *   -EACCES      the peer refused a range: no (longer a) registration
  *   -EFAULT      a local range is in no MR of ours
@@ -89,8 +92,13 @@ struct adxl_rdma_ops {
 	/* Deregistered: the rkey no longer works when this returns. */
 	void (*mr_dereg)(struct adxl_rdma *r, struct adxl_rdma_mr *m);
 
-	/* A queue pair, ready to be connected with what *mine says. */
-	int (*qp_create)(struct adxl_rdma *r, struct adxl_rdma_qpinfo *mine,
+	/*
+	 * A queue pair, ready to be connected with what *mine says.  With
+	 * @serve the peer may READ and WRITE our MRs through it (with their
+	 * rkeys); without, it only initiates and the peer reaches nothing.
+	 */
+	int (*qp_create)(struct adxl_rdma *r, bool serve,
+			 struct adxl_rdma_qpinfo *mine,
 			 struct adxl_rdma_qp **out, char *err);
 	/* Connected to the peer's queue pair (INIT -> RTR -> RTS). */
 	int (*qp_connect)(struct adxl_rdma_qp *q,

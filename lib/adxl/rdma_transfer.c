@@ -127,7 +127,16 @@ adxl_status_t adxl__rdma_transfer(struct adxl_engine *e, struct adxl_peer *p,
 			break;
 		ret = e->rdma_ops->xfer(p->qp, op == ADXL_WRITE, ops, k,
 					deadline, err);
-		if (ret == -ETIMEDOUT || ret == -ECONNRESET || ret == -EACCES) {
+		if (ret == -EAGAIN) {
+			/* nothing posted, nothing broken: only out of time */
+			adxl__err("transfer to %s: timed out before descriptor %zu over RDMA (%s)",
+				  p->name, off, err);
+			st = ADXL_TIMEOUT;
+			break;
+		}
+		if (ret == -ETIMEDOUT || ret == -ECONNRESET || ret == -EACCES ||
+		    (ret && e->rdma_ops->qp_failed(p->qp))) {
+			/* the queue pair is in error: so is the link */
 			st = link_failed(p, ret, err, off, k);
 			break;
 		}

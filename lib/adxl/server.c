@@ -489,6 +489,7 @@ void adxl__server_stop(struct adxl_engine *e)
 	e->server_running = false;
 	pthread_mutex_lock(&e->notify_lock);
 	for (i = 0; i < e->n_links; i++) {
+		adxl__rdma_link_release(e, &e->links[i]);
 		close(e->links[i].fd);
 		free(e->links[i].in);
 		adxl__buf_free(&e->links[i].out);

@@ -67,8 +67,9 @@ void rdmap_qp_destroy(struct adxl_rdma_qp *q)
 	free(q);
 }
 
-int rdmap_qp_create(struct adxl_rdma *r, struct adxl_rdma_qpinfo *mine,
-		    struct adxl_rdma_qp **out, char *err)
+int rdmap_qp_create(struct adxl_rdma *r, bool serve,
+		    struct adxl_rdma_qpinfo *mine, struct adxl_rdma_qp **out,
+		    char *err)
 {
 	struct ibv_qp_init_attr ia = {
 		.qp_type = IBV_QPT_RC,
@@ -85,9 +86,14 @@ int rdmap_qp_create(struct adxl_rdma *r, struct adxl_rdma_qpinfo *mine,
 		.qp_state = IBV_QPS_INIT,
 		.pkey_index = 0,
 		.port_num = r->port,
-		/* What peers may do through this QP: what the rkeys allow. */
-		.qp_access_flags = IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_WRITE,
+		/*
+		 * What the peer may do through this QP: what the rkeys allow
+		 * if we serve it, else nothing -- a client's QP only
+		 * initiates, and the server it connected to must not reach
+		 * the client's MRs through it.
+		 */
+		.qp_access_flags = serve ? IBV_ACCESS_REMOTE_READ |
+					   IBV_ACCESS_REMOTE_WRITE : 0,
 	};
 	struct adxl_rdma_qp *q;
 	const char *what;

@@ -154,7 +154,8 @@ bool rdmap_mr_lkey(struct adxl_rdma *r, uint64_t addr, uint64_t len,
 		   uint32_t *lkey);
 
 /* qp.c */
-int rdmap_qp_create(struct adxl_rdma *r, struct adxl_rdma_qpinfo *mine,
+int rdmap_qp_create(struct adxl_rdma *r, bool serve,
+		    struct adxl_rdma_qpinfo *mine,
 		    struct adxl_rdma_qp **out, char *err);
 int rdmap_qp_connect(struct adxl_rdma_qp *q,
 		     const struct adxl_rdma_qpinfo *peer, char *err);

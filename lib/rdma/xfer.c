@@ -321,7 +321,24 @@ int rdmap_xfer(struct adxl_rdma_qp *q, bool write,
 	size_t window;
 	int got, ret;
 
-	pthread_mutex_lock(&q->lock);
+	/*
+	 * Calls take turns; one that waits past its deadline for another
+	 * (a large transfer, an async worker) has posted nothing and fails
+	 * nothing: -EAGAIN, and the queue pair serves on.
+	 */
+	if (deadline >= 0) {
+		struct timespec ts = {
+			.tv_sec = deadline / 1000,
+			.tv_nsec = (deadline % 1000) * 1000000,
+		};
+
+		if (pthread_mutex_clocklock(&q->lock, CLOCK_MONOTONIC, &ts)) {
+			rdmap_say(err, "the deadline passed while another call had the queue pair; nothing was posted");
+			return -EAGAIN;
+		}
+	} else {
+		pthread_mutex_lock(&q->lock);
+	}
 	if (rdmap_qp_failed(q)) {
 		rdmap_say(err, "the queue pair failed earlier: connect again");
 		ret = -ECONNRESET;
@@ -342,9 +359,10 @@ int rdmap_xfer(struct adxl_rdma_qp *q, bool write,
 		window = r->rd_atomic;
 
 	if (deadline >= 0 && rdmap_now_ms() >= deadline) {
-		rdmap_say(err, "the deadline had passed before the first %s",
+		rdmap_say(err, "the deadline had passed before the first %s; nothing was posted",
 			  verb(&b));
-		b.ret = -ETIMEDOUT;
+		ret = -EAGAIN;
+		goto out;
 	}
 	while (!b.ret) {
 		if (b.next < n && b.posted - b.done < window)

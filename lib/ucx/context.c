@@ -176,13 +176,15 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 	/* NULL, NULL: UCX_TLS, UCX_NET_DEVICES & co. from the environment. */
 	st = ucp_config_read(NULL, NULL, &cfg);
 	/*
-	 * TCP unless the user says otherwise: RDMA has a path of its own
+	 * TCP unless the user says otherwise (UCX_TLS or UCX_NET_DEVICES):
+	 * RDMA has a path of its own
 	 * (adxl-rdma.so), and UCX 1.13's verbs transports abort the process
 	 * on soft-RoCE ("ucp_request.c:684 Assertion ... got REQ message"
 	 * when both hosts have rxe).
 	 */
 	if (st == UCS_OK) {
-		if (!getenv("UCX_TLS"))
+		/* (a user who names devices picks the transports too) */
+		if (!getenv("UCX_TLS") && !getenv("UCX_NET_DEVICES"))
 			st = ucp_config_modify(cfg, "TLS", "tcp");
 		if (st == UCS_OK)
 			st = ucp_init(&params, cfg, &u->ctx);

@@ -142,8 +142,9 @@ void link_reconnect(struct link *l)
 	if (l->peer)
 		rd->qp_destroy(l->peer);
 	l->q = l->peer = NULL;
-	assert_ok(rd->qp_create(l->cli, &l->qi, &l->q, err), err);
-	assert_ok(rd->qp_create(l->srv, &l->pi, &l->peer, err), err);
+	/* as the engines make them: the client's only initiates */
+	assert_ok(rd->qp_create(l->cli, false, &l->qi, &l->q, err), err);
+	assert_ok(rd->qp_create(l->srv, true, &l->pi, &l->peer, err), err);
 	/* As the engines do over their control connection. */
 	assert_ok(rd->qp_connect(l->peer, &l->qi, err), err);
 	assert_ok(rd->qp_connect(l->q, &l->pi, err), err);

@@ -155,7 +155,7 @@ static void gid_default(void **state)
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
 	assert_string_equal(rd->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024");
-	assert_ok(rd->qp_create(r, &mine, &q, err), err);
+	assert_ok(rd->qp_create(r, true, &mine, &q, err), err);
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.0.1", want), 1);
 	assert_memory_equal(mine.gid, want, sizeof(want));
 	assert_int_equal(mine.mtu, IBV_MTU_1024);

@@ -9,9 +9,11 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests.h"
 
@@ -113,8 +115,8 @@ static void errors_connect_misuse(void **state)
 
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, &mine, &q, err), err);
-	assert_ok(rd->qp_create(r, &theirs, &p, err), err);
+	assert_ok(rd->qp_create(r, true, &mine, &q, err), err);
+	assert_ok(rd->qp_create(r, true, &theirs, &p, err), err);
 	assert_int_equal(rd->xfer(q, true, &op, 1, -1, err), -EINVAL);
 	assert_string_equal(err, "the queue pair is not connected");
 
@@ -147,7 +149,7 @@ static void errors_unreachable(void **state)
 
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, &mine, &q, err), err);
+	assert_ok(rd->qp_create(r, true, &mine, &q, err), err);
 	theirs = mine;
 	theirs.qpn = 0x99;
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.9.9", theirs.gid), 1);
@@ -255,7 +257,7 @@ static void errors_retries_exhausted(void **state)
 	free(ops);
 }
 
-/* A deadline already past: nothing is posted, -ETIMEDOUT. */
+/* A deadline already past: nothing is posted, -EAGAIN, the QP serves on. */
 static void errors_deadline_passed(void **state)
 {
 	struct link *l = *state;
@@ -265,12 +267,15 @@ static void errors_deadline_passed(void **state)
 
 	fake_clear_stats();
 	assert_int_equal(rd->xfer(l->q, true, &op, 1, now_ms() - 1, err),
-			 -ETIMEDOUT);
-	assert_string_equal(err, "the deadline had passed before the first RDMA WRITE");
+			 -EAGAIN);
+	assert_string_equal(err, "the deadline had passed before the first RDMA WRITE; nothing was posted");
 	fake_get_stats(&st);
 	assert_int_equal(st.wrs, 0);
 	assert_true(all_bytes(l->dst, l->len, 0));
-	failed_and_drained(l);
+	/* nothing was posted, so nothing failed: the next call works */
+	assert_false(rd->qp_failed(l->q));
+	assert_ok(rd->xfer(l->q, true, &op, 1, -1, err), err);
+	assert_memory_equal(l->dst, l->src, l->len);
 }
 
 /*
@@ -371,6 +376,82 @@ static void errors_no_events(void **state)
 }
 
 /* Queue pair, CQ or channel refused: the errno, and nothing left over. */
+struct long_call {
+	struct link *l;
+	int64_t deadline;
+	int ret;
+	int64_t ended;
+};
+
+static void *long_call_main(void *arg)
+{
+	struct long_call *c = arg;
+	struct adxl_rdma_op op = wr_op(c->l, 0, 4096);
+	char err[ADXL_RDMA_ERR_LEN] = "";
+
+	c->ret = rd->xfer(c->l->q, true, &op, 1, c->deadline, err);
+	c->ended = now_ms();
+	return NULL;
+}
+
+/*
+ * A call that waits for another one's turn past its own deadline posts
+ * nothing and fails nothing itself: -EAGAIN at its deadline, not when the
+ * other call ends (here: a silent peer holds that one for 1.5 s).
+ */
+static void errors_deadline_while_waiting(void **state)
+{
+	struct link *l = *state;
+	struct long_call c = { .l = l, .deadline = now_ms() + 1500 };
+	struct adxl_rdma_op op = wr_op(l, 4096, 4096);
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct fake_stats st;
+	pthread_t t;
+	int64_t t0, took;
+
+	fake_peer_silent(true);
+	assert_int_equal(pthread_create(&t, NULL, long_call_main, &c), 0);
+	usleep(50000);			/* it has the queue pair now */
+	fake_clear_stats();
+	t0 = now_ms();
+	assert_int_equal(rd->xfer(l->q, true, &op, 1, t0 + 100, err), -EAGAIN);
+	took = now_ms() - t0;
+	assert_true(took >= 90 && took < 1000);
+	assert_string_equal(err, "the deadline passed while another call had the queue pair; nothing was posted");
+	fake_get_stats(&st);
+	assert_int_equal(st.wrs, 0);
+	pthread_join(t, NULL);
+	fake_peer_silent(false);
+	/* the other call ran to its own deadline, after ours */
+	assert_int_equal(c.ret, -ETIMEDOUT);
+	assert_true(c.ended - t0 > 1000);
+}
+
+/*
+ * A client's queue pair only initiates: the server it is connected to
+ * cannot READ or WRITE the client's MRs through it, rkey or not.
+ */
+static void errors_client_qp_serves_nothing(void **state)
+{
+	struct adxl_rdma_op op;
+	struct link l = { 0 };
+	char err[ADXL_RDMA_ERR_LEN] = "";
+
+	(void)state;
+	link_up(&l, 4096, NULL, NULL);
+	op = (struct adxl_rdma_op){
+		(uintptr_t)l.dst, (uintptr_t)l.src, 4096, l.ksrc,
+	};
+	memset(l.dst, 0, 4096);
+	assert_int_equal(rd->xfer(l.peer, false, &op, 1, -1, err), -EACCES);
+	assert_non_null(strstr(err, "the peer refused"));
+	assert_true(rd->qp_failed(l.peer));
+	/* nothing of the client's arrived */
+	for (size_t i = 0; i < 4096; i++)
+		assert_int_equal(l.dst[i], 0);
+	link_down(&l);
+}
+
 static void errors_qp_create_fails(void **state)
 {
 	char err[ADXL_RDMA_ERR_LEN] = "";
@@ -381,13 +462,13 @@ static void errors_qp_create_fails(void **state)
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
 	fake_fail(FAKE_CREATE_QP, ENOMEM, 0, 1);
-	assert_int_equal(rd->qp_create(r, &mine, &q, err), -ENOMEM);
+	assert_int_equal(rd->qp_create(r, true, &mine, &q, err), -ENOMEM);
 	assert_string_equal(err, "ibv_create_qp: Cannot allocate memory");
 	fake_fail(FAKE_CREATE_CQ, EINVAL, 0, 1);
-	assert_int_equal(rd->qp_create(r, &mine, &q, err), -EINVAL);
+	assert_int_equal(rd->qp_create(r, true, &mine, &q, err), -EINVAL);
 	assert_string_equal(err, "ibv_create_cq: Invalid argument");
 	fake_fail(FAKE_CREATE_CHANNEL, EMFILE, 0, 1);
-	assert_int_equal(rd->qp_create(r, &mine, &q, err), -EIO);
+	assert_int_equal(rd->qp_create(r, true, &mine, &q, err), -EIO);
 	assert_string_equal(err, "ibv_create_comp_channel: Too many open files");
 	rd->close(r);
 }
@@ -407,10 +488,12 @@ int test_errors_group(void)
 		L(errors_peer_gone),
 		L(errors_retries_exhausted),
 		L(errors_deadline_passed),
+		L(errors_deadline_while_waiting),
 		L(errors_post_refused),
 		L(errors_device_wedged),
 		L(errors_poll_fails),
 		L(errors_no_events),
+		T(errors_client_qp_serves_nothing),
 		T(errors_qp_create_fails),
 	};
 
