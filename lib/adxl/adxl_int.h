@@ -340,6 +340,8 @@ struct adxl_engine {
 	pthread_mutex_t rdma_lock;
 	const struct adxl_rdma_ops *rdma_ops;
 	struct adxl_rdma *rdma;
+	/* options RdmaTrafficClass, RdmaServiceLevel: our queue pairs' */
+	unsigned int rdma_tc, rdma_sl;
 
 	pthread_rwlock_t reg_lock;
 	struct adxl_reg *regs;		/* sorted by addr */

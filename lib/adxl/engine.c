@@ -102,12 +102,18 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 			return ADXL_PARAM_INVALID;
 		return ADXL_SUCCESS;
 	}
-	if (key_is(key, "RdmaTrafficClass"))
-		return int_in(val, 0, 255, &a) && a % 4 == 0 ?
-			ADXL_SUCCESS : ADXL_PARAM_INVALID;
-	if (key_is(key, "RdmaServiceLevel"))
-		return int_in(val, 0, 7, &a) ? ADXL_SUCCESS :
-					       ADXL_PARAM_INVALID;
+	if (key_is(key, "RdmaTrafficClass")) {
+		if (!int_in(val, 0, 255, &a) || a % 4)
+			return ADXL_PARAM_INVALID;
+		e->rdma_tc = (unsigned int)a;
+		return ADXL_SUCCESS;
+	}
+	if (key_is(key, "RdmaServiceLevel")) {
+		if (!int_in(val, 0, 7, &a))
+			return ADXL_PARAM_INVALID;
+		e->rdma_sl = (unsigned int)a;
+		return ADXL_SUCCESS;
+	}
 	if (key_is(key, "AutoConnect")) {
 		if (strcmp(val, "0") && strcmp(val, "1"))
 			return ADXL_PARAM_INVALID;
@@ -186,6 +192,7 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 	}
 	e->auto_connect = false;
 	e->transport = ADXL_TRANSPORT_AUTO;
+	e->rdma_tc = e->rdma_sl = 0;
 	st = allow_from_env(e);
 	if (st)
 		return st;

@@ -40,7 +40,7 @@ static int link_qp(struct adxl_engine *e, struct adxl_link *l,
 	ret = e->rdma_ops->qp_create(e->rdma, true, mine, &qp, err);
 	if (ret)
 		return ret;
-	ret = e->rdma_ops->qp_connect(qp, peer, err);
+	ret = e->rdma_ops->qp_connect(qp, peer, e->rdma_tc, e->rdma_sl, err);
 	if (ret) {
 		e->rdma_ops->qp_destroy(qp);
 		return ret;
@@ -203,7 +203,8 @@ adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
 		}
 		goto fail;
 	}
-	if (e->rdma_ops->qp_connect(qp, &in.qp, err)) {
+	if (e->rdma_ops->qp_connect(qp, &in.qp, e->rdma_tc, e->rdma_sl,
+				    err)) {
 		if (may_refuse) {
 			/* the server's queue pair goes with the link */
 			adxl__info("Connect %s: RDMA queue pair: %s: over UCX",

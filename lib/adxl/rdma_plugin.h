@@ -100,9 +100,15 @@ struct adxl_rdma_ops {
 	int (*qp_create)(struct adxl_rdma *r, bool serve,
 			 struct adxl_rdma_qpinfo *mine,
 			 struct adxl_rdma_qp **out, char *err);
-	/* Connected to the peer's queue pair (INIT -> RTR -> RTS). */
+	/*
+	 * Connected to the peer's queue pair (INIT -> RTR -> RTS); what we
+	 * send carries @traffic_class (RoCE v2: the IP header's DSCP/ECN
+	 * byte) and @service_level (InfiniBand's SL, 0-15).
+	 */
 	int (*qp_connect)(struct adxl_rdma_qp *q,
-			  const struct adxl_rdma_qpinfo *peer, char *err);
+			  const struct adxl_rdma_qpinfo *peer,
+			  unsigned int traffic_class,
+			  unsigned int service_level, char *err);
 	void (*qp_destroy)(struct adxl_rdma_qp *q);
 	bool (*qp_failed)(struct adxl_rdma_qp *q);
 

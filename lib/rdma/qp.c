@@ -153,7 +153,9 @@ fail_errno:
 }
 
 int rdmap_qp_connect(struct adxl_rdma_qp *q,
-		     const struct adxl_rdma_qpinfo *peer, char *err)
+		     const struct adxl_rdma_qpinfo *peer,
+		     unsigned int traffic_class, unsigned int service_level,
+		     char *err)
 {
 	struct adxl_rdma *r = q->r;
 	struct ibv_qp_attr rtr = {
@@ -168,7 +170,10 @@ int rdmap_qp_connect(struct adxl_rdma_qp *q,
 			.grh = {
 				.sgid_index = (uint8_t)r->gid_index,
 				.hop_limit = HOP_LIMIT,
+				/* RoCE v2: the IP header's DSCP and ECN */
+				.traffic_class = (uint8_t)traffic_class,
 			},
+			.sl = (uint8_t)(service_level & 0xf),
 			.dlid = (uint16_t)peer->lid,
 			.port_num = r->port,
 		},

@@ -158,7 +158,9 @@ int rdmap_qp_create(struct adxl_rdma *r, bool serve,
 		    struct adxl_rdma_qpinfo *mine,
 		    struct adxl_rdma_qp **out, char *err);
 int rdmap_qp_connect(struct adxl_rdma_qp *q,
-		     const struct adxl_rdma_qpinfo *peer, char *err);
+		     const struct adxl_rdma_qpinfo *peer,
+		     unsigned int traffic_class, unsigned int service_level,
+		     char *err);
 void rdmap_qp_destroy(struct adxl_rdma_qp *q);
 bool rdmap_qp_failed(struct adxl_rdma_qp *q);
 

@@ -71,6 +71,9 @@ static void test_initialize_without_module(void **state)
 	assert_int_equal(adxl_initialize(e, "127.0.0.1:26000", opts, 5),
 			 ADXL_FAILED);
 	assert_non_null(strstr(adxl_last_error(), "module"));
+	/* what the engine's RDMA queue pairs will send with */
+	assert_int_equal(e->rdma_tc, 132);
+	assert_int_equal(e->rdma_sl, 4);
 }
 
 static void test_not_initialised(void **state)

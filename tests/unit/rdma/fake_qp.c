@@ -239,6 +239,8 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
 		q->info.max_dest_rd_atomic = a->max_dest_rd_atomic;
 		q->info.sgid_index = a->ah_attr.grh.sgid_index;
 		q->info.dgid = a->ah_attr.grh.dgid;
+		q->info.traffic_class = a->ah_attr.grh.traffic_class;
+		q->info.sl = a->ah_attr.sl;
 		q->dlid = a->ah_attr.dlid;
 		q->is_global = a->ah_attr.is_global;
 		break;

@@ -139,6 +139,8 @@ struct fake_qp_info {
 	uint8_t retry_cnt;
 	uint8_t sgid_index;
 	union ibv_gid dgid;
+	uint8_t traffic_class;	/* of the GRH (RoCE v2: DSCP/ECN) */
+	uint8_t sl;
 	unsigned int in_nic;	/* work requests not yet completed */
 };
 /* False if no such queue pair exists (any more). */

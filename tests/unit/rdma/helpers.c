@@ -146,8 +146,8 @@ void link_reconnect(struct link *l)
 	assert_ok(rd->qp_create(l->cli, false, &l->qi, &l->q, err), err);
 	assert_ok(rd->qp_create(l->srv, true, &l->pi, &l->peer, err), err);
 	/* As the engines do over their control connection. */
-	assert_ok(rd->qp_connect(l->peer, &l->qi, err), err);
-	assert_ok(rd->qp_connect(l->q, &l->pi, err), err);
+	assert_ok(rd->qp_connect(l->peer, &l->qi, 0, 0, err), err);
+	assert_ok(rd->qp_connect(l->q, &l->pi, 0, 0, err), err);
 }
 
 void link_down(struct link *l)

@@ -121,16 +121,16 @@ static void errors_connect_misuse(void **state)
 	assert_string_equal(err, "the queue pair is not connected");
 
 	theirs.mtu = 0;
-	assert_int_equal(rd->qp_connect(q, &theirs, err), -EINVAL);
+	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -EINVAL);
 	assert_string_equal(err, "the peer's MTU (0) is not an enum ibv_mtu");
 	theirs.mtu = IBV_MTU_4096 + 1;
-	assert_int_equal(rd->qp_connect(q, &theirs, err), -EINVAL);
+	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -EINVAL);
 	assert_string_equal(err, "the peer's MTU (6) is not an enum ibv_mtu");
 	assert_false(rd->qp_failed(q));
 
 	theirs.mtu = IBV_MTU_1024;
-	assert_ok(rd->qp_connect(q, &theirs, err), err);
-	assert_int_equal(rd->qp_connect(q, &theirs, err), -EINVAL);
+	assert_ok(rd->qp_connect(q, &theirs, 0, 0, err), err);
+	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -EINVAL);
 	assert_string_equal(err, "the queue pair is connected (or failed) already: make a new one");
 	assert_false(rd->qp_failed(q));
 	rd->qp_destroy(q);
@@ -153,7 +153,7 @@ static void errors_unreachable(void **state)
 	theirs = mine;
 	theirs.qpn = 0x99;
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.9.9", theirs.gid), 1);
-	assert_int_equal(rd->qp_connect(q, &theirs, err), -ECONNRESET);
+	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -ECONNRESET);
 	assert_string_equal(err, "ibv_modify_qp to RTR (peer GID ::ffff:10.9.9.9, QPN 0x99, GID index 3 here): No route to host");
 	assert_true(rd->qp_failed(q));
 	assert_int_equal(rd->xfer(q, true, &op, 1, -1, err), -ECONNRESET);

@@ -53,8 +53,8 @@ static void shipped_plugin(void **state)
 	assert_ok(ops->mr_reg(r, dst, 1 << 20, &md, &kd, err), err);
 	assert_ok(ops->qp_create(r, true, &mine, &q, err), err);
 	assert_ok(ops->qp_create(r, true, &theirs, &p, err), err);
-	assert_ok(ops->qp_connect(p, &mine, err), err);
-	assert_ok(ops->qp_connect(q, &theirs, err), err);
+	assert_ok(ops->qp_connect(p, &mine, 0, 0, err), err);
+	assert_ok(ops->qp_connect(q, &theirs, 0, 0, err), err);
 	op = (struct adxl_rdma_op){ (uintptr_t)src, (uintptr_t)dst, 1 << 20, kd };
 	assert_ok(ops->xfer(q, true, &op, 1, now_ms() + 10000, err), err);
 	assert_memory_equal(dst, src, 1 << 20);

@@ -71,8 +71,8 @@ static void threads_two_qps(void **state)
 
 	assert_ok(rd->qp_create(l->cli, true, &mine, &q2, err), err);
 	assert_ok(rd->qp_create(l->srv, true, &theirs, &p2, err), err);
-	assert_ok(rd->qp_connect(p2, &mine, err), err);
-	assert_ok(rd->qp_connect(q2, &theirs, err), err);
+	assert_ok(rd->qp_connect(p2, &mine, 0, 0, err), err);
+	assert_ok(rd->qp_connect(q2, &theirs, 0, 0, err), err);
 	/* the READ's half holds the pattern already; the WRITE fills the other */
 	memcpy(l->dst + half, l->src + half, l->len - half);
 	a.q = l->q;

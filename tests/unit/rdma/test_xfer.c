@@ -187,6 +187,39 @@ static void xfer_mtu_mismatch(void **state)
 	link_down(&l);
 }
 
+/*
+ * The traffic class and service level an engine was given (ADXL's
+ * RdmaTrafficClass, RdmaServiceLevel) are what its queue pair sends
+ * with; the other end keeps its own.
+ */
+static void xfer_traffic_class(void **state)
+{
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct fake_qp_info qi, pi;
+	struct adxl_rdma_op op;
+	struct link l;
+
+	(void)state;
+	link_up(&l, LINK_LEN, NULL, NULL);
+	/* link_up connected both with 0, 0: connect a new pair by hand */
+	rd->qp_destroy(l.q);
+	rd->qp_destroy(l.peer);
+	assert_ok(rd->qp_create(l.cli, false, &l.qi, &l.q, err), err);
+	assert_ok(rd->qp_create(l.srv, true, &l.pi, &l.peer, err), err);
+	assert_ok(rd->qp_connect(l.peer, &l.qi, 0, 0, err), err);
+	assert_ok(rd->qp_connect(l.q, &l.pi, 96, 3, err), err);
+	assert_true(fake_qp_info(l.qi.qpn, &qi));
+	assert_true(fake_qp_info(l.pi.qpn, &pi));
+	assert_int_equal(qi.traffic_class, 96);
+	assert_int_equal(qi.sl, 3);
+	assert_int_equal(pi.traffic_class, 0);
+	assert_int_equal(pi.sl, 0);
+	op = wr_op(&l, 0, l.len);
+	assert_ok(rd->xfer(l.q, true, &op, 1, -1, err), err);
+	assert_memory_equal(l.dst, l.src, l.len);
+	link_down(&l);
+}
+
 /* InfiniBand: the peer is its LID, and it works the same. */
 static void xfer_infiniband(void **state)
 {
@@ -242,6 +275,7 @@ int test_xfer_group(void)
 		T(xfer_chunks),
 		T(xfer_small_device),
 		T(xfer_mtu_mismatch),
+		T(xfer_traffic_class),
 		T(xfer_infiniband),
 		L(xfer_nothing),
 	};
