@@ -155,12 +155,18 @@ int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
 int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 		     uint32_t *status);
 
-/* The answer to a UCX hello: the server's worker and registrations. */
-struct adxl_ucx_wreg {
+/*
+ * A registration as the answer to a UCX or RDMA hello announces it (the
+ * rkey only over RDMA: 0 there when the NIC could not register it).
+ */
+struct adxl_wreg {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t type;
+	uint32_t rkey;
 };
+
+/* The answer to a UCX hello: the server's worker and registrations. */
 
 struct adxl_ucx_reply {
 	uint32_t status;		/* 0, or ADXL_UCX_REFUSED */
@@ -168,7 +174,7 @@ struct adxl_ucx_reply {
 	const uint8_t *addr;		/* the server's UCP worker address */
 	uint32_t addr_len;
 	uint8_t key[ADXL_UCX_KEY_LEN];	/* and its access key */
-	struct adxl_ucx_wreg *regs;	/* decode: allocated */
+	struct adxl_wreg *regs;	/* decode: allocated */
 	size_t n_regs;
 };
 
@@ -184,18 +190,12 @@ int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 			   struct adxl_ucx_reply *r);
 
 /* The RDMA hello (client's queue pair) and its answer (server's, rkeys). */
-struct adxl_rdma_wreg {
-	uint64_t addr;
-	uint64_t len;
-	uint32_t type;
-	uint32_t rkey;			/* 0: not reachable over RDMA */
-};
 
 struct adxl_rdma_reply {
 	uint32_t status;		/* 0, or ADXL_RDMA_REFUSED */
 	char msg[ADXL_RDMA_ERR_LEN];	/* why it was refused */
 	struct adxl_rdma_qpinfo qp;
-	struct adxl_rdma_wreg *regs;	/* decode: allocated */
+	struct adxl_wreg *regs;	/* decode: allocated */
 	size_t n_regs;
 };
 
@@ -423,8 +423,9 @@ bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
-/* peer.c: a peer's table of registrations, sorted by address */
-void adxl__rregs_sort(struct adxl_peer *p);
+/* peer.c: a peer's table of registrations from a UCX or RDMA answer */
+adxl_status_t adxl__rregs_set(struct adxl_peer *p,
+			      const struct adxl_wreg *regs, size_t n);
 
 /* plugin.c */
 /*

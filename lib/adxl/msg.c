@@ -235,7 +235,7 @@ int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 			return -ENOMEM;
 	}
 	for (i = 0; i < n && !r.err; i++) {
-		struct adxl_ucx_wreg *w = &u->regs[i];
+		struct adxl_wreg *w = &u->regs[i];
 
 		w->addr = adxl__rd_u64(&r);
 		w->len = adxl__rd_u64(&r);
@@ -341,7 +341,7 @@ int adxl__rdma_reply_decode(const uint8_t *p, size_t len,
 			return -ENOMEM;
 	}
 	for (i = 0; i < n && !r.err; i++) {
-		struct adxl_rdma_wreg *w = &u->regs[i];
+		struct adxl_wreg *w = &u->regs[i];
 
 		w->addr = adxl__rd_u64(&r);
 		w->len = adxl__rd_u64(&r);

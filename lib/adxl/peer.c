@@ -139,10 +139,24 @@ static int cmp_rreg(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* p->rregs in address order, as adxl__rreg_find() searches them. */
-void adxl__rregs_sort(struct adxl_peer *p)
+adxl_status_t adxl__rregs_set(struct adxl_peer *p,
+			      const struct adxl_wreg *regs, size_t n)
 {
+	size_t i;
+
+	p->rregs = n ? calloc(n, sizeof(*p->rregs)) : NULL;
+	if (n && !p->rregs)
+		return ADXL_FAILED;
+	for (i = 0; i < n; i++) {
+		p->rregs[i] = (struct adxl_rreg){
+			.addr = regs[i].addr, .len = regs[i].len,
+			.type = regs[i].type, .rkey = regs[i].rkey,
+		};
+	}
+	p->n_rregs = n;
+	/* in address order, as adxl__rreg_find() searches them */
 	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	return ADXL_SUCCESS;
 }
 
 /* Import the peer's tokens; a token that died meanwhile is left out. */
@@ -171,7 +185,7 @@ static adxl_status_t import_all(struct adxl_engine *e, struct adxl_peer *p,
 			.handle = r.handle,
 		};
 	}
-	adxl__rregs_sort(p);
+	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
 	return ADXL_SUCCESS;
 }
 

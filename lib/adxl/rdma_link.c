@@ -90,7 +90,7 @@ int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 		for (i = 0; i < e->n_regs; i++) {
 			const struct adxl_reg *r = &e->regs[i];
 
-			out.regs[i] = (struct adxl_rdma_wreg){
+			out.regs[i] = (struct adxl_wreg){
 				.addr = r->addr, .len = r->len,
 				.type = r->type, .rkey = r->rkey,
 			};
@@ -103,28 +103,6 @@ int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 		ret = adxl__frame_msg(reply, ADXL_MSG_RDMA_REPLY, b.data, b.len);
 	adxl__buf_free(&b);
 	return ret;
-}
-
-/* Client side: the table of @in into p->rregs, sorted. */
-static adxl_status_t copy_regs(struct adxl_peer *p,
-			       const struct adxl_rdma_reply *in)
-{
-	size_t i;
-
-	p->rregs = in->n_regs ? calloc(in->n_regs, sizeof(*p->rregs)) : NULL;
-	if (in->n_regs && !p->rregs)
-		return ADXL_FAILED;
-	for (i = 0; i < in->n_regs; i++) {
-		struct adxl_rreg *r = &p->rregs[i];
-
-		r->addr = in->regs[i].addr;
-		r->len = in->regs[i].len;
-		r->type = in->regs[i].type;
-		r->rkey = in->regs[i].rkey;
-		p->n_rregs++;
-	}
-	adxl__rregs_sort(p);
-	return ADXL_SUCCESS;
 }
 
 /* Send our hello and wait for the answer: 0, or an ADXL status (logged). */
@@ -217,7 +195,7 @@ adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
 		}
 		goto fail;
 	}
-	st = copy_regs(p, &in);
+	st = adxl__rregs_set(p, in.regs, in.n_regs);
 	if (st)
 		goto fail;
 	p->qp = qp;

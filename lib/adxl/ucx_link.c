@@ -58,7 +58,7 @@ int adxl__ucx_answer(struct adxl_engine *e, const uint8_t *p, size_t len,
 		for (i = 0; i < e->n_regs; i++) {
 			const struct adxl_reg *r = &e->regs[i];
 
-			out.regs[i] = (struct adxl_ucx_wreg){
+			out.regs[i] = (struct adxl_wreg){
 				.addr = r->addr, .len = r->len, .type = r->type,
 			};
 		}
@@ -71,27 +71,6 @@ int adxl__ucx_answer(struct adxl_engine *e, const uint8_t *p, size_t len,
 		ret = adxl__frame_msg(reply, ADXL_MSG_UCX_REPLY, b.data, b.len);
 	adxl__buf_free(&b);
 	return ret;
-}
-
-/* Client side: the table of @in into p->rregs, sorted. */
-static adxl_status_t copy_regs(struct adxl_peer *p,
-			       const struct adxl_ucx_reply *in)
-{
-	size_t i;
-
-	p->rregs = in->n_regs ? calloc(in->n_regs, sizeof(*p->rregs)) : NULL;
-	if (in->n_regs && !p->rregs)
-		return ADXL_FAILED;
-	for (i = 0; i < in->n_regs; i++) {
-		struct adxl_rreg *r = &p->rregs[i];
-
-		r->addr = in->regs[i].addr;
-		r->len = in->regs[i].len;
-		r->type = in->regs[i].type;
-		p->n_rregs++;
-	}
-	adxl__rregs_sort(p);
-	return ADXL_SUCCESS;
 }
 
 adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
@@ -144,7 +123,7 @@ adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
 		st = ret == -ETIMEDOUT ? ADXL_TIMEOUT : ADXL_FAILED;
 		goto out;
 	}
-	st = copy_regs(p, &in);
+	st = adxl__rregs_set(p, in.regs, in.n_regs);
 out:
 	free(in.regs);
 	free(msg);

@@ -65,9 +65,9 @@ static double now_ms(void)
 static void test_ucx_reply_round_trip(void **state)
 {
 	static const uint8_t addr[] = { 1, 2, 3 };
-	struct adxl_ucx_wreg regs[2] = {
-		{ 0x1000, 4096, ADXL_MEM_HOST },
-		{ 0x9000, 8192, ADXL_MEM_DEVICE },
+	struct adxl_wreg regs[2] = {
+		{ 0x1000, 4096, ADXL_MEM_HOST, 0 },
+		{ 0x9000, 8192, ADXL_MEM_DEVICE, 0 },
 	};
 	struct adxl_ucx_reply out = {
 		.addr = addr, .addr_len = sizeof(addr), .regs = regs, .n_regs = 2,
