@@ -52,7 +52,7 @@ static void test_rdma_hello(void **state)
 
 static void test_rdma_reply_round_trip(void **state)
 {
-	struct adxl_rdma_wreg regs[3] = {
+	struct adxl_wreg regs[3] = {
 		{ 0x1000, 4096, ADXL_MEM_HOST, 0x1234 },
 		{ 0x9000, 8192, ADXL_MEM_DEVICE, 0 },	/* no MR: no rkey */
 		{ 0x20000, 1 << 20, ADXL_MEM_HOST, 0xffffffff },
