@@ -23,11 +23,38 @@
  * accepted (trust.c).
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "adxl_int.h"
+
+/*
+ * The IPv4 address our end of control connection @fd has (4 bytes into
+ * @ip), or NULL: the plugin picks the GID of that address, which is the
+ * one facing the peer on a host with several.
+ */
+static const uint8_t *local_ipv4(int fd, uint8_t *ip)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return NULL;
+	if (ss.ss_family == AF_INET) {
+		memcpy(ip, &((struct sockaddr_in *)&ss)->sin_addr, 4);
+		return ip;
+	}
+	if (ss.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&ss)->sin6_addr)) {
+		memcpy(ip, ((struct sockaddr_in6 *)&ss)->sin6_addr.s6_addr + 12,
+		       4);
+		return ip;
+	}
+	return NULL;
+}
 
 /* Server side: our queue pair for link @l, connected to @peer's. */
 static int link_qp(struct adxl_engine *e, struct adxl_link *l,
@@ -35,9 +62,11 @@ static int link_qp(struct adxl_engine *e, struct adxl_link *l,
 		   struct adxl_rdma_qpinfo *mine, char *err)
 {
 	struct adxl_rdma_qp *qp;
+	uint8_t ip[4];
 	int ret;
 
-	ret = e->rdma_ops->qp_create(e->rdma, true, mine, &qp, err);
+	ret = e->rdma_ops->qp_create(e->rdma, true, local_ipv4(l->fd, ip),
+				     mine, &qp, err);
 	if (ret)
 		return ret;
 	ret = e->rdma_ops->qp_connect(qp, peer, e->rdma_tc, e->rdma_sl, err);
@@ -149,6 +178,7 @@ adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
 	struct adxl_rdma_qp *qp;
 	uint8_t *msg = NULL;
 	adxl_status_t st;
+	uint8_t ip[4];
 
 	if (adxl__rdma_start(e, may_refuse ? err : NULL)) {
 		if (!may_refuse)
@@ -157,7 +187,8 @@ adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
 			   p->name, err);
 		return ADXL_NOT_CONNECTED;
 	}
-	if (e->rdma_ops->qp_create(e->rdma, false, &mine, &qp, err)) {
+	if (e->rdma_ops->qp_create(e->rdma, false, local_ipv4(p->fd, ip),
+				   &mine, &qp, err)) {
 		if (may_refuse) {
 			adxl__info("Connect %s: no RDMA queue pair here (%s): over UCX",
 				   p->name, err);

@@ -96,8 +96,12 @@ struct adxl_rdma_ops {
 	 * A queue pair, ready to be connected with what *mine says.  With
 	 * @serve the peer may READ and WRITE our MRs through it (with their
 	 * rkeys); without, it only initiates and the peer reaches nothing.
+	 * @local_ip (4 bytes, network order; NULL: none): the IPv4 address
+	 * the peer reaches us at, whose RoCE v2 GID is used if the device
+	 * has one (unless MEMREG_ADXL_RDMA_GID_INDEX says otherwise).
 	 */
 	int (*qp_create)(struct adxl_rdma *r, bool serve,
+			 const uint8_t *local_ip,
 			 struct adxl_rdma_qpinfo *mine,
 			 struct adxl_rdma_qp **out, char *err);
 	/*

@@ -197,6 +197,25 @@ static bool gid_is_zero(const union ibv_gid *g)
 	return !memcmp(g->raw, zero, sizeof(zero));
 }
 
+int rdmap_gid_of_ipv4(struct adxl_rdma *r, const uint8_t *ip,
+		      union ibv_gid *gid)
+{
+	char type[32];
+	int i;
+
+	if (r->link_layer != IBV_LINK_LAYER_ETHERNET)
+		return -1;
+	for (i = 0; i < r->gid_tbl_len; i++) {
+		if (ibv_query_gid(r->ctx, r->port, i, gid) ||
+		    !gid_is_ipv4(gid) || memcmp(gid->raw + 12, ip, 4) ||
+		    !gid_type(r, i, type, sizeof(type)) ||
+		    strcmp(type, "RoCE v2"))
+			continue;
+		return i;
+	}
+	return -1;
+}
+
 static int pick_gid(struct adxl_rdma *r, char *err)
 {
 	const char *env = getenv("MEMREG_ADXL_RDMA_GID_INDEX");
@@ -218,6 +237,7 @@ static int pick_gid(struct adxl_rdma *r, char *err)
 			return -EINVAL;
 		}
 		r->gid_index = (int)v;
+		r->gid_forced = true;
 		return 0;
 	}
 	/*

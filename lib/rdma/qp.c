@@ -67,7 +67,7 @@ void rdmap_qp_destroy(struct adxl_rdma_qp *q)
 	free(q);
 }
 
-int rdmap_qp_create(struct adxl_rdma *r, bool serve,
+int rdmap_qp_create(struct adxl_rdma *r, bool serve, const uint8_t *local_ip,
 		    struct adxl_rdma_qpinfo *mine, struct adxl_rdma_qp **out,
 		    char *err)
 {
@@ -137,7 +137,23 @@ int rdmap_qp_create(struct adxl_rdma *r, bool serve,
 	}
 	q->psn = random_psn();
 
+	/*
+	 * Our GID: the one of the address the peer reaches us at (the
+	 * control connection's), where the device has it as RoCE v2 -- on a
+	 * host with several, the device's first may face another network;
+	 * else the device's (or MEMREG_ADXL_RDMA_GID_INDEX's).
+	 */
+	q->gid_index = r->gid_index;
 	memcpy(mine->gid, r->gid.raw, sizeof(mine->gid));
+	if (local_ip && !r->gid_forced) {
+		union ibv_gid g;
+		int i = rdmap_gid_of_ipv4(r, local_ip, &g);
+
+		if (i >= 0) {
+			q->gid_index = i;
+			memcpy(mine->gid, g.raw, sizeof(mine->gid));
+		}
+	}
 	mine->qpn = q->qp->qp_num;
 	mine->psn = q->psn;
 	mine->mtu = r->mtu;
@@ -168,7 +184,7 @@ int rdmap_qp_connect(struct adxl_rdma_qp *q,
 			/* RoCE needs the GRH (the GID is the address). */
 			.is_global = 1,
 			.grh = {
-				.sgid_index = (uint8_t)r->gid_index,
+				.sgid_index = (uint8_t)q->gid_index,
 				.hop_limit = HOP_LIMIT,
 				/* RoCE v2: the IP header's DSCP and ECN */
 				.traffic_class = (uint8_t)traffic_class,
@@ -217,7 +233,7 @@ int rdmap_qp_connect(struct adxl_rdma_qp *q,
 			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 	if (e) {
 		rdmap_say(err, "ibv_modify_qp to RTR (peer GID %s, QPN 0x%x, GID index %d here): %s",
-			  gid, rtr.dest_qp_num, r->gid_index, strerror(e));
+			  gid, rtr.dest_qp_num, q->gid_index, strerror(e));
 		goto fail;
 	}
 	e = ibv_modify_qp(q->qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN |

@@ -101,6 +101,7 @@ struct adxl_rdma {
 	uint8_t port;
 	uint8_t link_layer;		/* IBV_LINK_LAYER_* */
 	int gid_index;
+	bool gid_forced;		/* MEMREG_ADXL_RDMA_GID_INDEX */
 	union ibv_gid gid;
 	enum ibv_mtu mtu;		/* the port's active MTU */
 	uint16_t lid;			/* 0 on RoCE */
@@ -132,6 +133,7 @@ struct adxl_rdma_qp {
 	struct ibv_cq *cq;		/* this queue pair's alone */
 	struct ibv_qp *qp;		/* NULL once a drain gave up (xfer.c) */
 	uint32_t psn;			/* our first packet sequence number */
+	int gid_index;			/* ours: the device's, or per peer */
 	bool connected;
 	bool armed;			/* the CQ will raise an event */
 	bool failed;			/* read atomically by qp_failed() */
@@ -154,7 +156,11 @@ bool rdmap_mr_lkey(struct adxl_rdma *r, uint64_t addr, uint64_t len,
 		   uint32_t *lkey);
 
 /* qp.c */
-int rdmap_qp_create(struct adxl_rdma *r, bool serve,
+/* The index of a RoCE v2 GID of IPv4 address @ip (4 bytes), or -1. */
+int rdmap_gid_of_ipv4(struct adxl_rdma *r, const uint8_t *ip,
+		      union ibv_gid *gid);
+
+int rdmap_qp_create(struct adxl_rdma *r, bool serve, const uint8_t *local_ip,
 		    struct adxl_rdma_qpinfo *mine,
 		    struct adxl_rdma_qp **out, char *err);
 int rdmap_qp_connect(struct adxl_rdma_qp *q,

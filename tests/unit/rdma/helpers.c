@@ -143,8 +143,8 @@ void link_reconnect(struct link *l)
 		rd->qp_destroy(l->peer);
 	l->q = l->peer = NULL;
 	/* as the engines make them: the client's only initiates */
-	assert_ok(rd->qp_create(l->cli, false, &l->qi, &l->q, err), err);
-	assert_ok(rd->qp_create(l->srv, true, &l->pi, &l->peer, err), err);
+	assert_ok(rd->qp_create(l->cli, false, NULL, &l->qi, &l->q, err), err);
+	assert_ok(rd->qp_create(l->srv, true, NULL, &l->pi, &l->peer, err), err);
 	/* As the engines do over their control connection. */
 	assert_ok(rd->qp_connect(l->peer, &l->qi, 0, 0, err), err);
 	assert_ok(rd->qp_connect(l->q, &l->pi, 0, 0, err), err);

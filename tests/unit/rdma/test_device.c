@@ -155,7 +155,7 @@ static void gid_default(void **state)
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
 	assert_string_equal(rd->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024");
-	assert_ok(rd->qp_create(r, true, &mine, &q, err), err);
+	assert_ok(rd->qp_create(r, true, NULL, &mine, &q, err), err);
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.0.1", want), 1);
 	assert_memory_equal(mine.gid, want, sizeof(want));
 	assert_int_equal(mine.mtu, IBV_MTU_1024);
@@ -193,6 +193,48 @@ static void gid_index_bad(void **state)
 	}
 	setenv("MEMREG_ADXL_RDMA_GID_INDEX", "", 1);
 	open_describes("fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024");
+}
+
+/*
+ * A host with two addresses on the port: a queue pair takes the RoCE v2
+ * GID of the address the peer reaches us at, not the device's first;
+ * an address the table lacks, or MEMREG_ADXL_RDMA_GID_INDEX, gives the
+ * device's.
+ */
+static void gid_per_address(void **state)
+{
+	struct fake_port *p = &fake_device(0)->ports[0];
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	static const uint8_t second[4] = { 10, 8, 0, 1 };
+	static const uint8_t other[4] = { 192, 168, 0, 1 };
+	struct adxl_rdma_qpinfo mine;
+	struct adxl_rdma_qp *q = NULL;
+	struct adxl_rdma *r = NULL;
+	uint8_t want[16], dev[16];
+
+	(void)state;
+	p->gids[4] = (struct fake_gid){ "::ffff:10.8.0.1", "IB/RoCE v1" };
+	p->gids[5] = (struct fake_gid){ "::ffff:10.8.0.1", "RoCE v2" };
+	if (p->n_gids < 6)
+		p->n_gids = 6;
+	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.8.0.1", want), 1);
+	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.0.1", dev), 1);
+	assert_ok(rd->open(&r, err), err);
+	assert_ok(rd->qp_create(r, true, second, &mine, &q, err), err);
+	assert_memory_equal(mine.gid, want, 16);
+	rd->qp_destroy(q);
+	assert_ok(rd->qp_create(r, true, other, &mine, &q, err), err);
+	assert_memory_equal(mine.gid, dev, 16);
+	rd->qp_destroy(q);
+	rd->close(r);
+
+	setenv("MEMREG_ADXL_RDMA_GID_INDEX", "3", 1);
+	assert_ok(rd->open(&r, err), err);
+	assert_ok(rd->qp_create(r, true, second, &mine, &q, err), err);
+	assert_memory_equal(mine.gid, dev, 16);
+	rd->qp_destroy(q);
+	rd->close(r);
+	unsetenv("MEMREG_ADXL_RDMA_GID_INDEX");
 }
 
 /* No RoCE v2 GID of an IPv4 address: index 0, whatever its type. */
@@ -253,6 +295,7 @@ int test_device_group(void)
 		T(gid_default),
 		T(gid_index_env),
 		T(gid_index_bad),
+		T(gid_per_address),
 		T(gid_fallback),
 		T(infiniband),
 		T(open_failures),

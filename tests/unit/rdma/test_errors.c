@@ -115,8 +115,8 @@ static void errors_connect_misuse(void **state)
 
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, true, &mine, &q, err), err);
-	assert_ok(rd->qp_create(r, true, &theirs, &p, err), err);
+	assert_ok(rd->qp_create(r, true, NULL, &mine, &q, err), err);
+	assert_ok(rd->qp_create(r, true, NULL, &theirs, &p, err), err);
 	assert_int_equal(rd->xfer(q, true, &op, 1, -1, err), -EINVAL);
 	assert_string_equal(err, "the queue pair is not connected");
 
@@ -149,7 +149,7 @@ static void errors_unreachable(void **state)
 
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, true, &mine, &q, err), err);
+	assert_ok(rd->qp_create(r, true, NULL, &mine, &q, err), err);
 	theirs = mine;
 	theirs.qpn = 0x99;
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.9.9", theirs.gid), 1);
@@ -462,13 +462,13 @@ static void errors_qp_create_fails(void **state)
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
 	fake_fail(FAKE_CREATE_QP, ENOMEM, 0, 1);
-	assert_int_equal(rd->qp_create(r, true, &mine, &q, err), -ENOMEM);
+	assert_int_equal(rd->qp_create(r, true, NULL, &mine, &q, err), -ENOMEM);
 	assert_string_equal(err, "ibv_create_qp: Cannot allocate memory");
 	fake_fail(FAKE_CREATE_CQ, EINVAL, 0, 1);
-	assert_int_equal(rd->qp_create(r, true, &mine, &q, err), -EINVAL);
+	assert_int_equal(rd->qp_create(r, true, NULL, &mine, &q, err), -EINVAL);
 	assert_string_equal(err, "ibv_create_cq: Invalid argument");
 	fake_fail(FAKE_CREATE_CHANNEL, EMFILE, 0, 1);
-	assert_int_equal(rd->qp_create(r, true, &mine, &q, err), -EIO);
+	assert_int_equal(rd->qp_create(r, true, NULL, &mine, &q, err), -EIO);
 	assert_string_equal(err, "ibv_create_comp_channel: Too many open files");
 	rd->close(r);
 }

@@ -51,8 +51,8 @@ static void shipped_plugin(void **state)
 	fill_pattern(src, 1 << 20);
 	assert_ok(ops->mr_reg(r, src, 1 << 20, &ms, &ks, err), err);
 	assert_ok(ops->mr_reg(r, dst, 1 << 20, &md, &kd, err), err);
-	assert_ok(ops->qp_create(r, true, &mine, &q, err), err);
-	assert_ok(ops->qp_create(r, true, &theirs, &p, err), err);
+	assert_ok(ops->qp_create(r, true, NULL, &mine, &q, err), err);
+	assert_ok(ops->qp_create(r, true, NULL, &theirs, &p, err), err);
 	assert_ok(ops->qp_connect(p, &mine, 0, 0, err), err);
 	assert_ok(ops->qp_connect(q, &theirs, 0, 0, err), err);
 	op = (struct adxl_rdma_op){ (uintptr_t)src, (uintptr_t)dst, 1 << 20, kd };

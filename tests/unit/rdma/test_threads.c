@@ -69,8 +69,8 @@ static void threads_two_qps(void **state)
 	struct worker a = { .write = true, .rounds = 20 };
 	struct worker b = { .write = false, .rounds = 20 };
 
-	assert_ok(rd->qp_create(l->cli, true, &mine, &q2, err), err);
-	assert_ok(rd->qp_create(l->srv, true, &theirs, &p2, err), err);
+	assert_ok(rd->qp_create(l->cli, true, NULL, &mine, &q2, err), err);
+	assert_ok(rd->qp_create(l->srv, true, NULL, &theirs, &p2, err), err);
 	assert_ok(rd->qp_connect(p2, &mine, 0, 0, err), err);
 	assert_ok(rd->qp_connect(q2, &theirs, 0, 0, err), err);
 	/* the READ's half holds the pattern already; the WRITE fills the other */

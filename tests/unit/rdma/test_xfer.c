@@ -204,8 +204,8 @@ static void xfer_traffic_class(void **state)
 	/* link_up connected both with 0, 0: connect a new pair by hand */
 	rd->qp_destroy(l.q);
 	rd->qp_destroy(l.peer);
-	assert_ok(rd->qp_create(l.cli, false, &l.qi, &l.q, err), err);
-	assert_ok(rd->qp_create(l.srv, true, &l.pi, &l.peer, err), err);
+	assert_ok(rd->qp_create(l.cli, false, NULL, &l.qi, &l.q, err), err);
+	assert_ok(rd->qp_create(l.srv, true, NULL, &l.pi, &l.peer, err), err);
 	assert_ok(rd->qp_connect(l.peer, &l.qi, 0, 0, err), err);
 	assert_ok(rd->qp_connect(l.q, &l.pi, 96, 3, err), err);
 	assert_true(fake_qp_info(l.qi.qpn, &qi));
