@@ -142,7 +142,7 @@ adxl() {
 	#    (the MR and its rkey are gone), never return other bytes.  It
 	#    fails with a's NAK (FAILED, "refused"), or, when rxe under
 	#    emulation loses that NAK and a's QP is in error from then on,
-	#    unanswered (TIMEOUT): seen once in 7 runs (fresh-ci, 6.12).
+	#    unanswered (TIMEOUT): seen once in 10 runs (fresh-ci, 6.12).
 	if [ "$MEMREG_VM_PAIR" = a ]; then
 		peer_run r -l "$me:29210" -k host -s $size -S 41 -n -D 2000 \
 			-c "$peer:29211" -a notify -P 42 -C 120000
