@@ -327,12 +327,24 @@ int rdmap_xfer(struct adxl_rdma_qp *q, bool write,
 	 * nothing: -EAGAIN, and the queue pair serves on.
 	 */
 	if (deadline >= 0) {
-		struct timespec ts = {
-			.tv_sec = deadline / 1000,
-			.tv_nsec = (deadline % 1000) * 1000000,
-		};
+		/*
+		 * timedlock takes CLOCK_REALTIME: the time left, from now.
+		 * (Not pthread_mutex_clocklock: gcc 12's TSan does not know
+		 * it and then reports every unlock as a bug.)
+		 */
+		int64_t left = deadline - rdmap_now_ms();
+		struct timespec ts;
 
-		if (pthread_mutex_clocklock(&q->lock, CLOCK_MONOTONIC, &ts)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (left > 0) {
+			ts.tv_sec += left / 1000;
+			ts.tv_nsec += (left % 1000) * 1000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+		}
+		if (pthread_mutex_timedlock(&q->lock, &ts)) {
 			rdmap_say(err, "the deadline passed while another call had the queue pair; nothing was posted");
 			return -EAGAIN;
 		}
