@@ -14,6 +14,7 @@
 #            ways byte-checked, revocation by DeregisterMem mid-read,
 #            kill -9 of the server and of the client mid-transfer
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/rxe.sh"
 peer=$MEMREG_VM_PEER_ADDR
 me=$MEMREG_VM_NET_ADDR
 dev=rxe0
@@ -23,38 +24,6 @@ mkdir -p $tmp
 export MEMREG_ADXL_ALLOW_PEERS=$peer
 # Says which transport Connect chose ("over RDMA, rxe0 port 1, ...").
 export MEMREG_ADXL_VERBOSE=1
-
-# rxe_up: an rxe device on our link, and its port active
-rxe_up() {
-	if ! out=$(rdma link add $dev type rxe netdev "$MEMREG_VM_NET_IF" 2>&1); then
-		not_ok "VM $MEMREG_VM_PAIR: rdma link add $dev on $MEMREG_VM_NET_IF"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-		return 1
-	fi
-	n=0
-	until ibv_devinfo -d $dev 2>/dev/null | grep -q 'state:.*PORT_ACTIVE'; do
-		n=$((n + 1))
-		if [ $n -gt 100 ]; then
-			not_ok "VM $MEMREG_VM_PAIR: $dev port never active"
-			ibv_devinfo -d $dev 2>&1 | sed 's/^/#   /'
-			return 1
-		fi
-		sleep 0.1
-	done
-	ok "VM $MEMREG_VM_PAIR: $dev on $MEMREG_VM_NET_IF, port active (ibv_devinfo)"
-	# the GID that is our IPv4 address, ::ffff:a.b.c.d
-	hex=$(echo "${MEMREG_VM_NET_ADDR%/*}" | awk -F. '{ printf "%02x%02x:%02x%02x", $1, $2, $3, $4 }')
-	gid=
-	for g in /sys/class/infiniband/$dev/ports/1/gids/*; do
-		case "$(cat "$g" 2>/dev/null)" in
-		*ffff:$hex) gid=${g##*/}; break ;;
-		esac
-	done
-	if [ -z "$gid" ]; then
-		not_ok "VM $MEMREG_VM_PAIR: no GID of $MEMREG_VM_NET_ADDR on $dev"
-		return 1
-	fi
-}
 
 # run_perf NAME ARGS...: a serves NAME once, b connects (retrying until
 # a listens); b reports the figure.

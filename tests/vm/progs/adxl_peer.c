@@ -65,6 +65,7 @@ static int xfer_timeout = 60000;
 static adxl_mem_handle_t mem_handle;	/* mem's registration */
 static double peer_looping_at;		/* when the peer said "loop" */
 static bool addr_by_notify;
+static const char *my_name;		/* -l NAME */
 
 static double now_s(void);
 
@@ -303,11 +304,15 @@ static double now_s(void)
 /* Send our buffer's address and wait for the peer's (-a notify). */
 static int exchange_addr(int *got)
 {
-	char msg[32];
+	char msg[128];
 	adxl_status_t st;
 	int i;
 
-	snprintf(msg, sizeof(msg), "%lx", (unsigned long)(uintptr_t)mem.addr);
+	/* "ADDR NAME": an engine with several peers (adxl_fanin) tells by
+	 * NAME which peer's buffer ADDR is; strtoull() stops at the space.
+	 */
+	snprintf(msg, sizeof(msg), "%lx %s", (unsigned long)(uintptr_t)mem.addr,
+		 my_name);
 	st = adxl_send_notify(eng, peer, "addr", 4, msg, strlen(msg), 30000);
 	if (st) {
 		FAIL("SendNotify addr: %s: %s", atl_status(st), adxl_last_error());
@@ -465,6 +470,7 @@ int main(int argc, char **argv)
 	}
 	if (!name)
 		return 2;
+	my_name = name;
 	sigaction(SIGTERM, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
