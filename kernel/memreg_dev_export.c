@@ -43,9 +43,11 @@ struct memreg_export {
 	struct dma_buf *dmabuf;		/* owns us: not referenced */
 	struct list_head node;		/* in d->exports, under exports_lock */
 	/*
-	 * CPU mappings (VMAs).  A lock of their own, not exports_lock: from
-	 * 6.2 the dma-buf core calls mmap with the reservation lock held,
-	 * and revocation takes that lock under exports_lock.
+	 * CPU mappings (VMAs) and their faults.  A lock of their own, not
+	 * exports_lock, which the free path holds while it takes the
+	 * reservation lock: faults and mmap run under mmap_lock and need
+	 * neither.  A fault checks @revoked and installs its page under this
+	 * lock, and revocation zaps under it, so no page is mapped after it.
 	 */
 	struct mutex maps_lock;
 	unsigned int nmaps;
@@ -125,15 +127,22 @@ static void memreg_export_vm_close(struct vm_area_struct *vma)
 static vm_fault_t memreg_export_vm_fault(struct vm_fault *vmf)
 {
 	struct memreg_export *exp = vmf->vma->vm_private_data;
-	struct page *page;
+	vm_fault_t ret;
 
+	/*
+	 * Installed here, not handed back in vmf->page: the core would map
+	 * it after we return, and a revocation in between would zap before
+	 * the page is there, leaving freed device memory mapped.
+	 */
+	mutex_lock(&exp->maps_lock);
 	/* revoked: the process that owned the memory freed it */
-	if (READ_ONCE(exp->revoked) || vmf->pgoff >= exp->npages)
-		return VM_FAULT_SIGBUS;
-	page = exp->d->pages[exp->first + vmf->pgoff];
-	get_page(page);
-	vmf->page = page;
-	return 0;
+	if (exp->revoked || vmf->pgoff >= exp->npages)
+		ret = VM_FAULT_SIGBUS;
+	else
+		ret = vmf_insert_page(vmf->vma, vmf->address,
+				      exp->d->pages[exp->first + vmf->pgoff]);
+	mutex_unlock(&exp->maps_lock);
+	return ret;
 }
 
 static const struct vm_operations_struct memreg_export_vm_ops = {
@@ -154,7 +163,8 @@ static int memreg_export_mmap(struct dma_buf *dmabuf,
 		return -ENODEV;
 	vma->vm_private_data = exp;
 	vma->vm_ops = &memreg_export_vm_ops;
-	vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
+	/* VM_MIXEDMAP: vmf_insert_page() at fault time (see there) */
+	vm_flags_set(vma, VM_IO | VM_MIXEDMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	memreg_export_vm_open(vma);
 	return 0;
 }
@@ -275,10 +285,13 @@ void memreg_dev_export_revoke(struct memreg_dalloc *d)
 	list_for_each_entry(exp, &d->exports, node) {
 		if (exp->revoked)
 			continue;
+		mutex_lock(&exp->maps_lock);
 		WRITE_ONCE(exp->revoked, true);
+		mutex_unlock(&exp->maps_lock);
 		dma_resv_lock(exp->dmabuf->resv, NULL);
 		dma_buf_move_notify(exp->dmabuf);
 		dma_resv_unlock(exp->dmabuf->resv);
+		/* faults from here on see revoked: zap what was mapped */
 		mutex_lock(&exp->maps_lock);
 		if (exp->nmaps)
 			unmap_mapping_range(exp->dmabuf->file->f_mapping,

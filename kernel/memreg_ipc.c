@@ -209,6 +209,11 @@ int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)
 	get_dma_buf(dmabuf);
 	mutex_unlock(&memreg_ipc_lock);
 
+	/*
+	 * The size before the fd: once installed, another thread may close
+	 * it, and the exporter's close then drops the last reference.
+	 */
+	req->len = dmabuf->size;
 	fd = dma_buf_fd(dmabuf, req->flags & MEMREG_EXPORT_CLOEXEC ?
 			O_CLOEXEC : 0);
 	if (fd < 0) {
@@ -216,7 +221,6 @@ int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)
 		return fd;
 	}
 	req->fd = fd;
-	req->len = dmabuf->size;
 	return 0;
 }
 
