@@ -12,6 +12,9 @@ reads what scripts/bench left in OUTDIR:
     vm-<kernel>.status, load-<kernel>.txt, elapsed
     pair-<kernel>.log the two VMs of bench/run-pair (ADXL over UCX against
                       TCP), with pair-<kernel>.status, load-pair-<kernel>.txt
+    rdma-<kernel>.log the two VMs of bench/run-rdma (soft-RoCE: ADXL over
+                      RDMA against UCX, TCP and perftest), with
+                      rdma-<kernel>.status, load-rdma-<kernel>.txt
 
 Every figure comes from the "BENCH {...}" lines of the benchmarks
 (bench/bench_json.h): raw samples, one per run.  Here they become medians
@@ -38,6 +41,10 @@ BACKING_TEXT = {
 }
 METHODS = ("memreg", "io_uring", "mlock")
 PAIR_PATHS = ("ucx read", "tcp read", "ucx write", "tcp write")
+# bench/run-rdma: pair_bench -R's paths, then perftest's
+RDMA_PATHS = ("rdma read", "rdma write", "ucx read", "ucx write",
+              "tcp read", "tcp write")
+PERFTEST_BW = ("ib_read_bw", "ib_write_bw")
 
 
 # ----------------------------------------------------------------- figures
@@ -156,6 +163,20 @@ def read_release(path):
     except OSError:
         pass
     return None
+
+
+def read_verdict(path):
+    """tests/vm/pair's last word: "pair: PASS" or "pair: FAIL ..."."""
+    v = None
+    try:
+        with open(path, errors="replace") as f:
+            for line in f:
+                line = line.rstrip("\r\n")
+                if line.startswith(("pair: PASS", "pair: FAIL")):
+                    v = line[len("pair: "):].strip()
+    except OSError:
+        pass
+    return v
 
 
 def read_text(path, default=None):
@@ -375,6 +396,25 @@ class Report:
                                                f"load-pair-{k}.txt"), own=2),
                 "release": read_release(log),
             }
+        # bench/run-rdma: two VMs with soft-RoCE per kernel
+        self.rdma = {}
+        self.rdma_meta = {}
+        for k in self.pair_kernels:
+            log = os.path.join(outdir, f"rdma-{k}.log")
+            if not os.path.exists(log):
+                continue
+            recs, self.torn[f"the {k} RDMA run"] = read_bench_lines(log)
+            g = group(recs)
+            self.rdma[k] = {"pair": g.get("pair", []),
+                            "perftest": g.get("perftest", [])}
+            self.rdma_meta[k] = {
+                "status": read_text(os.path.join(outdir,
+                                                 f"rdma-{k}.status")),
+                "load": read_load(os.path.join(outdir,
+                                               f"load-rdma-{k}.txt"), own=2),
+                "release": read_release(log),
+                "verdict": read_verdict(log),
+            }
         self.quick = bool(self.host.get("quick"))
 
     def target(self, area, kernel, what, measured, ok, note=""):
@@ -416,6 +456,9 @@ class Report:
         for k, m in self.pair_meta.items():
             notes += run_notes(f"the {k} two-VM run", m,
                                f"consoles: `pair-{k}.log`")
+        for k, m in self.rdma_meta.items():
+            notes += run_notes(f"the {k} two-VM RDMA run", m,
+                               f"consoles: `rdma-{k}.log`")
         for src, n in self.torn.items():
             if n:
                 notes.append(f"{n} BENCH line(s) of {src} were torn on the "
@@ -881,28 +924,35 @@ class Report:
     def pair_target(self, k, what, points, status):
         """UCX at least 0.8x TCP (medians) at every size from 1 MiB, read
         and write; POINTS are (ratio, size, direction)."""
+        self.ratio_target("two VMs", k, what, points, status,
+                          lambda q: q >= 0.8, "≥ 0.8x", "no size from 1 MiB")
+
+    def ratio_target(self, area, k, what, points, status, good, bar, none,
+                     unit="(size, direction)", notes=()):
+        """A target every ratio of POINTS, (ratio, size, direction), must
+        meet (GOOD(ratio), BAR in words); met only with no figure missing.
+        NONE is what was measured when no figure was; NOTES go first."""
         known = [pt for pt in points if pt[0] is not None]
-        notes = []
+        notes = list(notes)
         if len(known) < len(points):
             notes.append(f"{len(points) - len(known)} figure(s) missing")
         if status not in (None, "0"):
             notes.append(f"run ended with status {status}")
         if not known:
-            self.target("two VMs", k, what, "no size from 1 MiB", None,
-                        "; ".join(notes))
+            self.target(area, k, what, none, None, "; ".join(notes))
             return
         worst = min(known)
-        met = sum(1 for pt in known if pt[0] >= 0.8)
+        met = sum(1 for pt in known if good(pt[0]))
         ok = met == len(known)
-        if ok and notes:
+        if ok and (len(known) < len(points) or status not in (None, "0")):
             ok = None   # what is missing might not have met it
         if self.quick:
             notes.append("quick run: up to "
                          f"{fmt_size(max(pt[1] for pt in known))}")
-        self.target("two VMs", k, what,
+        self.target(area, k, what,
                     f"smallest {fmt_ratio(worst[0])} ({worst[2]} at "
-                    f"{fmt_size(worst[1])}); ≥ 0.8x at {met} of "
-                    f"{len(known)} (size, direction)", ok, "; ".join(notes))
+                    f"{fmt_size(worst[1])}); {bar} at {met} of "
+                    f"{len(known)} {unit}", ok, "; ".join(notes))
 
     def pair_plot(self, k, sizes, dat):
         self.plots.data(f"pair-{k}.dat", dat)
@@ -926,6 +976,225 @@ class Report:
             "0.8 w l dt 2 lc 'black' t 'target 0.8x (from 1 MiB)'\n"
             "unset multiplot\n"), size="1100,480")
         self.md.image(png, f"ADXL over UCX against TCP, {k}")
+
+    # ----------------------------------------- two VMs over soft-RoCE
+    RDMA_TARGETS = (
+        "ADXL RDMA read at least 0.9x `ib_read_bw` from 64 KiB up",
+        "ADXL RDMA write at least 0.9x `ib_write_bw` from 64 KiB up",
+        "ADXL over RDMA faster than over UCX (TCP) at every size, read "
+        "and write",
+        "4 KiB TransferSync READ over RDMA within 1.5x of `ib_read_lat`",
+    )
+
+    def rdma_section(self):
+        md = self.md
+        md.p("## ADXL across hosts over RDMA (soft-RoCE)")
+        md.p()
+        md.p("MB/s (10^6 bytes/s) between two VMs of the same kernel, each "
+             "with an rxe (soft-RoCE) device on its virtio-net link "
+             "(`bench/run-rdma`, `tests/vm/cases/rdma_pair.sh` step "
+             "`bench`). In one boot, taking turns on the same link, VM b "
+             "runs `bench/pair_bench.c -R` against VM a: ADXL TransferSync "
+             "over RDMA (an engine with `Transport=rdma`: one-sided READ "
+             "and WRITE), over UCX (`Transport=ucx`, TCP) and a TCP "
+             "connection moving the same bytes (as in the section above); "
+             "then perftest's `ib_read_bw` and `ib_write_bw` at the same "
+             "sizes and `ib_read_lat` at 4 KiB, b against a. rxe is RoCE "
+             "in software and both VMs run under TCG on this machine's "
+             "CPUs: perftest pays the same per-packet cost as ADXL, so "
+             "ADXL / perftest is the fair comparison; RDMA against TCP says "
+             "more about rxe under emulation than about RDMA. Ratios above "
+             "1: ADXL over RDMA is the faster.")
+        md.p()
+        for k in self.pair_kernels:
+            if k not in self.rdma:
+                md.p(f"### {k}: did not run (no `rdma-{k}.log`)")
+                md.p()
+                for what in self.RDMA_TARGETS:
+                    self.target("RDMA", k, what, "did not run", None)
+                continue
+            meta = self.rdma_meta[k]
+            idx = {(int(r["bytes"]), r["path"]): r["mbs"]
+                   for r in self.rdma[k]["pair"] if r.get("mbs")}
+            calls = {(int(r["bytes"]), r["path"]): r.get("per_rep")
+                     for r in self.rdma[k]["pair"]}
+            # perftest: one run each; 0 when it printed no result
+            perf, lat, lat_seen = {}, None, False
+            for r in self.rdma[k]["perftest"]:
+                v = r.get("mbs", r.get("usec"))
+                v = v if isinstance(v, (int, float)) and v > 0 else None
+                if r.get("path") in PERFTEST_BW:
+                    perf[(int(r["bytes"]), r["path"])] = \
+                        stats([v]) if v else None
+                elif (r.get("path") == "ib_read_lat"
+                      and int(r.get("bytes", 0)) == 4096):
+                    lat_seen, lat = True, v
+            if not idx and not any(perf.values()):
+                md.p(f"### {k}: no figures (see `rdma-{k}.log`, status "
+                     f"{meta['status'] or '?'})")
+                md.p()
+                for what in self.RDMA_TARGETS:
+                    self.target("RDMA", k, what, "no figures", None,
+                                f"run ended with status "
+                                f"{meta['status'] or '?'}")
+                continue
+            md.p(f"### Kernel {k}")
+            md.p()
+            reps = max((st["n"] for st in idx.values()), default=0)
+            md.p(f"Both VMs run {meta['release'] or k}. ADXL (over RDMA "
+                 f"and over UCX) and TCP: the median of {reps} runs with "
+                 "`[min–max]`; perftest: one run each (no spread); MB/s.")
+            if meta["status"] not in (None, "0"):
+                md.p(f"The run ended with status {meta['status']}"
+                     + (f" (`{meta['verdict']}`)" if meta["verdict"] else "")
+                     + ": the figures missing here did not complete "
+                     f"(see `rdma-{k}.log`).")
+            elif meta["verdict"] and not meta["verdict"].startswith("PASS"):
+                md.p(f"The two VMs said `{meta['verdict']}` "
+                     f"(see `rdma-{k}.log`).")
+            md.p()
+            sizes = sorted({s for (s, p) in idx} | {s for (s, p) in perf})
+            rows, qrows, dat = [], [], []
+            perf_pts, ucx_pts = {"read": [], "write": []}, []
+            for s in sizes:
+                f = {p: idx.get((s, p)) for p in RDMA_PATHS}
+                b = {p: perf.get((s, p)) for p in PERFTEST_BW}
+                q = {
+                    "perf read": ratio(f["rdma read"], b["ib_read_bw"]),
+                    "perf write": ratio(f["rdma write"], b["ib_write_bw"]),
+                    "ucx read": ratio(f["rdma read"], f["ucx read"]),
+                    "ucx write": ratio(f["rdma write"], f["ucx write"]),
+                    "tcp read": ratio(f["rdma read"], f["tcp read"]),
+                    "tcp write": ratio(f["rdma write"], f["tcp write"]),
+                }
+                rows.append([fmt_size(s)] +
+                            [fmt_plain(f[p]) for p in RDMA_PATHS] +
+                            [fmt_plain(b[p]) for p in PERFTEST_BW])
+                qrows.append([fmt_size(s)] +
+                             [fmt_ratio(q[x]) for x in (
+                                 "perf read", "perf write", "ucx read",
+                                 "ucx write", "tcp read", "tcp write")])
+                row = [s]
+                for p in RDMA_PATHS:
+                    st = f[p]
+                    row += ([st["median"], st["min"], st["max"]] if st
+                            else [None, None, None])
+                dat.append(row + [med(b[p]) for p in PERFTEST_BW] +
+                           [q["perf read"], q["perf write"], q["ucx read"],
+                            q["ucx write"]])
+                # judged where perftest ran (its sizes), from 64 KiB
+                for d, p in (("read", "ib_read_bw"), ("write", "ib_write_bw")):
+                    if s >= 64 * KIB and (s, p) in perf:
+                        perf_pts[d].append((q[f"perf {d}"], s, d))
+                for d in ("read", "write"):
+                    if (s, f"rdma {d}") in idx or (s, f"ucx {d}") in idx:
+                        ucx_pts.append((q[f"ucx {d}"], s, d))
+            md.table(["size", "ADXL RDMA read", "ADXL RDMA write",
+                      "ADXL UCX read", "ADXL UCX write", "TCP read",
+                      "TCP write", "ib_read_bw", "ib_write_bw"], rows)
+            md.p("Ratios of medians:")
+            md.p()
+            md.table(["size", "RDMA / ib_read_bw", "RDMA / ib_write_bw",
+                      "RDMA / UCX read", "RDMA / UCX write",
+                      "RDMA / TCP read", "RDMA / TCP write"], qrows)
+            perf_max = max((s for (s, p) in perf), default=0)
+            beyond = ([f"perftest measured up to {fmt_size(perf_max)}"]
+                      if perf_max and any(s > perf_max for (s, p) in idx)
+                      else [])
+            for i, (d, p) in enumerate((("read", "ib_read_bw"),
+                                        ("write", "ib_write_bw"))):
+                self.ratio_target("RDMA", k, self.RDMA_TARGETS[i],
+                                  perf_pts[d], meta["status"],
+                                  lambda x: x >= 0.9, "≥ 0.9x",
+                                  f"no size from 64 KiB with `{p}`",
+                                  unit="sizes", notes=beyond)
+            self.ratio_target("RDMA", k, self.RDMA_TARGETS[2], ucx_pts,
+                              meta["status"], lambda x: x > 1, "faster",
+                              "no figures")
+            self.rdma_latency(k, idx, calls.get((4096, "rdma read")), lat,
+                              lat_seen)
+            self.rdma_plot(k, sizes, dat)
+
+    def rdma_latency(self, k, idx, calls, lat, lat_seen):
+        """4 KiB TransferSync over RDMA against ib_read_lat.  pair_bench
+        has no latency mode: each of its runs is a loop of synchronous
+        calls one after the other, so the time per call is 4096 bytes over
+        the run's rate, a mean over the loop (CALLS calls a run)."""
+        md, what = self.md, self.RDMA_TARGETS[3]
+
+        def per_call(st):
+            if not st:
+                return None
+            return stats([4096 / x * 1e3 for x in st["samples"]
+                          if isinstance(x, (int, float)) and x > 0])
+
+        t, tu = per_call(idx.get((4096, "rdma read"))), \
+            per_call(idx.get((4096, "ucx read")))
+        if lat is None:
+            lat_text = ("not measured (`ib_read_lat` printed no result)"
+                        if lat_seen else "not measured")
+        else:
+            lat_text = fmt_time(stats([lat * 1e3]))
+        md.p("4 KiB latency: `pair_bench` has no latency mode; the time "
+             "of one 4 KiB TransferSync READ is that of its 4 KiB read "
+             "loop (" + (f"{calls} " if calls else "")
+             + "synchronous calls one after the other) divided by the "
+             "calls, a mean per call: over RDMA "
+             + (fmt_time(t) if t else "not measured")
+             + (f" (over UCX {fmt_time(tu)})" if tu else "")
+             + f"; `ib_read_lat` (typical): {lat_text}.")
+        md.p()
+        if not t or lat is None:
+            self.target("RDMA", k, what, "not measured", None,
+                        "no 4 KiB RDMA read" if not t else
+                        "no `ib_read_lat` figure")
+            return
+        q = med(t) / (lat * 1e3)
+        self.target("RDMA", k, what,
+                    f"{fmt_ratio(q)}: {fmt_time(t)} per call against "
+                    f"{lat_text}", q <= 1.5,
+                    "mean time per call of pair_bench's 4 KiB read loop "
+                    "(no latency mode) against perftest's typical")
+
+    def rdma_plot(self, k, sizes, dat):
+        self.plots.data(f"rdma-{k}.dat", dat)
+        lo, hi = sizes[0] / 1.5, sizes[-1] * 1.5
+
+        def panel(d, c):
+            # columns: size, then median/min/max of each of RDMA_PATHS,
+            # ib_read_bw, ib_write_bw, the four ratios
+            return (
+                f"set title '{d}'\n"
+                f"plot 'rdma-{k}.dat' u 1:{2 + c}:{3 + c}:{4 + c} "
+                "w yerrorlines lc 1 t 'ADXL RDMA', "
+                f"'' u 1:{8 + c}:{9 + c}:{10 + c} w yerrorlines lc 2 "
+                "t 'ADXL UCX (TCP)', "
+                f"'' u 1:{14 + c}:{15 + c}:{16 + c} w yerrorlines lc 3 "
+                "dt 2 t 'TCP stream', "
+                f"'' u 1:{20 + c // 3} w linespoints lc 4 pt 7 "
+                f"t 'ib\\_{d}\\_bw'\n")
+
+        png = self.plots.plot(f"rdma-{k}", (
+            "set logscale x\n" + SIZE_XTICS +
+            f"set xrange [{lo:.0f}:{hi:.0f}]\n"
+            "set xlabel 'bytes per transfer'\nset key inside left top\n"
+            "set multiplot layout 1,3 title "
+            f"'ADXL over soft-RoCE between two VMs, kernel {k} (TCG): "
+            "median, bars min-max; perftest one run'\n"
+            "set ylabel 'MB/s'\nset yrange [0:*]\n"
+            + panel("read", 0) + panel("write", 3) +
+            "set ylabel 'ratio of medians'\nset title 'ADXL RDMA against'\n"
+            "set key inside left top Left reverse\n"
+            f"plot 'rdma-{k}.dat' u 1:22 w linespoints lc 1 "
+            "t 'read / ib\\_read\\_bw', "
+            "'' u 1:23 w linespoints lc 2 t 'write / ib\\_write\\_bw', "
+            "'' u 1:24 w linespoints lc 1 dt 2 t 'read / UCX read', "
+            "'' u 1:25 w linespoints lc 2 dt 2 t 'write / UCX write', "
+            "0.9 w l dt 3 lc 'black' t 'target 0.9x perftest (from 64K)', "
+            "1 w l dt 4 lc 'gray' t 'target 1x UCX'\n"
+            "unset multiplot\n"), size="1500,480")
+        self.md.image(png, f"ADXL over RDMA against UCX, TCP and perftest, "
+                      f"{k}")
 
     # ---------------------------------------------------------------- acl
     def acl(self):
@@ -1030,7 +1299,8 @@ class Report:
         md.p()
         md.p("`report.json`: every sample and its statistics; "
              "`vm-<kernel>.log`: each VM's console; `pair-<kernel>.log`: "
-             "both consoles of the two-VM run; `native.log`; "
+             "both consoles of the two-VM run; `rdma-<kernel>.log`: both "
+             "consoles of the two-VM run over soft-RoCE; `native.log`; "
              "`*.dat`, `*.gp`: the plots' data and gnuplot scripts.")
         if self.plots.failed:
             md.p()
@@ -1044,6 +1314,7 @@ class Report:
         self.netlink()
         self.adxl()
         self.pair_section()
+        self.rdma_section()
         self.acl()
         self.mstx()
         self.footer()
@@ -1059,6 +1330,8 @@ class Report:
                         for k in self.kernels},
             "pair": {k: {"pair": self.pair[k], "meta": self.pair_meta[k]}
                      for k in self.pair},
+            "rdma": {k: dict(self.rdma[k], meta=self.rdma_meta[k])
+                     for k in self.rdma},
             "targets": self.targets,
             "plots": self.plots.made,
         }
