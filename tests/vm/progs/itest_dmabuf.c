@@ -850,6 +850,121 @@ static void test_kill_importer(void **state)
 	revoke_during_transfers(BY_HOLDER_KILL);
 }
 
+/* ---- CPU faults racing a revocation ---- */
+
+/*
+ * A thread faults the pages of an export's CPU mapping in over and over
+ * (MADV_DONTNEED drops them again) while the allocation is freed.  Once
+ * DEV_FREE has returned, no page of the mapping may be readable: a fault
+ * that checked before the revocation must not map its page after the
+ * revocation's zap.  SIGBUS is caught (sigsetjmp) in both threads.
+ */
+#define FAULT_PAGES 16
+
+static __thread sigjmp_buf *bus_jmp;
+
+static void on_bus(int sig)
+{
+	(void)sig;
+	if (bus_jmp)
+		siglongjmp(*bus_jmp, 1);
+	abort();
+}
+
+struct faulter {
+	volatile char *view;
+	volatile int stop;
+	unsigned long faults;
+	int revoked;		/* it saw SIGBUS */
+};
+
+static void *faulter_main(void *arg)
+{
+	struct faulter *f = arg;
+	sigjmp_buf jb;
+	unsigned long i;
+
+	bus_jmp = &jb;
+	if (sigsetjmp(jb, 1)) {
+		f->revoked = 1;
+		return NULL;
+	}
+	while (!f->stop) {
+		madvise((void *)f->view, FAULT_PAGES * PAGE, MADV_DONTNEED);
+		for (i = 0; i < FAULT_PAGES; i++)
+			(void)f->view[i * PAGE];
+		f->faults++;
+	}
+	return NULL;
+}
+
+/* Is the page at @p readable (not SIGBUS)? */
+static int readable(volatile char *p)
+{
+	sigjmp_buf jb;
+	int ok = 0;
+
+	bus_jmp = &jb;
+	if (!sigsetjmp(jb, 1)) {
+		(void)*p;
+		ok = 1;
+	}
+	bus_jmp = NULL;
+	return ok;
+}
+
+static void test_fault_vs_revoke(void **state)
+{
+	const char *k = getenv("MEMREG_VM_KERNEL");
+	/* the debug kernel (KASAN, lockdep) is several times slower */
+	int rounds = k && !strcmp(k, "debug") ? 40 : 150;
+	struct sigaction sa = { .sa_handler = on_bus }, old;
+	unsigned long faults = 0;
+	int fd, r, seen = 0;
+
+	(void)state;
+	fd = memtest_open();
+	assert_int_equal(sigaction(SIGBUS, &sa, &old), 0);
+	for (r = 0; r < rounds; r++) {
+		struct faulter f = { 0 };
+		struct devbuf b;
+		pthread_t t;
+		char *view;
+		int dfd, i;
+
+		assert_int_equal(dev_alloc_map(fd, FAULT_PAGES * PAGE, &b), 0);
+		memset(b.map, 7, FAULT_PAGES * PAGE);
+		munmap(b.map, b.len);
+		dfd = dev_export(fd, b.handle, 0, FAULT_PAGES * PAGE, 0);
+		assert_true(dfd >= 0);
+		view = mmap(NULL, FAULT_PAGES * PAGE, PROT_READ, MAP_SHARED,
+			    dfd, 0);
+		assert_true(view != MAP_FAILED);
+		f.view = view;
+		assert_int_equal(pthread_create(&t, NULL, faulter_main, &f), 0);
+		/* let it fault a while: 0 to ~2 ms, a different point each round */
+		usleep((r * 137) % 2000);
+		assert_int_equal(dev_free(fd, b.handle), 0);
+		for (i = 0; i < FAULT_PAGES; i++)
+			if (readable(view + i * PAGE))
+				fail_msg("round %d: page %d of a revoked export is still mapped after DEV_FREE",
+					 r, i);
+		f.stop = 1;
+		pthread_join(t, NULL);
+		faults += f.faults;
+		seen += f.revoked;
+		munmap(view, FAULT_PAGES * PAGE);
+		close(dfd);
+	}
+	sigaction(SIGBUS, &old, NULL);
+	print_message("# %d rounds, %lu fault passes, the faulting thread got SIGBUS in %d\n",
+		      rounds, faults, seen);
+	/* the race was run: the faulter was inside its loop at the free */
+	assert_true(seen > 0);
+	close(fd);
+	assert_no_leak();
+}
+
 /* ---- limits: dma-buf bytes are device bytes ---- */
 
 static void test_limits(void **state)
@@ -997,6 +1112,7 @@ int main(void)
 		T(test_hostile),
 		T(test_ipc_names),
 		T(test_revoke_by_free),
+		T(test_fault_vs_revoke),
 		T(test_kill_exporter),
 		T(test_kill_importer),
 		T(test_limits),
