@@ -64,22 +64,7 @@ static double now_s(void)
 
 static int reg(struct atl_mem *m)
 {
-	struct adxl_mem_desc d;
-	adxl_mem_handle_t h;
-	adxl_status_t st;
-
-	if (atl_alloc(m, ADXL_MEM_HOST, size)) {
-		fprintf(stderr, "cannot allocate %zu bytes\n", size);
-		return -1;
-	}
-	d = (struct adxl_mem_desc){ (uintptr_t)m->addr, m->len };
-	st = adxl_register_mem(eng, &d, ADXL_MEM_HOST, &h);
-	if (st) {
-		fprintf(stderr, "RegisterMem: %s: %s\n", atl_status(st),
-			adxl_last_error());
-		return -1;
-	}
-	return 0;
+	return atl_alloc_reg(eng, m, ADXL_MEM_HOST, size, NULL);
 }
 
 /* "ADDR NAME" from a peer's adxl_peer -a notify */
@@ -248,8 +233,6 @@ int main(int argc, char **argv)
 {
 	const char *name = NULL, *transport = NULL;
 	int opt, i, connect_timeout = 120000, overlap = 1;
-	struct adxl_option opts[1];
-	adxl_status_t st;
 	double total = 0;
 
 	while ((opt = getopt(argc, argv, "l:T:s:r:b:C:t:")) != -1) {
@@ -274,13 +257,9 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	opts[0] = (struct adxl_option){ "Transport", transport };
-	if (adxl_engine_create(&eng) ||
-	    (st = adxl_initialize(eng, name, opts, transport ? 1 : 0))) {
-		fprintf(stderr, "Initialize %s failed: %s\n", name,
-			adxl_last_error());
+	eng = atl_engine(name, transport);
+	if (!eng)
 		return 1;
-	}
 	for (i = 0; i < n_peers; i++)
 		if (reg(&peers[i].dst) || reg(&peers[i].src))
 			return 1;

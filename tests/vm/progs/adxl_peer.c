@@ -273,24 +273,7 @@ static int read_addr(const char *arg)
 
 static int reg(struct atl_mem *m, enum adxl_mem_type type)
 {
-	struct adxl_mem_desc d;
-	adxl_mem_handle_t h;
-	adxl_status_t st;
-
-	if (atl_alloc(m, type, size)) {
-		fprintf(stderr, "cannot allocate %zu bytes\n", size);
-		return -1;
-	}
-	d = (struct adxl_mem_desc){ (uintptr_t)m->addr, m->len };
-	st = adxl_register_mem(eng, &d, type, &h);
-	if (st) {
-		fprintf(stderr, "RegisterMem: %s: %s\n", atl_status(st),
-			adxl_last_error());
-		return -1;
-	}
-	if (m == &mem)
-		mem_handle = h;
-	return 0;
+	return atl_alloc_reg(eng, m, type, size, m == &mem ? &mem_handle : NULL);
 }
 
 static double now_s(void)
@@ -438,7 +421,6 @@ int main(int argc, char **argv)
 	int opt, wait_n = 0, got = 0, loop = 0, waited, again = 0;
 	int connect_timeout = 10000, serve_only = 0, refusal = 0, dereg_ms = -1;
 	struct sigaction sa = { .sa_handler = on_term };
-	struct adxl_option opts[1];
 	adxl_status_t st;
 
 	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:nrD:")) != -1) {
@@ -474,13 +456,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	opts[0] = (struct adxl_option){ "Transport", transport };
-	if (adxl_engine_create(&eng) ||
-	    (st = adxl_initialize(eng, name, opts, transport ? 1 : 0))) {
-		fprintf(stderr, "Initialize %s failed: %s\n", name,
-			adxl_last_error());
+	eng = atl_engine(name, transport);
+	if (!eng)
 		return 1;
-	}
 	if (reg(&mem, type) || reg(&scratch, type) || reg(&src, type))
 		return 1;
 	atl_fill(mem.addr, size, seed, 0);

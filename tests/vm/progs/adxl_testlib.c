@@ -32,6 +32,45 @@ int atl_alloc(struct atl_mem *m, enum adxl_mem_type type, size_t len)
 	return 0;
 }
 
+adxl_engine_t *atl_engine(const char *name, const char *transport)
+{
+	struct adxl_option opt = { "Transport", transport };
+	adxl_engine_t *eng;
+
+	if (adxl_engine_create(&eng))
+		return NULL;
+	if (adxl_initialize(eng, name, &opt, transport ? 1 : 0)) {
+		fprintf(stderr, "Initialize %s failed: %s\n", name,
+			adxl_last_error());
+		adxl_engine_destroy(eng);
+		return NULL;
+	}
+	return eng;
+}
+
+int atl_alloc_reg(adxl_engine_t *eng, struct atl_mem *m,
+		  enum adxl_mem_type type, size_t len, adxl_mem_handle_t *handle)
+{
+	struct adxl_mem_desc d;
+	adxl_mem_handle_t h;
+	adxl_status_t st;
+
+	if (atl_alloc(m, type, len)) {
+		fprintf(stderr, "cannot allocate %zu bytes\n", len);
+		return -1;
+	}
+	d = (struct adxl_mem_desc){ (uintptr_t)m->addr, m->len };
+	st = adxl_register_mem(eng, &d, type, &h);
+	if (st) {
+		fprintf(stderr, "RegisterMem: %s: %s\n", atl_status(st),
+			adxl_last_error());
+		return -1;
+	}
+	if (handle)
+		*handle = h;
+	return 0;
+}
+
 void atl_free(struct atl_mem *m)
 {
 	if (m->type == ADXL_MEM_HOST) {

@@ -23,6 +23,11 @@ struct atl_mem {
 
 /* HOST: adxl_malloc_mem; DEVICE: memreg_dev_alloc on device 0.  0 or -1. */
 int atl_alloc(struct atl_mem *m, enum adxl_mem_type type, size_t len);
+/* An engine initialised as @name, with Transport=@transport if not NULL. */
+adxl_engine_t *atl_engine(const char *name, const char *transport);
+/* atl_alloc(), then adxl_register_mem() with @eng; says why on stderr. */
+int atl_alloc_reg(adxl_engine_t *eng, struct atl_mem *m,
+		  enum adxl_mem_type type, size_t len, adxl_mem_handle_t *handle);
 void atl_free(struct atl_mem *m);
 int atl_parse_type(const char *s, enum adxl_mem_type *type);
 
