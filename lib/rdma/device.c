@@ -328,6 +328,7 @@ static int open_dev(struct adxl_rdma **out, char *err)
 {
 	const char *env = getenv("MEMREG_ADXL_RDMA_DEVICE");
 	const char *chunk = getenv("MEMREG_ADXL_RDMA_CHUNK");
+	const char *timeout = getenv("MEMREG_ADXL_RDMA_ACK_TIMEOUT");
 	char want[IBV_SYSFS_NAME_MAX] = "";
 	char why[ADXL_RDMA_ERR_LEN] = "";
 	char names[128] = "";
@@ -353,6 +354,13 @@ static int open_dev(struct adxl_rdma **out, char *err)
 
 		if (v && v <= CHUNK_MAX)
 			r->chunk = v;
+	}
+	r->ack_timeout = ACK_TIMEOUT;
+	if (timeout && *timeout) {
+		unsigned long v = strtoul(timeout, NULL, 0);
+
+		if (v && v <= ACK_TIMEOUT_MAX)
+			r->ack_timeout = v;
 	}
 
 	list = ibv_get_device_list(&num);

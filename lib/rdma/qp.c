@@ -197,7 +197,7 @@ int rdmap_qp_connect(struct adxl_rdma_qp *q,
 	struct ibv_qp_attr rts = {
 		.qp_state = IBV_QPS_RTS,
 		.sq_psn = q->psn,
-		.timeout = ACK_TIMEOUT,
+		.timeout = (uint8_t)q->r->ack_timeout,
 		.retry_cnt = RETRY_CNT,
 		.rnr_retry = RNR_RETRY,
 		.max_rd_atomic = (uint8_t)r->rd_atomic,

@@ -66,6 +66,8 @@
  * packet (rxe under TCG loses read responses in bursts) costs 0.54 s.
  */
 #define ACK_TIMEOUT	17
+/* MEMREG_ADXL_RDMA_ACK_TIMEOUT overrides it: 1..31 (0 would mean never) */
+#define ACK_TIMEOUT_MAX	31
 #define RETRY_CNT	7
 /*
  * RNR NAKs come only for SENDs into an empty receive queue, which this
@@ -107,6 +109,7 @@ struct adxl_rdma {
 	uint16_t lid;			/* 0 on RoCE */
 	int gid_tbl_len;
 	uint64_t chunk;			/* the largest work request */
+	unsigned int ack_timeout;	/* 4.096 us * 2^ack_timeout */
 	unsigned int sq_depth;		/* SQ_DEPTH, or the device's max_qp_wr */
 	unsigned int cqe;		/* the device's max_cqe */
 	unsigned int rd_atomic;		/* READs we keep in flight at most */

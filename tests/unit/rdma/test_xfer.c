@@ -220,6 +220,38 @@ static void xfer_traffic_class(void **state)
 	link_down(&l);
 }
 
+/*
+ * The ACK timeout each queue pair gets: 17 (0.54 s) unless
+ * MEMREG_ADXL_RDMA_ACK_TIMEOUT says 1-31; anything else keeps 17.
+ */
+static void xfer_ack_timeout(void **state)
+{
+	static const struct { const char *env; int want; } c[] = {
+		{ NULL, 17 }, { "14", 14 }, { "1", 1 }, { "31", 31 },
+		{ "0", 17 }, { "32", 17 }, { "fast", 17 },
+	};
+	struct fake_qp_info qi, pi;
+	struct link l;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		if (c[i].env)
+			setenv("MEMREG_ADXL_RDMA_ACK_TIMEOUT", c[i].env, 1);
+		else
+			unsetenv("MEMREG_ADXL_RDMA_ACK_TIMEOUT");
+		link_up(&l, LINK_LEN, NULL, NULL);
+		assert_true(fake_qp_info(l.qi.qpn, &qi));
+		assert_true(fake_qp_info(l.pi.qpn, &pi));
+		if (qi.timeout != c[i].want || pi.timeout != c[i].want)
+			fail_msg("MEMREG_ADXL_RDMA_ACK_TIMEOUT=%s: timeouts %u and %u, want %d",
+				 c[i].env ? c[i].env : "(unset)", qi.timeout,
+				 pi.timeout, c[i].want);
+		link_down(&l);
+	}
+	unsetenv("MEMREG_ADXL_RDMA_ACK_TIMEOUT");
+}
+
 /* InfiniBand: the peer is its LID, and it works the same. */
 static void xfer_infiniband(void **state)
 {
@@ -276,6 +308,7 @@ int test_xfer_group(void)
 		T(xfer_small_device),
 		T(xfer_mtu_mismatch),
 		T(xfer_traffic_class),
+		T(xfer_ack_timeout),
 		T(xfer_infiniband),
 		L(xfer_nothing),
 	};
