@@ -8,7 +8,8 @@
  * docs/adxl.md ("LLM-DataDist") says what is done and what is refused.
  *
  * Unlike those two faces this class is not header-only: it keeps the
- * caches and links of its engine, so its methods are in the library.
+ * caches and links of its engine, so its methods are in the library --
+ * all but the four that take strings, which are inline (see "private").
  */
 #ifndef MEMREG_LLM_DATADIST_LLM_DATADIST_H
 #define MEMREG_LLM_DATADIST_LLM_DATADIST_H
@@ -241,9 +242,100 @@ class __attribute__((visibility("default"))) LlmDataDist {
 	Status UnregisterKvCache(int64_t cache_id);
 
  private:
+	/*
+	 * The calls that carry AscendString reach the library in these
+	 * forms: AscendString is inline here (a shared std::string), and
+	 * std::string is laid out differently by the two libstdc++ ABIs --
+	 * CANN's examples build with -D_GLIBCXX_USE_CXX11_ABI=0, libmemreg
+	 * with the default.  The inline methods below read the strings in the
+	 * program's ABI and pass plain pointers; every other argument
+	 * (vectors, pairs, PODs) has one layout in both.
+	 */
+	struct Option {
+		const char *key;
+		const char *value;
+	};
+	struct Remote {
+		uint64_t cluster_id;
+		const char *ip;		/* remote_ip_infos[0], if any */
+		uint16_t port;
+		uint32_t n_remote;	/* remote_ip_infos.size() */
+		uint32_t n_local;	/* local_ip_infos.size() */
+	};
+	static std::vector<Option> Options(
+		const std::map<AscendString, AscendString> &options)
+	{
+		std::vector<Option> v;
+
+		for (const auto &kv : options)
+			v.push_back(Option{ kv.first.GetString(),
+					    kv.second.GetString() });
+		return v;
+	}
+	static std::vector<Remote> Remotes(const std::vector<ClusterInfo> &clusters)
+	{
+		std::vector<Remote> v;
+
+		for (const auto &c : clusters) {
+			Remote r = { c.remote_cluster_id, nullptr, 0U,
+				     static_cast<uint32_t>(c.remote_ip_infos.size()),
+				     static_cast<uint32_t>(c.local_ip_infos.size()) };
+
+			if (!c.remote_ip_infos.empty()) {
+				r.ip = c.remote_ip_infos[0].ip.GetString();
+				r.port = c.remote_ip_infos[0].port;
+			}
+			v.push_back(r);
+		}
+		return v;
+	}
+	Status InitializeWith(const Option *options, size_t n);
+	Status SetRoleWith(LlmRole role, const Option *options, size_t n);
+	Status LinkWith(const Remote *clusters, size_t n, Status *rets,
+			int32_t timeout_in_millis);
+	Status UnlinkWith(const Remote *clusters, size_t n, Status *rets,
+			  int32_t timeout_in_millis, bool force_flag);
+
 	class Impl;
 	std::unique_ptr<Impl> impl_;
 };
+
+inline Status LlmDataDist::Initialize(
+	const std::map<AscendString, AscendString> &options)
+{
+	std::vector<Option> v = Options(options);
+
+	return InitializeWith(v.data(), v.size());
+}
+
+inline Status LlmDataDist::SetRole(
+	LlmRole role, const std::map<AscendString, AscendString> &options)
+{
+	std::vector<Option> v = Options(options);
+
+	return SetRoleWith(role, v.data(), v.size());
+}
+
+inline Status LlmDataDist::LinkLlmClusters(
+	const std::vector<ClusterInfo> &clusters, std::vector<Status> &rets,
+	int32_t timeout_in_millis)
+{
+	std::vector<Remote> v = Remotes(clusters);
+
+	rets.assign(v.size(), LLM_SUCCESS);
+	return LinkWith(v.data(), v.size(), rets.data(), timeout_in_millis);
+}
+
+inline Status LlmDataDist::UnlinkLlmClusters(
+	const std::vector<ClusterInfo> &clusters, std::vector<Status> &rets,
+	int32_t timeout_in_millis, bool force_flag)
+{
+	std::vector<Remote> v = Remotes(clusters);
+
+	rets.assign(v.size(), LLM_SUCCESS);
+	return UnlinkWith(v.data(), v.size(), rets.data(), timeout_in_millis,
+			  force_flag);
+}
 }  // namespace llm_datadist
 
 #endif /* MEMREG_LLM_DATADIST_LLM_DATADIST_H */

@@ -109,8 +109,7 @@ Status LlmDataDist::Impl::StartEngine(
 	return LLM_SUCCESS;
 }
 
-Status LlmDataDist::Impl::Initialize(
-	const std::map<AscendString, AscendString> &options)
+Status LlmDataDist::Impl::Initialize(const detail::OptionMap &options)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::map<int64_t, std::vector<adxl_mem_handle_t>> none;
@@ -156,8 +155,8 @@ void LlmDataDist::Impl::Finalize()
 	initialized_ = false;
 }
 
-Status LlmDataDist::Impl::SetRole(
-	LlmRole role, const std::map<AscendString, AscendString> &options)
+Status LlmDataDist::Impl::SetRole(LlmRole role,
+				  const detail::OptionMap &options)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::map<int64_t, std::vector<adxl_mem_handle_t>> handles;
@@ -174,10 +173,10 @@ Status LlmDataDist::Impl::SetRole(
 		    static_cast<int>(role));
 		return LLM_PARAM_INVALID;
 	}
-	auto it = options.find(AscendString(OPTION_LISTEN_IP_INFO));
+	auto it = options.find(OPTION_LISTEN_IP_INFO);
 
 	if (it != options.end()) {
-		st = detail::ListenName(it->second.GetString(), name);
+		st = detail::ListenName(it->second, name);
 		if (st != LLM_SUCCESS)
 			return st;
 	}

@@ -47,16 +47,18 @@ struct Options {
 	std::map<std::string, std::string> engine_options;
 };
 
+/* Initialize's and SetRole's options, as the library receives them. */
+using OptionMap = std::map<std::string, std::string>;
+
 /* Initialize's options: LLM_SUCCESS or LLM_PARAM_INVALID (logged). */
-Status ParseOptions(const std::map<AscendString, AscendString> &options,
-		    Options &out);
+Status ParseOptions(const OptionMap &options, Options &out);
 /*
  * OPTION_LISTEN_IP_INFO ("ip:port") as an engine name ("[v6]:port" for
  * IPv6): LLM_SUCCESS or LLM_PARAM_INVALID.
  */
 Status ListenName(const std::string &value, std::string &name);
-/* ip and port of an IpInfo as an engine name, "" if either is bad. */
-std::string PeerName(const IpInfo &info);
+/* An address and a port as an engine name, "" if either is bad. */
+std::string PeerName(const char *ip, uint16_t port);
 
 /* ---- geometry.cpp ---- */
 
@@ -123,16 +125,25 @@ class __attribute__((visibility("hidden"))) LlmDataDist::Impl {
 		: cluster_id_(cluster_id), role_(role) {}
 	~Impl();
 
-	Status Initialize(const std::map<AscendString, AscendString> &options);
-	void Finalize();
-	Status SetRole(LlmRole role,
-		       const std::map<AscendString, AscendString> &options);
+	/* The options as the public class passes them. */
+	static detail::OptionMap ToMap(const Option *options, size_t n)
+	{
+		detail::OptionMap m;
 
-	Status Link(const std::vector<ClusterInfo> &clusters,
-		    std::vector<Status> &rets, int32_t timeout_ms);
-	Status Unlink(const std::vector<ClusterInfo> &clusters,
-		      std::vector<Status> &rets, int32_t timeout_ms,
-		      bool force);
+		for (size_t i = 0; i < n; i++)
+			if (options[i].key && options[i].value)
+				m[options[i].key] = options[i].value;
+		return m;
+	}
+
+	Status Initialize(const detail::OptionMap &options);
+	void Finalize();
+	Status SetRole(LlmRole role, const detail::OptionMap &options);
+
+	Status Link(const Remote *clusters, size_t n, Status *rets,
+		    int32_t timeout_ms);
+	Status Unlink(const Remote *clusters, size_t n, Status *rets,
+		      int32_t timeout_ms, bool force);
 
 	Status Register(const CacheDesc &desc,
 			const std::vector<uint64_t> &addrs, int64_t &cache_id);
@@ -177,8 +188,8 @@ class __attribute__((visibility("hidden"))) LlmDataDist::Impl {
 				      std::vector<adxl_mem_handle_t> &handles);
 
 	/* transfer.cpp */
-	Status Local(int64_t cache_id, detail::Geometry &g);
-	Status Remote(uint64_t cluster_id, int64_t cache_id,
+	Status FindLocal(int64_t cache_id, detail::Geometry &g);
+	Status FindRemote(uint64_t cluster_id, int64_t cache_id,
 		      std::string &peer, detail::Geometry &g);
 	Status Move(const std::string &peer, adxl_transfer_op op,
 		    const std::vector<adxl_transfer_desc> &descs);

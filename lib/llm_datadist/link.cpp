@@ -18,44 +18,45 @@ using detail::Err;
 
 namespace {
 /* One link: its status; the overall call fails with the first failure. */
-void Note(std::vector<Status> &rets, Status st, Status &first)
+void Note(Status &ret, Status st, Status &first)
 {
-	rets.push_back(st);
+	ret = st;
 	if (st != LLM_SUCCESS && first == LLM_SUCCESS)
 		first = st;
 }
 }  // namespace
 
-Status LlmDataDist::Impl::Link(const std::vector<ClusterInfo> &clusters,
-			       std::vector<Status> &rets, int32_t timeout_ms)
+Status LlmDataDist::Impl::Link(const Remote *clusters, size_t n,
+			       Status *rets, int32_t timeout_ms)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	Status first = LLM_SUCCESS;
 
-	rets.clear();
 	if (!initialized_) {
 		Err("LinkLlmClusters: not initialized");
 		return LLM_FAILED;
 	}
-	if (timeout_ms <= 0 || clusters.empty()) {
+	if (timeout_ms <= 0 || !n) {
 		Err("LinkLlmClusters: %zu clusters, timeout %d ms (both must be above 0)",
-		    clusters.size(), timeout_ms);
+		    n, timeout_ms);
 		return LLM_PARAM_INVALID;
 	}
-	for (const ClusterInfo &c : clusters) {
+	for (size_t i = 0; i < n; i++) {
+		const Remote &c = clusters[i];
+		Status &ret = rets[i];
 		std::string name;
 
-		if (c.remote_ip_infos.size() != 1 || c.local_ip_infos.size() > 1 ||
-		    (name = detail::PeerName(c.remote_ip_infos[0])).empty()) {
+		if (c.n_remote != 1 || c.n_local > 1 ||
+		    (name = detail::PeerName(c.ip, c.port)).empty()) {
 			Err("LinkLlmClusters: cluster %llu needs one remote IpInfo with a literal IP and a port (and at most one local one)",
-			    static_cast<unsigned long long>(c.remote_cluster_id));
-			Note(rets, LLM_PARAM_INVALID, first);
+			    static_cast<unsigned long long>(c.cluster_id));
+			Note(ret, LLM_PARAM_INVALID, first);
 			continue;
 		}
-		if (peers_.count(c.remote_cluster_id)) {
+		if (peers_.count(c.cluster_id)) {
 			Err("LinkLlmClusters: cluster %llu is linked already",
-			    static_cast<unsigned long long>(c.remote_cluster_id));
-			Note(rets, LLM_ALREADY_LINK, first);
+			    static_cast<unsigned long long>(c.cluster_id));
+			Note(ret, LLM_ALREADY_LINK, first);
 			continue;
 		}
 		adxl_status_t st = adxl_connect(engine_, name.c_str(), timeout_ms);
@@ -63,14 +64,14 @@ Status LlmDataDist::Impl::Link(const std::vector<ClusterInfo> &clusters,
 		if (st == ADXL_ALREADY_CONNECTED) {
 			Err("LinkLlmClusters: %s is linked already, as another cluster id",
 			    name.c_str());
-			Note(rets, LLM_ALREADY_LINK, first);
+			Note(ret, LLM_ALREADY_LINK, first);
 			continue;
 		}
 		if (st) {
 			Err("LinkLlmClusters: cluster %llu at %s: %s",
-			    static_cast<unsigned long long>(c.remote_cluster_id),
+			    static_cast<unsigned long long>(c.cluster_id),
 			    name.c_str(), adxl_last_error());
-			Note(rets, st == ADXL_PARAM_INVALID ? LLM_PARAM_INVALID :
+			Note(ret, st == ADXL_PARAM_INVALID ? LLM_PARAM_INVALID :
 							      LLM_LINK_FAILED, first);
 			continue;
 		}
@@ -91,48 +92,48 @@ Status LlmDataDist::Impl::Link(const std::vector<ClusterInfo> &clusters,
 			    name.c_str(), st ? adxl_last_error() :
 					       "no LLM-DataDist there");
 			adxl_disconnect(engine_, name.c_str(), timeout_ms);
-			Note(rets, LLM_LINK_FAILED, first);
+			Note(ret, LLM_LINK_FAILED, first);
 			continue;
 		}
 		/*
 		 * CacheIndex.cluster_id names the link by remote_cluster_id;
 		 * a peer constructed with another id is told, not refused.
 		 */
-		if (who.cluster_id != c.remote_cluster_id)
+		if (who.cluster_id != c.cluster_id)
 			Err("LinkLlmClusters: warning: %s was made with cluster id %llu, linked as %llu",
 			    name.c_str(),
 			    static_cast<unsigned long long>(who.cluster_id),
-			    static_cast<unsigned long long>(c.remote_cluster_id));
-		peers_[c.remote_cluster_id] = Peer{ name, who.reg_seq };
-		Note(rets, LLM_SUCCESS, first);
+			    static_cast<unsigned long long>(c.cluster_id));
+		peers_[c.cluster_id] = Peer{ name, who.reg_seq };
+		Note(ret, LLM_SUCCESS, first);
 	}
 	return first;
 }
 
-Status LlmDataDist::Impl::Unlink(const std::vector<ClusterInfo> &clusters,
-				 std::vector<Status> &rets, int32_t timeout_ms,
-				 bool force)
+Status LlmDataDist::Impl::Unlink(const Remote *clusters, size_t n,
+				 Status *rets, int32_t timeout_ms, bool force)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	Status first = LLM_SUCCESS;
 
-	rets.clear();
 	if (!initialized_) {
 		Err("UnlinkLlmClusters: not initialized");
 		return LLM_FAILED;
 	}
-	if (timeout_ms <= 0 || clusters.empty()) {
+	if (timeout_ms <= 0 || !n) {
 		Err("UnlinkLlmClusters: %zu clusters, timeout %d ms (both must be above 0)",
-		    clusters.size(), timeout_ms);
+		    n, timeout_ms);
 		return LLM_PARAM_INVALID;
 	}
-	for (const ClusterInfo &c : clusters) {
-		auto it = peers_.find(c.remote_cluster_id);
+	for (size_t i = 0; i < n; i++) {
+		const Remote &c = clusters[i];
+		Status &ret = rets[i];
+		auto it = peers_.find(c.cluster_id);
 
 		if (it == peers_.end()) {
 			Err("UnlinkLlmClusters: cluster %llu is not linked",
-			    static_cast<unsigned long long>(c.remote_cluster_id));
-			Note(rets, LLM_NOT_YET_LINK, first);
+			    static_cast<unsigned long long>(c.cluster_id));
+			Note(ret, LLM_NOT_YET_LINK, first);
 			continue;
 		}
 		/*
@@ -145,13 +146,13 @@ Status LlmDataDist::Impl::Unlink(const std::vector<ClusterInfo> &clusters,
 
 		if (st && st != ADXL_NOT_CONNECTED && !force) {
 			Err("UnlinkLlmClusters: cluster %llu: %s",
-			    static_cast<unsigned long long>(c.remote_cluster_id),
+			    static_cast<unsigned long long>(c.cluster_id),
 			    adxl_last_error());
-			Note(rets, LLM_UNLINK_FAILED, first);
+			Note(ret, LLM_UNLINK_FAILED, first);
 			continue;
 		}
 		peers_.erase(it);
-		Note(rets, LLM_SUCCESS, first);
+		Note(ret, LLM_SUCCESS, first);
 	}
 	return first;
 }

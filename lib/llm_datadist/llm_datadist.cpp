@@ -25,10 +25,10 @@ LlmDataDist::~LlmDataDist() = default;
 			return LLM_FAILED;   \
 	} while (0)
 
-Status LlmDataDist::Initialize(const std::map<AscendString, AscendString> &options)
+Status LlmDataDist::InitializeWith(const Option *options, size_t n)
 {
 	IMPL_OR_FAIL();
-	return impl_->Initialize(options);
+	return impl_->Initialize(Impl::ToMap(options, n));
 }
 
 void LlmDataDist::Finalize()
@@ -37,27 +37,24 @@ void LlmDataDist::Finalize()
 		impl_->Finalize();
 }
 
-Status LlmDataDist::SetRole(LlmRole role,
-			    const std::map<AscendString, AscendString> &options)
+Status LlmDataDist::SetRoleWith(LlmRole role, const Option *options, size_t n)
 {
 	IMPL_OR_FAIL();
-	return impl_->SetRole(role, options);
+	return impl_->SetRole(role, Impl::ToMap(options, n));
 }
 
-Status LlmDataDist::LinkLlmClusters(const std::vector<ClusterInfo> &clusters,
-				    std::vector<Status> &rets,
-				    int32_t timeout_in_millis)
+Status LlmDataDist::LinkWith(const Remote *clusters, size_t n, Status *rets,
+			     int32_t timeout_in_millis)
 {
 	IMPL_OR_FAIL();
-	return impl_->Link(clusters, rets, timeout_in_millis);
+	return impl_->Link(clusters, n, rets, timeout_in_millis);
 }
 
-Status LlmDataDist::UnlinkLlmClusters(const std::vector<ClusterInfo> &clusters,
-				      std::vector<Status> &rets,
-				      int32_t timeout_in_millis, bool force_flag)
+Status LlmDataDist::UnlinkWith(const Remote *clusters, size_t n, Status *rets,
+			       int32_t timeout_in_millis, bool force_flag)
 {
 	IMPL_OR_FAIL();
-	return impl_->Unlink(clusters, rets, timeout_in_millis, force_flag);
+	return impl_->Unlink(clusters, n, rets, timeout_in_millis, force_flag);
 }
 
 Status LlmDataDist::AllocateCache(const CacheDesc &, Cache &)

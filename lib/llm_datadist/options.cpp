@@ -67,18 +67,16 @@ Status ListenName(const std::string &value, std::string &name)
 	return LLM_SUCCESS;
 }
 
-std::string PeerName(const IpInfo &info)
+std::string PeerName(const char *ip, uint16_t port)
 {
-	return EngineName(info.ip.GetString(), info.port);
+	return ip ? EngineName(ip, port) : "";
 }
 
-Status ParseOptions(const std::map<AscendString, AscendString> &options,
-		    Options &out)
+Status ParseOptions(const OptionMap &options, Options &out)
 {
 	out = Options();
 	for (const auto &kv : options) {
-		const std::string key = kv.first.GetString();
-		const std::string value = kv.second.GetString();
+		const std::string &key = kv.first, &value = kv.second;
 		long v;
 
 		if (key == OPTION_DEVICE_ID) {

@@ -24,7 +24,7 @@ using detail::FromAdxl;
 using detail::Geometry;
 using detail::TensorPairs;
 
-Status LlmDataDist::Impl::Local(int64_t cache_id, Geometry &g)
+Status LlmDataDist::Impl::FindLocal(int64_t cache_id, Geometry &g)
 {
 	std::lock_guard<std::mutex> lock(caches_mu_);
 	auto it = caches_.find(cache_id);
@@ -37,7 +37,7 @@ Status LlmDataDist::Impl::Local(int64_t cache_id, Geometry &g)
 	return LLM_SUCCESS;
 }
 
-Status LlmDataDist::Impl::Remote(uint64_t cluster_id, int64_t cache_id,
+Status LlmDataDist::Impl::FindRemote(uint64_t cluster_id, int64_t cache_id,
 				 std::string &peer, Geometry &g)
 {
 	auto it = peers_.find(cluster_id);
@@ -187,8 +187,8 @@ Status LlmDataDist::Impl::PullCache(const CacheIndex &src, const Cache &dst,
 		    static_cast<long long>(size));
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = Local(dst.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = Remote(src.cluster_id, src.cache_id, peer, gr)) != LLM_SUCCESS ||
+	if ((st = FindLocal(dst.cache_id, gl)) != LLM_SUCCESS ||
+	    (st = FindRemote(src.cluster_id, src.cache_id, peer, gr)) != LLM_SUCCESS ||
 	    (st = detail::SelectTensors(p, gr.num_tensors(), gl.num_tensors(),
 					false, pairs)) != LLM_SUCCESS)
 		return st;
@@ -231,8 +231,8 @@ Status LlmDataDist::Impl::PullBlocks(const CacheIndex &src, const Cache &dst,
 		    src.batch_index);
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = Local(dst.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = Remote(src.cluster_id, src.cache_id, peer, gr)) != LLM_SUCCESS ||
+	if ((st = FindLocal(dst.cache_id, gl)) != LLM_SUCCESS ||
+	    (st = FindRemote(src.cluster_id, src.cache_id, peer, gr)) != LLM_SUCCESS ||
 	    (st = detail::SelectTensors(p, gr.num_tensors(), gl.num_tensors(),
 					false, pairs)) != LLM_SUCCESS ||
 	    (st = CheckBlocks(src_blocks, dst_blocks, gr, gl)) != LLM_SUCCESS)
@@ -261,8 +261,8 @@ Status LlmDataDist::Impl::PushCache(const Cache &src, const CacheIndex &dst,
 		Err("PushKvCache: only from a device cache, and only size -1");
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = Local(src.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = Remote(dst.cluster_id, dst.cache_id, peer, gr)) != LLM_SUCCESS ||
+	if ((st = FindLocal(src.cache_id, gl)) != LLM_SUCCESS ||
+	    (st = FindRemote(dst.cluster_id, dst.cache_id, peer, gr)) != LLM_SUCCESS ||
 	    (st = detail::SelectTensors(p, gl.num_tensors(), gr.num_tensors(),
 					true, pairs)) != LLM_SUCCESS)
 		return st;
@@ -308,8 +308,8 @@ Status LlmDataDist::Impl::PushBlocks(const Cache &src, const CacheIndex &dst,
 		    src_blocks.size(), dst_blocks.size());
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = Local(src.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = Remote(dst.cluster_id, dst.cache_id, peer, gr)) != LLM_SUCCESS ||
+	if ((st = FindLocal(src.cache_id, gl)) != LLM_SUCCESS ||
+	    (st = FindRemote(dst.cluster_id, dst.cache_id, peer, gr)) != LLM_SUCCESS ||
 	    (st = detail::SelectTensors(p, gl.num_tensors(), gr.num_tensors(),
 					true, pairs)) != LLM_SUCCESS ||
 	    (st = CheckBlocks(src_blocks, dst_blocks, gl, gr)) != LLM_SUCCESS)
