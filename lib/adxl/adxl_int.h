@@ -26,6 +26,7 @@
 #include <adxl/adxl.h>
 #include <memreg/memreg.h>
 
+#include "query.h"
 #include "rdma_plugin.h"
 #include "ucx_plugin.h"
 
@@ -62,6 +63,8 @@ enum adxl_msg_type {
 	ADXL_MSG_UCX_REPLY	= 7,	/* server -> client: worker, keys */
 	ADXL_MSG_RDMA_HELLO	= 8,	/* client -> server: my queue pair */
 	ADXL_MSG_RDMA_REPLY	= 9,	/* server -> client: its QP, rkeys */
+	ADXL_MSG_QUERY		= 10,	/* client -> server: ask its face */
+	ADXL_MSG_QUERY_REPLY	= 11,	/* server -> client: the answer */
 };
 
 #define ADXL_MSG_MAGIC		0x41445831U	/* "ADX1" */
@@ -149,6 +152,19 @@ int adxl__notify_encode(uint32_t seq, const char *name, size_t name_len,
 int adxl__notify_decode(const uint8_t *p, size_t len, uint32_t *seq,
 			const char **name, size_t *name_len,
 			const char **msg, size_t *msg_len);
+
+/* A query (seq, request) and its answer (seq, status, answer): query.h */
+int adxl__query_encode(uint32_t seq, const void *req, size_t req_len,
+		       struct adxl_buf *b);
+/* 0 or -EPROTO; *req points into @p. */
+int adxl__query_decode(const uint8_t *p, size_t len, uint32_t *seq,
+		       const uint8_t **req, size_t *req_len);
+int adxl__query_reply_encode(uint32_t seq, uint32_t status, const void *ans,
+			     size_t ans_len, struct adxl_buf *b);
+/* 0 or -EPROTO; *ans points into @p. */
+int adxl__query_reply_decode(const uint8_t *p, size_t len, uint32_t *seq,
+			     uint32_t *status, const uint8_t **ans,
+			     size_t *ans_len);
 
 /* Status in an ack: 0 queued, ADXL_RESOURCE_EXHAUSTED the link is full. */
 int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
@@ -364,6 +380,10 @@ struct adxl_engine {
 	pthread_mutex_t notify_lock;
 	struct adxl_notify *nhead, **ntail;
 
+	/* query.c: the face's handler, set before Initialize */
+	adxl_query_fn query_fn;
+	void *query_arg;
+
 	/* async.c */
 	pthread_mutex_t async_lock;
 	pthread_cond_t async_cond;
@@ -508,6 +528,10 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			     enum adxl_transfer_op op,
 			     const struct adxl_transfer_desc *descs, size_t n,
 			     int64_t deadline);
+
+/* query.c: the answer to a query on link @l, framed into l->out. */
+int adxl__query_answer(struct adxl_engine *e, struct adxl_link *l,
+		       const uint8_t *p, size_t len);
 
 /* async.c */
 void adxl__async_stop(struct adxl_engine *e);

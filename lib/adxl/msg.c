@@ -135,6 +135,60 @@ int adxl__notify_decode(const uint8_t *p, size_t len, uint32_t *seq,
 	return r.err || r.off != len ? -EPROTO : 0;
 }
 
+/* A query's request and its answer: bytes of the face's, bounded. */
+int adxl__query_encode(uint32_t seq, const void *req, size_t req_len,
+		       struct adxl_buf *b)
+{
+	if (req_len > ADXL_QUERY_MAX_REQ)
+		return -EINVAL;
+	adxl__buf_u32(b, seq);
+	put_str(b, req, req_len);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__query_decode(const uint8_t *p, size_t len, uint32_t *seq,
+		       const uint8_t **req, size_t *req_len)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	uint32_t n;
+
+	*seq = adxl__rd_u32(&r);
+	n = adxl__rd_u32(&r);
+	if (r.err || n > ADXL_QUERY_MAX_REQ)
+		return -EPROTO;
+	*req = adxl__rd_bytes(&r, n);
+	*req_len = n;
+	return r.err || r.off != len ? -EPROTO : 0;
+}
+
+int adxl__query_reply_encode(uint32_t seq, uint32_t status, const void *ans,
+			     size_t ans_len, struct adxl_buf *b)
+{
+	if (ans_len > ADXL_QUERY_MAX_ANSWER)
+		return -EINVAL;
+	adxl__buf_u32(b, seq);
+	adxl__buf_u32(b, status);
+	put_str(b, ans, ans_len);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__query_reply_decode(const uint8_t *p, size_t len, uint32_t *seq,
+			     uint32_t *status, const uint8_t **ans,
+			     size_t *ans_len)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	uint32_t n;
+
+	*seq = adxl__rd_u32(&r);
+	*status = adxl__rd_u32(&r);
+	n = adxl__rd_u32(&r);
+	if (r.err || n > ADXL_QUERY_MAX_ANSWER)
+		return -EPROTO;
+	*ans = adxl__rd_bytes(&r, n);
+	*ans_len = n;
+	return r.err || r.off != len ? -EPROTO : 0;
+}
+
 int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b)
 {
 	adxl__buf_u32(b, seq);

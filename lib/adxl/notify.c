@@ -120,7 +120,10 @@ adxl_status_t adxl_get_notifies(adxl_engine_t *e, adxl_notify_fn fn, void *arg)
 	return ADXL_SUCCESS;
 }
 
-/* Wait for the ack of @seq, skipping late acks of earlier notifies. */
+/*
+ * Wait for the ack of @seq, skipping late acks of earlier notifies and
+ * late answers of queries (they share the sequence numbers).
+ */
 static int wait_ack(struct adxl_peer *p, uint32_t seq, int64_t deadline,
 		    uint32_t *status)
 {
@@ -132,6 +135,11 @@ static int wait_ack(struct adxl_peer *p, uint32_t seq, int64_t deadline,
 
 		if (ret)
 			return ret;
+		/* The late answer of a query that timed out (query.c). */
+		if (type == ADXL_MSG_QUERY_REPLY) {
+			free(msg);
+			continue;
+		}
 		ret = type == ADXL_MSG_NOTIFY_ACK ?
 			adxl__ack_decode(msg, len, &got, status) : -EPROTO;
 		free(msg);

@@ -155,7 +155,9 @@ adxl_status_t adxl__rregs_set(struct adxl_peer *p,
 	}
 	p->n_rregs = n;
 	/* in address order, as adxl__rreg_find() searches them */
-	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	/* A peer with nothing registered: no table (qsort's NULL is UB). */
+	if (p->n_rregs)
+		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
 	return ADXL_SUCCESS;
 }
 
@@ -185,7 +187,9 @@ static adxl_status_t import_all(struct adxl_engine *e, struct adxl_peer *p,
 			.handle = r.handle,
 		};
 	}
-	qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	/* A peer with nothing registered: no table (qsort's NULL is UB). */
+	if (p->n_rregs)
+		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
 	return ADXL_SUCCESS;
 }
 

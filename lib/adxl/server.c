@@ -162,7 +162,10 @@ static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
 		return 0;
 	}
 	snprintf(l->name, sizeof(l->name), "%s", in.name);
+	/* Under notify_lock: adxl__served_links() counts from other threads. */
+	pthread_mutex_lock(&e->notify_lock);
 	l->hello_done = true;
+	pthread_mutex_unlock(&e->notify_lock);
 	return 0;
 }
 
@@ -203,6 +206,9 @@ static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 	case ADXL_MSG_RDMA_HELLO:
 		return l->hello_done ?
 			adxl__rdma_answer(e, l, p, len, &l->out) : -EPROTO;
+	case ADXL_MSG_QUERY:
+		return l->hello_done ? adxl__query_answer(e, l, p, len) :
+				       -EPROTO;
 	case ADXL_MSG_BYE:
 		return 1;
 	default:
