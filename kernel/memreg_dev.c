@@ -566,20 +566,36 @@ static int memreg_dev_attach(struct memreg_reg *reg,
 	struct memreg_dev_reg *dreg = to_dev_reg(reg);
 	struct mm_struct *mm = reg->ctx->mm;
 	struct vm_area_struct *vma;
-	struct memreg_dalloc *d;
+	struct memreg_dalloc *d = NULL;
+	unsigned long dfirst = 0;
 	int err = -ENXIO;
 
 	mmap_read_lock(mm);
 	vma = vma_lookup(mm, reg->addr);
-	if (!vma || vma->vm_ops != &memreg_dev_vm_ops ||
-	    reg->len > vma->vm_end - reg->addr)
+	if (!vma || reg->len > vma->vm_end - reg->addr)
+		goto out;
+	if (vma->vm_ops == &memreg_dev_vm_ops) {
+		d = vma->vm_private_data;
+		dfirst = memreg_vma_first(vma);
+	} else {
+		/*
+		 * A mapping of an export of one of this process's own
+		 * allocations (aclrtMapMem).  Another process's export
+		 * stays a dma-buf to it (DMABUF registrations): its owner
+		 * may free it whenever it likes, which a DEVICE
+		 * registration would refuse (EBUSY).
+		 */
+		d = memreg_dev_export_vma(vma, &dfirst);
+		if (d && d->ctx != reg->ctx)
+			d = NULL;
+	}
+	if (!d)
 		goto out;
 	/* peers may write through it: the mapping must be writable */
 	if (!(vma->vm_flags & VM_WRITE)) {
 		err = -EACCES;
 		goto out;
 	}
-	d = vma->vm_private_data;
 	spin_lock(&d->lock);
 	if (!d->freed) {
 		d->nregs++;
@@ -591,7 +607,7 @@ static int memreg_dev_attach(struct memreg_reg *reg,
 		goto out;
 	dreg->dalloc = d;
 	reg->device = d->dev->id;
-	dreg->dev_offset = ((u64)memreg_vma_first(vma) << PAGE_SHIFT) +
+	dreg->dev_offset = ((u64)dfirst << PAGE_SHIFT) +
 			   (reg->addr - vma->vm_start);
 out:
 	mmap_read_unlock(mm);

@@ -151,6 +151,26 @@ static const struct vm_operations_struct memreg_export_vm_ops = {
 	.fault	= memreg_export_vm_fault,
 };
 
+/*
+ * @vma (mmap_lock held) is a CPU mapping of one of our exports, not
+ * revoked: its allocation, and in *@first the allocation's page at the
+ * mapping's start.  CANN's VMM calls map physical memory this way
+ * (aclrtMapMem), and such memory is registered as DEVICE memory.
+ */
+struct memreg_dalloc *memreg_dev_export_vma(struct vm_area_struct *vma,
+					    unsigned long *first)
+{
+	struct memreg_export *exp;
+
+	if (vma->vm_ops != &memreg_export_vm_ops)
+		return NULL;
+	exp = vma->vm_private_data;
+	if (READ_ONCE(exp->revoked))
+		return NULL;
+	*first = exp->first + vma->vm_pgoff;
+	return exp->d;
+}
+
 static int memreg_export_mmap(struct dma_buf *dmabuf,
 			      struct vm_area_struct *vma)
 {

@@ -410,6 +410,8 @@ void memreg_dalloc_put(struct memreg_dalloc *d);
 /* memreg_dev_export.c: device allocations as dma-bufs */
 int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req);
 void memreg_dev_export_revoke(struct memreg_dalloc *d);
+struct memreg_dalloc *memreg_dev_export_vma(struct vm_area_struct *vma,
+					    unsigned long *first);
 
 /* memreg_ipc.c: named dma-bufs for CANN's IPC calls */
 int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req);

@@ -130,6 +130,21 @@ static int reg_dmabuf(int fd, int dfd, uint64_t off, uint64_t len,
 	return 0;
 }
 
+/* DEVICE memory at @addr, which peers may read and write */
+static int reg_device(int fd, void *addr, uint64_t len, uint64_t *handle)
+{
+	struct memreg_register r = {
+		.size = sizeof(r), .type = MEMREG_MEM_DEVICE,
+		.addr = (uintptr_t)addr, .len = len,
+		.access = MEMREG_ACCESS_ALL,
+	};
+
+	if (ioctl(fd, MEMREG_IOC_REGISTER, &r))
+		return -errno;
+	*handle = r.handle;
+	return 0;
+}
+
 static int grant(int fd, uint64_t handle, uint8_t *token)
 {
 	struct memreg_grant g = {
@@ -487,6 +502,79 @@ static void test_export_roundtrip(void **state)
 	munmap(view, len);
 	munmap(b.map, b.len);
 	assert_int_equal(dev_free(fd, b.handle), 0);
+	close(dfd);
+	close(fd);
+	assert_no_leak();
+}
+
+/*
+ * A CPU mapping of an export of the process's own allocation is device
+ * memory to REGISTER (CANN's aclrtMapMem maps physical memory this way):
+ * the registration reaches the allocation's pages at the export's offset
+ * plus the mapping's, holds the allocation (DEV_FREE is EBUSY), and needs
+ * a writable mapping.  Another process's export is not: ENXIO (it is a
+ * dma-buf to this process, registered as DMABUF).
+ */
+static void test_register_export_mapping(void **state)
+{
+	const uint64_t len = 2 * MiB, win = 128 * 1024;
+	const uint64_t at = MiB + 256 * 1024 + PAGE;	/* in the allocation */
+	uint8_t token[16];
+	uint64_t h, h2;
+	struct exporter e;
+	struct peer p;
+	struct devbuf b;
+	char *view, *ro, *foreign;
+	int fd = memtest_open(), dfd, edfd;
+
+	(void)state;
+	assert_int_equal(dev_alloc_map(fd, len, &b), 0);
+	fill(b.map, len, 1);
+	/* the second MiB, mapped from its 256 KiB on */
+	dfd = dev_export(fd, b.handle, MiB, MiB, 0);
+	assert_true(dfd >= 0);
+	view = mmap(NULL, 512 * 1024, PROT_READ | PROT_WRITE, MAP_SHARED, dfd,
+		    256 * 1024);
+	assert_true(view != MAP_FAILED);
+	assert_int_equal(reg_device(fd, view + PAGE, win, &h), 0);
+
+	/* another file reads and writes it through a grant */
+	assert_int_equal(grant(fd, h, token), 0);
+	peer_open(&p, token, win);
+	assert_int_equal(transfer(p.fd, MEMREG_XFER_READ, p.lh, p.host, p.rh,
+				  (uintptr_t)view + PAGE, win), 0);
+	assert_memory_equal(p.host, b.map + at, win);
+	fill(p.host, win, 2);
+	assert_int_equal(transfer(p.fd, MEMREG_XFER_WRITE, p.lh, p.host, p.rh,
+				  (uintptr_t)view + PAGE, win), 0);
+	assert_memory_equal(b.map + at, p.host, win);
+	peer_close(&p);
+
+	/* registered: the allocation cannot be freed */
+	assert_int_equal(dev_free(fd, b.handle), -EBUSY);
+
+	/* a read-only mapping cannot take peers' writes */
+	ro = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, dfd, 0);
+	assert_true(ro != MAP_FAILED);
+	assert_int_equal(reg_device(fd, ro, PAGE, &h2), -EACCES);
+	munmap(ro, PAGE);
+
+	/* another process's export: not our device memory */
+	edfd = exporter_start(&e, MiB);
+	assert_true(edfd >= 0);
+	foreign = mmap(NULL, MiB, PROT_READ | PROT_WRITE, MAP_SHARED, edfd, 0);
+	assert_true(foreign != MAP_FAILED);
+	assert_int_equal(reg_device(fd, foreign, MiB, &h2), -ENXIO);
+	munmap(foreign, MiB);
+	close(edfd);
+	exporter_stop(&e);
+
+	assert_int_equal(memtest_unregister(fd, h), 0);
+	assert_int_equal(dev_free(fd, b.handle), 0);
+	/* revoked now: the old mapping is no device memory any more */
+	assert_int_equal(reg_device(fd, view, PAGE, &h2), -ENXIO);
+	munmap(view, 512 * 1024);
+	munmap(b.map, b.len);
 	close(dfd);
 	close(fd);
 	assert_no_leak();
@@ -1108,6 +1196,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_export_roundtrip),
 		T(test_export_part),
+		T(test_register_export_mapping),
 		T(test_free_keep_exports),
 		T(test_hostile),
 		T(test_ipc_names),
