@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <acl/acl_rt.h>
+
 #include "impl.h"
 
 namespace llm_datadist {
@@ -126,10 +128,22 @@ Status LlmDataDist::Impl::Initialize(const detail::OptionMap &options)
 	st = detail::ParseOptions(options, opts_);
 	if (st != LLM_SUCCESS)
 		return st;
+	/*
+	 * As CANN's: the calling thread works on OPTION_DEVICE_ID from now
+	 * on (its default context), so that the program's aclrtMalloc of
+	 * the caches finds a device; Finalize resets it.
+	 */
+	if (aclrtSetDevice(opts_.device_id) != ACL_SUCCESS) {
+		Err("Initialize: aclrtSetDevice(%d): %s", opts_.device_id,
+		    aclGetRecentErrMsg());
+		return LLM_FAILED;
+	}
 	name_ = opts_.listen.empty() ? kClientName : opts_.listen;
 	st = StartEngine(name_, engine_, none);
-	if (st != LLM_SUCCESS)
+	if (st != LLM_SUCCESS) {
+		(void)aclrtResetDevice(opts_.device_id);
 		return st;
+	}
 	initialized_ = true;
 	return LLM_SUCCESS;
 }
@@ -152,6 +166,7 @@ void LlmDataDist::Impl::Finalize()
 
 		caches_.clear();
 	}
+	(void)aclrtResetDevice(opts_.device_id);
 	initialized_ = false;
 }
 

@@ -20,6 +20,7 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include <acl/acl_rt.h>
 #include <adxl/adxl.h>
 #include <llm_datadist/llm_datadist.h>
 #include <llm_datadist/llm_error_codes.h>
@@ -254,8 +255,16 @@ void TestInitialize(void **)
 	o[OPTION_SYNC_CACHE_WAIT_TIME] = "500";
 	o[OPTION_LOCAL_COMM_RES] = "";
 	assert_int_equal(bad.Initialize(o), LLM_PARAM_INVALID);
+	/* a device the module does not have: the set-device fails */
+	o[OPTION_DEVICE_ID] = "64";
+	assert_int_equal(dd.Initialize(o), LLM_FAILED);
+	o[OPTION_DEVICE_ID] = "1";
 	assert_int_equal(dd.Initialize(o), LLM_SUCCESS);
 	assert_int_equal(dd.Initialize(o), LLM_SUCCESS);	/* again: fine */
+	/* as CANN's: this thread now works on the device (aclrtMalloc) */
+	int32_t dev = -1;
+	assert_int_equal(aclrtGetDevice(&dev), ACL_SUCCESS);
+	assert_int_equal(dev, 1);
 
 	/* What CANN's hixl backend does not offer. */
 	Cache c;
