@@ -31,7 +31,7 @@ const void *adxl__plugin_load(const char *env_var, const char *file,
 {
 	const void *(*get)(void);
 	const char *env = getenv(env_var);
-	char path[PATH_MAX];
+	char path[PATH_MAX], real[PATH_MAX];
 	void *h = NULL;
 	Dl_info info;
 
@@ -40,11 +40,18 @@ const void *adxl__plugin_load(const char *env_var, const char *file,
 		h = try_open(env, err, errlen);
 	} else {
 		if (dladdr((void *)adxl_initialize, &info) && info.dli_fname) {
-			const char *slash = strrchr(info.dli_fname, '/');
-			int n = slash ? (int)(slash - info.dli_fname) : 0;
+			/*
+			 * The file itself, not the name it was loaded by: the
+			 * CANN tree's lib64/libascendcl.so and friends are
+			 * links to it, and memreg/ sits beside the real one.
+			 */
+			const char *lib = realpath(info.dli_fname, real) ?
+					  real : info.dli_fname;
+			const char *slash = strrchr(lib, '/');
+			int n = slash ? (int)(slash - lib) : 0;
 
-			snprintf(path, sizeof(path), "%.*s%smemreg/%s", n,
-				 info.dli_fname, slash ? "/" : "", file);
+			snprintf(path, sizeof(path), "%.*s%smemreg/%s", n, lib,
+				 slash ? "/" : "", file);
 			h = try_open(path, err, errlen);
 		}
 		if (!h) {
