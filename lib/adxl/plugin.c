@@ -48,11 +48,13 @@ const void *adxl__plugin_load(const char *env_var, const char *file,
 			const char *lib = realpath(info.dli_fname, real) ?
 					  real : info.dli_fname;
 			const char *slash = strrchr(lib, '/');
-			int n = slash ? (int)(slash - lib) : 0;
 
-			snprintf(path, sizeof(path), "%.*s%smemreg/%s", n, lib,
-				 slash ? "/" : "", file);
-			h = try_open(path, err, errlen);
+			/* never relative to the current directory */
+			if (lib[0] == '/') {
+				snprintf(path, sizeof(path), "%.*smemreg/%s",
+					 (int)(slash - lib + 1), lib, file);
+				h = try_open(path, err, errlen);
+			}
 		}
 		if (!h) {
 			snprintf(path, sizeof(path), "%s/%s", dir, file);

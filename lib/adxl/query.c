@@ -138,6 +138,16 @@ adxl_status_t adxl__query(adxl_engine_t *e, const char *remote_engine,
 		adxl__err("query %s: no answer within %d ms", remote_engine,
 			  timeout_ms);
 		st = ADXL_TIMEOUT;
+	} else if (ret == -EPROTO) {
+		/*
+		 * The control stream is out of step (a message cut by an
+		 * earlier timeout, or a broken peer): nothing read from it
+		 * can be trusted any more.  Connect again.
+		 */
+		adxl__peer_lost(p);
+		adxl__err("query %s: the peer's control stream is out of step: not connected any more",
+			  remote_engine);
+		st = ADXL_NOT_CONNECTED;
 	} else if (ret) {
 		adxl__err("query %s: %s", remote_engine, strerror(-ret));
 		st = ADXL_FAILED;

@@ -44,8 +44,8 @@ LlmDataDist::Impl::~Impl()
 	Finalize();
 }
 
-uint32_t LlmDataDist::Impl::Answer(void *arg, const void *req, size_t len,
-				   void **ans, size_t *ans_len)
+uint32_t LlmDataDist::Impl::AnswerOrThrow(void *arg, const void *req,
+					  size_t len, void **ans, size_t *ans_len)
 {
 	Impl *self = static_cast<Impl *>(arg);
 	detail::Ask what;
@@ -70,6 +70,21 @@ uint32_t LlmDataDist::Impl::Answer(void *arg, const void *req, size_t len,
 		return detail::kAnswerNoCache;
 	Give(detail::EncodeCache(it->second.g), ans, ans_len);
 	return *ans ? detail::kAnswerOk : detail::kAnswerBad;
+}
+
+/*
+ * The engine's listener thread (C) calls this: nothing may be thrown
+ * through it (std::bad_alloc of the answer's vectors would terminate the
+ * process), so a failure is a bad answer.
+ */
+uint32_t LlmDataDist::Impl::Answer(void *arg, const void *req, size_t len,
+				   void **ans, size_t *ans_len) noexcept
+{
+	try {
+		return AnswerOrThrow(arg, req, len, ans, ans_len);
+	} catch (...) {
+		return detail::kAnswerBad;
+	}
 }
 
 Status LlmDataDist::Impl::StartEngine(

@@ -157,7 +157,8 @@ Status SelectTensors(const KvCacheExtParam &p, uint32_t n_src,
 		    sr.first, sr.second, dr.first, dr.second, per);
 		return LLM_PARAM_INVALID;
 	}
-	if (sr.second - sr.first != dr.second - dr.first) {
+	if (static_cast<int64_t>(sr.second) - sr.first !=
+	    static_cast<int64_t>(dr.second) - dr.first) {
 		Err("layer ranges [%d,%d] and [%d,%d] differ in length",
 		    sr.first, sr.second, dr.first, dr.second);
 		return LLM_PARAM_INVALID;

@@ -178,6 +178,8 @@ class __attribute__((visibility("hidden"))) LlmDataDist::Impl {
 	Status StartEngine(const std::string &name, adxl_engine_t *&engine,
 			   std::map<int64_t, std::vector<adxl_mem_handle_t>> &handles);
 	static uint32_t Answer(void *arg, const void *req, size_t len,
+			       void **ans, size_t *ans_len) noexcept;
+	static uint32_t AnswerOrThrow(void *arg, const void *req, size_t len,
 			       void **ans, size_t *ans_len);
 
 	/* cache.cpp */

@@ -10,6 +10,9 @@
  * anywhere but strDest, so a format with %n is refused before anything
  * is formatted.
  */
+#include <printf.h>
+#include <stdlib.h>
+
 #include "securec_int.h"
 
 /*
@@ -19,10 +22,39 @@
  */
 #define SPEC_PREFIX	"0123456789$*.-+ #'IhlqjztLZ"
 
+/*
+ * Whether the C library's own parser finds an argument that %n would
+ * store through (an int of any size, by pointer).  The library that
+ * formats is the judge: glibc 2.39 took C23's "%w32n" and "%wf64n",
+ * which no list of modifiers written before them knows.
+ */
+static bool libc_sees_n(const char *format)
+{
+	int types[16], *t = types;
+	size_t n, i;
+	bool found = false;
+
+	n = parse_printf_format(format, sizeof(types) / sizeof(types[0]), t);
+	if (n > sizeof(types) / sizeof(types[0])) {
+		t = calloc(n, sizeof(*t));
+		if (!t)
+			return true;	/* cannot tell: refuse */
+		parse_printf_format(format, n, t);
+	}
+	for (i = 0; i < n && !found; i++)
+		found = (t[i] & PA_FLAG_PTR) &&
+			(t[i] & ~PA_FLAG_MASK) == PA_INT;
+	if (t != types)
+		free(t);
+	return found;
+}
+
 bool sec_format_has_n(const char *format)
 {
 	const char *p = format;
 
+	if (libc_sees_n(format))
+		return true;
 	while ((p = strchr(p, '%'))) {
 		p++;
 		p += strspn(p, SPEC_PREFIX);

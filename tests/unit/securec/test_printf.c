@@ -110,9 +110,18 @@ static void test_percent_n_refused(void **state)
 	assert_int_equal(snprintf_s(buf, DMAX, 4, "%d%-5hhn", 1, &n), -1);
 	assert_int_equal(buf[0], '\0');
 	assert_int_equal(n, 12345);
+	/* an argument number, and one of 20 (the parser's list grows) */
+	assert_int_equal(sprintf_s(buf, DMAX, "%2$n%1$d", 1, &n), -1);
+	assert_int_equal(sprintf_s(buf, DMAX,
+				   "%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%n",
+				   1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+				   14, 15, 16, 17, 18, 19, &n), -1);
+	assert_int_equal(n, 12345);
 	/* "%%n" is a percent sign and an n, not a conversion. */
 	assert_int_equal(sprintf_s(buf, DMAX, "%%n"), 2);
 	assert_string_equal(buf, "%n");
+	/* %p and %s take pointers too, and are fine */
+	assert_int_equal(sprintf_s(buf, DMAX, "%s%p", "x", (void *)0), 6);
 }
 
 static void test_snprintf(void **state)
