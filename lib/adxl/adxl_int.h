@@ -421,6 +421,9 @@ static inline bool adxl__peer_dead(struct adxl_peer *p)
 }
 /* Called by transfers and notifies: mark the peer gone, once, loudly. */
 void adxl__peer_lost(struct adxl_peer *p);
+adxl_status_t adxl__control_result(struct adxl_peer *p, int ret,
+				   const char *op, const char *remote_engine,
+				   const char *reply, int32_t timeout_ms);
 /* Connect under conn_lock (AutoConnect shares it with Connect). */
 adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 				   int32_t timeout_ms);

@@ -150,6 +150,41 @@ static int wait_ack(struct adxl_peer *p, uint32_t seq, int64_t deadline,
 	}
 }
 
+/*
+ * What a request on the control connection (a notify, a query) came to,
+ * @ret being its send-and-wait's result.  A connection that is gone, or a
+ * stream out of step (a message cut by an earlier timeout, or a broken
+ * peer: nothing read from it can be trusted any more), loses the peer:
+ * Connect again.
+ */
+adxl_status_t adxl__control_result(struct adxl_peer *p, int ret,
+				   const char *op, const char *remote_engine,
+				   const char *reply, int32_t timeout_ms)
+{
+	if (adxl__peer_dead(p) || ret == -ECONNRESET || ret == -EPIPE) {
+		adxl__peer_lost(p);
+		adxl__err("%s %s: not connected: the peer's control connection is gone",
+			  op, remote_engine);
+		return ADXL_NOT_CONNECTED;
+	}
+	if (ret == -EPROTO) {
+		adxl__peer_lost(p);
+		adxl__err("%s %s: the peer's control stream is out of step: not connected any more",
+			  op, remote_engine);
+		return ADXL_NOT_CONNECTED;
+	}
+	if (ret == -ETIMEDOUT) {
+		adxl__err("%s %s: no %s within %d ms", op, remote_engine, reply,
+			  timeout_ms);
+		return ADXL_TIMEOUT;
+	}
+	if (ret) {
+		adxl__err("%s %s: %s", op, remote_engine, strerror(-ret));
+		return ADXL_FAILED;
+	}
+	return ADXL_SUCCESS;
+}
+
 adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
 			       const char *name, size_t name_len,
 			       const char *msg, size_t msg_len,
@@ -185,19 +220,9 @@ adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
 	pthread_mutex_unlock(&p->io_lock);
 	adxl__buf_free(&b);
 
-	if (adxl__peer_dead(p) || ret == -ECONNRESET || ret == -EPIPE) {
-		adxl__peer_lost(p);
-		adxl__err("SendNotify %s: not connected: the peer's control connection is gone",
-			  remote_engine);
-		st = ADXL_NOT_CONNECTED;
-	} else if (ret == -ETIMEDOUT) {
-		adxl__err("SendNotify %s: no ack within %d ms", remote_engine,
-			  timeout_ms);
-		st = ADXL_TIMEOUT;
-	} else if (ret) {
-		adxl__err("SendNotify %s: %s", remote_engine, strerror(-ret));
-		st = ADXL_FAILED;
-	} else {
+	st = adxl__control_result(p, ret, "SendNotify", remote_engine, "ack",
+				  timeout_ms);
+	if (!st) {
 		st = status;
 		if (st == ADXL_RESOURCE_EXHAUSTED)
 			adxl__err("SendNotify %s: the peer holds %d unconsumed notifies from us already",

@@ -129,31 +129,8 @@ adxl_status_t adxl__query(adxl_engine_t *e, const char *remote_engine,
 	pthread_mutex_unlock(&p->io_lock);
 	adxl__buf_free(&b);
 
-	if (adxl__peer_dead(p) || ret == -ECONNRESET || ret == -EPIPE) {
-		adxl__peer_lost(p);
-		adxl__err("query %s: not connected: the peer's control connection is gone",
-			  remote_engine);
-		st = ADXL_NOT_CONNECTED;
-	} else if (ret == -ETIMEDOUT) {
-		adxl__err("query %s: no answer within %d ms", remote_engine,
-			  timeout_ms);
-		st = ADXL_TIMEOUT;
-	} else if (ret == -EPROTO) {
-		/*
-		 * The control stream is out of step (a message cut by an
-		 * earlier timeout, or a broken peer): nothing read from it
-		 * can be trusted any more.  Connect again.
-		 */
-		adxl__peer_lost(p);
-		adxl__err("query %s: the peer's control stream is out of step: not connected any more",
-			  remote_engine);
-		st = ADXL_NOT_CONNECTED;
-	} else if (ret) {
-		adxl__err("query %s: %s", remote_engine, strerror(-ret));
-		st = ADXL_FAILED;
-	} else {
-		st = ADXL_SUCCESS;
-	}
+	st = adxl__control_result(p, ret, "query", remote_engine, "answer",
+				  timeout_ms);
 	if (st) {
 		free(*answer);
 		*answer = NULL;
