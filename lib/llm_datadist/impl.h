@@ -193,6 +193,10 @@ class __attribute__((visibility("hidden"))) LlmDataDist::Impl {
 	Status FindLocal(int64_t cache_id, detail::Geometry &g);
 	Status FindRemote(uint64_t cluster_id, int64_t cache_id,
 		      std::string &peer, detail::Geometry &g);
+	Status Resolve(int64_t local_id, const CacheIndex &remote,
+		       const KvCacheExtParam &p, bool push,
+		       detail::Geometry &gl, detail::Geometry &gr,
+		       detail::TensorPairs &pairs, std::string &peer);
 	Status Move(const std::string &peer, adxl_transfer_op op,
 		    const std::vector<adxl_transfer_desc> &descs);
 

@@ -87,6 +87,27 @@ Status LlmDataDist::Impl::FindRemote(uint64_t cluster_id, int64_t cache_id,
 	return LLM_SUCCESS;
 }
 
+/*
+ * Both caches of a pull or a push and the tensors paired between them:
+ * from the peer's into ours (a pull) or from ours into the peer's.
+ */
+Status LlmDataDist::Impl::Resolve(int64_t local_id, const CacheIndex &remote,
+				  const KvCacheExtParam &p, bool push,
+				  Geometry &gl, Geometry &gr, TensorPairs &pairs,
+				  std::string &peer)
+{
+	Status st;
+
+	if ((st = FindLocal(local_id, gl)) != LLM_SUCCESS ||
+	    (st = FindRemote(remote.cluster_id, remote.cache_id, peer, gr)) !=
+	    LLM_SUCCESS)
+		return st;
+	return push ? detail::SelectTensors(p, gl.num_tensors(),
+					    gr.num_tensors(), true, pairs) :
+		      detail::SelectTensors(p, gr.num_tensors(),
+					    gl.num_tensors(), false, pairs);
+}
+
 Status LlmDataDist::Impl::Move(const std::string &peer, adxl_transfer_op op,
 			       const std::vector<adxl_transfer_desc> &descs)
 {
@@ -187,10 +208,8 @@ Status LlmDataDist::Impl::PullCache(const CacheIndex &src, const Cache &dst,
 		    static_cast<long long>(size));
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = FindLocal(dst.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = FindRemote(src.cluster_id, src.cache_id, peer, gr)) != LLM_SUCCESS ||
-	    (st = detail::SelectTensors(p, gr.num_tensors(), gl.num_tensors(),
-					false, pairs)) != LLM_SUCCESS)
+	if ((st = Resolve(dst.cache_id, src, p, false, gl, gr, pairs, peer)) !=
+	    LLM_SUCCESS)
 		return st;
 	/* -1: a batch of ours, as CANN sizes it. */
 	uint64_t len = size < 0 ? gl.stride() : static_cast<uint64_t>(size);
@@ -231,10 +250,8 @@ Status LlmDataDist::Impl::PullBlocks(const CacheIndex &src, const Cache &dst,
 		    src.batch_index);
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = FindLocal(dst.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = FindRemote(src.cluster_id, src.cache_id, peer, gr)) != LLM_SUCCESS ||
-	    (st = detail::SelectTensors(p, gr.num_tensors(), gl.num_tensors(),
-					false, pairs)) != LLM_SUCCESS ||
+	if ((st = Resolve(dst.cache_id, src, p, false, gl, gr, pairs, peer)) !=
+	    LLM_SUCCESS ||
 	    (st = CheckBlocks(src_blocks, dst_blocks, gr, gl)) != LLM_SUCCESS)
 		return st;
 	AddBlocks(pairs, src_blocks, dst_blocks, gl, gr, false, descs);
@@ -261,10 +278,8 @@ Status LlmDataDist::Impl::PushCache(const Cache &src, const CacheIndex &dst,
 		Err("PushKvCache: only from a device cache, and only size -1");
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = FindLocal(src.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = FindRemote(dst.cluster_id, dst.cache_id, peer, gr)) != LLM_SUCCESS ||
-	    (st = detail::SelectTensors(p, gl.num_tensors(), gr.num_tensors(),
-					true, pairs)) != LLM_SUCCESS)
+	if ((st = Resolve(src.cache_id, dst, p, true, gl, gr, pairs, peer)) !=
+	    LLM_SUCCESS)
 		return st;
 	uint64_t len = gl.stride();
 
@@ -308,10 +323,8 @@ Status LlmDataDist::Impl::PushBlocks(const Cache &src, const CacheIndex &dst,
 		    src_blocks.size(), dst_blocks.size());
 		return LLM_PARAM_INVALID;
 	}
-	if ((st = FindLocal(src.cache_id, gl)) != LLM_SUCCESS ||
-	    (st = FindRemote(dst.cluster_id, dst.cache_id, peer, gr)) != LLM_SUCCESS ||
-	    (st = detail::SelectTensors(p, gl.num_tensors(), gr.num_tensors(),
-					true, pairs)) != LLM_SUCCESS ||
+	if ((st = Resolve(src.cache_id, dst, p, true, gl, gr, pairs, peer)) !=
+	    LLM_SUCCESS ||
 	    (st = CheckBlocks(src_blocks, dst_blocks, gl, gr)) != LLM_SUCCESS)
 		return st;
 	AddBlocks(pairs, src_blocks, dst_blocks, gl, gr, true, descs);
