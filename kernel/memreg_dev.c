@@ -14,9 +14,17 @@
  *   - every VMA that maps it (vm_ops open/close),
  *   - every DEVICE registration inside it (no pin: the pages cannot move),
  *   - every dma-buf made of it (memreg_dev_export.c).
- * While a registration refers to it, DEV_FREE is refused (EBUSY), and once
- * freed it can be neither mapped nor registered nor exported again, and
- * its dma-bufs are revoked.
+ * While a registration refers to it, or another driver pins its pages,
+ * DEV_FREE is refused (EBUSY), and once freed it can be neither mapped nor
+ * registered nor exported again, and its dma-bufs are revoked.
+ *
+ * Its mappings are ordinary pages, not VM_IO, so that an RDMA NIC can take
+ * them into a memory region (ibv_reg_mr pins them with FOLL_LONGTERM, as
+ * GPUDirect's peer memory lets it pin GPU memory): ADXL reads and writes
+ * device memory across hosts that way.  memreg's own HOST registrations
+ * still refuse them (memreg_host.c: not anonymous, shmem or hugetlbfs).
+ * A pin holds a page's reference, so a page freed under one goes back to
+ * the system only when it is unpinned.
  *
  * Device pages are unswappable and in no process's RSS: had they taken the
  * last of the RAM, the OOM killer would kill a process that did nothing
@@ -391,6 +399,26 @@ free_d:
 	return err;
 }
 
+/*
+ * Does another driver pin pages of @d (an RDMA memory region, an io_uring
+ * fixed buffer)?  memreg itself never pins device pages, so any pin is
+ * theirs.  A pin taken after this looks keeps its pages alive past the
+ * free (pins hold a reference), so the answer only has to be right for the
+ * caller that deregisters before it frees.
+ */
+static bool memreg_dalloc_pinned(const struct memreg_dalloc *d)
+{
+	unsigned long i;
+
+	for (i = 0; i < d->npages; i++) {
+		if (folio_maybe_dma_pinned(page_folio(d->pages[i])))
+			return true;
+		if (!((i + 1) % 4096))
+			cond_resched();
+	}
+	return false;
+}
+
 /* Drop the handle's reference; the caller holds mf->lock. */
 static void memreg_dev_forget(struct memreg_file *mf, struct memreg_dalloc *d)
 {
@@ -407,6 +435,14 @@ int memreg_dev_free(struct memreg_file *mf, u64 handle, u32 flags)
 	d = xa_load(&mf->dallocs, memreg_handle_id(handle));
 	if (!d || d->handle != handle) {
 		err = -ENOENT;
+		goto out;
+	}
+	/*
+	 * Pinned pages stay the device's until unpinned: freeing them would
+	 * give capacity back that the NIC still uses.
+	 */
+	if (memreg_dalloc_pinned(d)) {
+		err = -EBUSY;
 		goto out;
 	}
 	spin_lock(&d->lock);
@@ -532,11 +568,11 @@ int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma)
 	vma->vm_private_data = d;
 	vma->vm_ops = &memreg_dev_vm_ops;
 	/*
-	 * Not memory the CPU's users may pin or read through /proc (VM_IO):
-	 * only memreg and its registrations hand it out.  A fork()ed child
-	 * does not inherit it, and the mapping never grows.
+	 * Pinnable (no VM_IO), so that an RDMA NIC can register it.  A
+	 * fork()ed child does not inherit it, the mapping never grows, and
+	 * core dumps leave it out.
 	 */
-	vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 out:
 	mutex_unlock(&mf->lock);
 	return err;

@@ -48,7 +48,7 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			break;
 		}
 		if (!l->rmr || !r->rkey) {
-			adxl__err("transfer to %s: descriptor %zu: %s %s memory at 0x%lx is not registered with the RDMA NIC (device memory needs dma-buf MRs, which this NIC lacks?)",
+			adxl__err("transfer to %s: descriptor %zu: %s %s memory at 0x%lx is not registered with the RDMA NIC (the NIC refused its memory region: see the RegisterMem warning)",
 				  p->name, first + i,
 				  !l->rmr ? "our" : "the peer's",
 				  (!l->rmr ? l->type : r->type) == ADXL_MEM_HOST ?

@@ -155,7 +155,7 @@ static const char *const err_text[] = {
 	[MEMREG_E_DEVFULL] =
 		"the emulated device has no free memory left (ENOSPC)",
 	[MEMREG_E_BUSY] =
-		"device memory is still registered: unregister it first (EBUSY)",
+		"device memory is still registered, or pinned by another driver (an RDMA memory region): unregister it first (EBUSY)",
 	[MEMREG_E_REVOKED] =
 		"the peer's grant is gone: revoked, unregistered, or the peer exited (EKEYREVOKED)",
 	[MEMREG_E_RANGE] =

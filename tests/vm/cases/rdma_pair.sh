@@ -10,9 +10,12 @@
 #
 #   rdma_pair.sh STEP...   both VMs, rxe brought up once, then each STEP:
 #     perf   ibv_devinfo, perftest, UCX's view of the device
-#     adxl   ADXL engines over RDMA (Transport=rdma): host memory both
-#            ways byte-checked, revocation by DeregisterMem mid-read,
-#            kill -9 of the server and of the client mid-transfer
+#     devmr  memreg device memory in an RDMA memory region, each VM on
+#            its own (rdma_devmr: pins, EBUSY, READ/WRITE by the NIC,
+#            kill -9, an export's mapping refused)
+#     adxl   ADXL engines over RDMA (Transport=rdma): host and device
+#            memory both ways byte-checked, revocation by DeregisterMem
+#            mid-read, kill -9 of the server and of the client mid-transfer
 . "$(dirname "$0")/tap.sh"
 . "$(dirname "$0")/rxe.sh"
 peer=$MEMREG_VM_PEER_ADDR
@@ -73,6 +76,23 @@ perf() {
 	fi
 }
 
+# rdma_devmr's cmocka TAP lines as this case's, on the device and GID
+# that rxe_up found.
+devmr() {
+	if MEMREG_TEST_RDMA_DEV=$dev MEMREG_TEST_GID=$gid \
+	   CMOCKA_MESSAGE_OUTPUT=TAP rdma_devmr >$tmp/devmr.out 2>&1; then
+		rc=0
+	else
+		rc=$?
+	fi
+	sed -n "s/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 - $TAP_SUITE: VM $MEMREG_VM_PAIR: rdma_devmr /p; /^#/p" \
+		$tmp/devmr.out
+	if [ $rc != 0 ]; then
+		not_ok "VM $MEMREG_VM_PAIR: rdma_devmr exited $rc"
+		grep -v '^\(not \)\{0,1\}ok\|^#\|^1\.\.' $tmp/devmr.out | tail -n 10 | sed 's/^/#   /'
+	fi
+}
+
 # peer_run NAME ARGS...: adxl_peer over RDMA in the background, output in
 # $tmp/NAME.*, pid in $tmp/NAME.pid
 peer_run() {
@@ -106,14 +126,31 @@ adxl() {
 		tail -5 $tmp/x.err | sed 's/^/#   /'
 	fi
 
-	# 2. revocation: b reads a's buffer in a loop, checking every byte;
-	#    a deregisters it 2 s after b loops.  b's next READ must fail
+	# 1b. device memory (memreg_dev_alloc, mapped with mmap): both VMs'
+	#    device memory, then a's device memory with b's host memory, so
+	#    that every pairing is read and written both ways, byte-checked.
+	#    Each side's NIC pins the other's device pages in its MR.
+	peer_run d -l "$me:29240" -k dev -s $size -S $((s0 + 1)) \
+		-c "$peer:29240" -a notify -P $((p0 + 1)) -w 1 -C 120000 -b 1,4096
+	judge d "VM $MEMREG_VM_PAIR: device memory with the other VM's over RDMA"
+	if [ "$MEMREG_VM_PAIR" = a ]; then kind=dev; else kind=host; fi
+	peer_run m -l "$me:29250" -k $kind -s $size -S $((s0 + 2)) \
+		-c "$peer:29250" -a notify -P $((p0 + 2)) -w 1 -C 120000 -b 1,4096
+	judge m "VM $MEMREG_VM_PAIR: $kind memory with the other VM's $( [ $kind = dev ] && echo host || echo device) memory over RDMA"
+	if grep -q 'not registered with the RDMA NIC' $tmp/d.err $tmp/m.err; then
+		not_ok "VM $MEMREG_VM_PAIR: device memory was left out of the NIC"
+	else
+		ok "VM $MEMREG_VM_PAIR: device memory went by RDMA (no range without an MR)"
+	fi
+
+	# 2. revocation: b reads a's buffer (device memory) in a loop,
+	#    checking every byte; a deregisters it 2 s after b loops.  b's next READ must fail
 	#    (the MR and its rkey are gone), never return other bytes.  It
 	#    fails with a's NAK (FAILED, "refused"), or, when rxe under
 	#    emulation loses that NAK and a's QP is in error from then on,
 	#    unanswered (TIMEOUT): seen once in 10 runs (fresh-ci, 6.12).
 	if [ "$MEMREG_VM_PAIR" = a ]; then
-		peer_run r -l "$me:29210" -k host -s $size -S 41 -n -D 2000 \
+		peer_run r -l "$me:29210" -k dev -s $size -S 41 -n -D 2000 \
 			-c "$peer:29211" -a notify -P 42 -C 120000
 		if wait_for $tmp/r.out '^deregistered' 1800; then
 			ok "VM a: DeregisterMem while b reads over RDMA"
@@ -169,15 +206,15 @@ adxl() {
 		fi
 	fi
 
-	# 4. kill -9 of the client: a serves, b's first client loops and is
-	#    killed; a's engine goes on serving, and b's second client runs
+	# 4. kill -9 of the client: a serves, b's first client loops (into
+	#    its device memory, which its NIC has pinned) and is killed; a's engine goes on serving, and b's second client runs
 	#    the exchange with it (a's buffer address: what the first learnt).
 	if [ "$MEMREG_VM_PAIR" = a ]; then
 		peer_run c -l "$me:29230" -k host -s $size -S 61 -n -w 1 \
 			-c "$peer:29231" -a notify -P 62 -C 120000
 		judge c "VM a: served on after its client was killed mid-transfer"
 	else
-		peer_run c1 -l "$me:29231" -k host -s $size -S 62 -c "$peer:29230" \
+		peer_run c1 -l "$me:29231" -k dev -s $size -S 62 -c "$peer:29230" \
 			-a notify -P 61 -L -t 10000 -C 120000
 		if wait_for $tmp/c1.out '^looping' 1800; then
 			sleep 1
@@ -249,11 +286,11 @@ bench() {
 	echo "# ib_read_lat 4096: typical ${lat:-?} us"
 }
 
-[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|adxl|bench..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|devmr|adxl|bench..." >&2; exit 2; }
 RDMA_BENCH_SIZES=${RDMA_BENCH_SIZES:-4096 16384 65536 262144 1048576 4194304}
 for step in "$@"; do
 	case "$step" in
-	perf|adxl|bench) ;;
+	perf|devmr|adxl|bench) ;;
 	*) echo "rdma_pair.sh: unknown step $step" >&2; exit 2 ;;
 	esac
 done
