@@ -250,7 +250,6 @@ struct adxl_reg {
 	unsigned int refs;		/* RegisterMem calls for this range */
 	struct adxl_ucx_mem *umem;	/* exposed to UCX, once UCX started */
 	struct adxl_rdma_mr *rmr;	/* an MR, once RDMA started */
-	uint32_t rkey;			/* rmr's */
 };
 
 /* A peer's registration, imported. */
@@ -259,7 +258,7 @@ struct adxl_rreg {
 	uint64_t len;
 	uint32_t type;
 	uint64_t handle;		/* remote handle on our memreg context */
-	uint32_t rkey;			/* over RDMA: the peer's MR (0: none) */
+	uint32_t rkey;			/* over RDMA: granted us (0: none) */
 };
 
 struct adxl_peer {

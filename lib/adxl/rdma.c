@@ -5,12 +5,13 @@
  *
  * As with UCX (ucx.c), nothing of libibverbs is loaded until an engine
  * first reaches a peer over RDMA.  Once started, every registration of the
- * engine is also an MR: peers that were given its rkey at Connect read and
- * write it with their NIC, and DeregisterMem deregisters the MR first,
- * which revokes that at once.  A range the NIC cannot register (device
- * memory on a NIC without dma-buf MRs, such as rxe; RLIMIT_MEMLOCK) stays
- * a registration of the engine, announced without an rkey: transfers that
- * touch it are refused with a message that says why.
+ * engine is also an MR: peers that were granted an rkey for it at Connect
+ * (rdma_link.c) read and write it with their NIC, and DeregisterMem
+ * deregisters the MR first, which revokes every grant at once.  A range
+ * the NIC cannot register (a dma-buf export's mapping, which memreg never
+ * lets anyone pin; RLIMIT_MEMLOCK) stays a registration of the engine,
+ * announced without an rkey: transfers that touch it are refused with a
+ * message that says why.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -40,17 +41,17 @@ static void load_plugin(void)
 int adxl__rdma_expose(struct adxl_engine *e, struct adxl_reg *r)
 {
 	char err[ADXL_RDMA_ERR_LEN] = "";
+	uint32_t own_rkey;	/* peers get theirs from mr_grant */
 
 	if (!e->rdma || r->rmr)
 		return 0;
 	if (e->rdma_ops->mr_reg(e->rdma, (void *)r->addr, r->len, &r->rmr,
-				&r->rkey, err)) {
+				&own_rkey, err)) {
 		/* Not fatal: the range is announced without an rkey. */
 		adxl__warn("RDMA cannot register %s memory [0x%lx, +%zu): %s; peers cannot reach it over RDMA",
 			   r->type == ADXL_MEM_HOST ? "host" : "device",
 			   (unsigned long)r->addr, r->len, err);
 		r->rmr = NULL;
-		r->rkey = 0;
 	}
 	return 0;
 }
@@ -61,7 +62,6 @@ void adxl__rdma_hide(struct adxl_engine *e, struct adxl_reg *r)
 		return;
 	e->rdma_ops->mr_dereg(e->rdma, r->rmr);
 	r->rmr = NULL;
-	r->rkey = 0;
 }
 
 adxl_status_t adxl__rdma_start(struct adxl_engine *e, char *why)

@@ -4,17 +4,20 @@
  * peer over RDMA makes an RC queue pair and sends what connects to it
  * (RDMA_HELLO on the control connection).  The server makes its own queue
  * pair for this link, connects it to the client's and answers with what
- * connects to it and its table of registrations, each with the rkey of its
- * MR (RDMA_REPLY); the client connects its queue pair and is done.  From
+ * connects to it and its table of registrations, each with an rkey granted
+ * to this link's queue pair alone (a memory window, where the NIC has
+ * them: lib/rdma/grant.c) (RDMA_REPLY); the client connects its queue
+ * pair and is done.  From
  * then on transfers are the client's NIC reading and writing the server's
  * MRs: nothing of the server runs for them.
  *
- * What a peer may reach is what it was given here: the rkeys of the
- * registrations at that moment (later registrations need a new Connect,
- * as for tokens and UCX), and only while they stay registered --
- * DeregisterMem deregisters the MR, which kills its rkey.  The server's
- * queue pair lives as long as the link: when the peer disconnects, exits
- * or its host goes away, the link closes and the queue pair with it.
+ * What a peer may reach is what it was given here: the rkeys granted for
+ * the registrations at that moment (later registrations need a new
+ * Connect, as for tokens and UCX), and only while they stay registered --
+ * DeregisterMem deregisters the MR, which kills every rkey granted for it.
+ * The server's queue pair lives as long as the link: when the peer
+ * disconnects, exits or its host goes away, the link closes and the queue
+ * pair goes, with its grants.
  *
  * With Transport=auto a peer on another kernel is tried over RDMA first;
  * if either end has no RDMA device (or the plugin), the server refuses
@@ -118,10 +121,18 @@ int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 		out.n_regs = e->n_regs;
 		for (i = 0; i < e->n_regs; i++) {
 			const struct adxl_reg *r = &e->regs[i];
+			uint32_t rkey = 0;
 
+			/* Not fatal: announced without an rkey (refused). */
+			if (r->rmr && e->rdma_ops->mr_grant(l->qp, r->rmr,
+							    &rkey, err)) {
+				adxl__warn("RDMA: no grant of [0x%lx, +%zu) for a peer: %s; it cannot reach that range",
+					   (unsigned long)r->addr, r->len, err);
+				rkey = 0;
+			}
 			out.regs[i] = (struct adxl_wreg){
 				.addr = r->addr, .len = r->len,
-				.type = r->type, .rkey = r->rkey,
+				.type = r->type, .rkey = rkey,
 			};
 		}
 	}

@@ -13,16 +13,19 @@
  *
  * The model is one-sided, as on a real RoCE or InfiniBand NIC:
  *   - every registration of the engine is also an MR of the plugin's
- *     protection domain, readable and writable remotely through its rkey;
+ *     protection domain;
  *   - at Connect the two engines each make an RC queue pair and exchange
  *     what connects them (struct adxl_rdma_qpinfo) and the server's table
- *     of registrations with their rkeys, over the control connection;
+ *     of registrations, over the control connection, each with the rkey
+ *     the server granted this peer (mr_grant: a memory window bound on
+ *     the peer's queue pair, valid on no other);
  *   - a transfer posts RDMA READ or WRITE work requests from the client's
  *     MRs to the server's, and polls its completion queue: the serving
  *     host's CPU does nothing;
- *   - mr_dereg revokes at once: the rkey is invalid when it returns, and
- *     a peer's READ or WRITE through it completes with a remote access
- *     error, never with stale or foreign bytes.
+ *   - mr_dereg revokes at once: every rkey granted for the MR is invalid
+ *     when it returns, and a peer's READ or WRITE through one completes
+ *     with a remote access error, never with stale or foreign bytes;
+ *     qp_destroy revokes what was granted through the queue pair.
  *
  * Errors are negative errno values, with a message in @err:
  *   -ETIMEDOUT   the deadline passed first
@@ -45,7 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ADXL_RDMA_PLUGIN_ABI	1
+#define ADXL_RDMA_PLUGIN_ABI	2
 #define ADXL_RDMA_PLUGIN_FILE	"adxl-rdma.so"
 #define ADXL_RDMA_PLUGIN_SYM	"adxl_rdma_plugin"
 #define ADXL_RDMA_ERR_LEN	256
@@ -86,11 +89,26 @@ struct adxl_rdma_ops {
 	/* "rxe0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 1), MTU 1024" */
 	const char *(*describe)(struct adxl_rdma *r);
 
-	/* [@addr, +@len) readable and writable by peers that hold *rkey. */
+	/*
+	 * [@addr, +@len) an MR: the lkey of local ranges, and what grants
+	 * give peers.  *rkey: the MR's own, which every peer may use, where
+	 * the device has no memory windows; else 0 (peers need a grant).
+	 */
 	int (*mr_reg)(struct adxl_rdma *r, void *addr, size_t len,
 		      struct adxl_rdma_mr **out, uint32_t *rkey, char *err);
-	/* Deregistered: the rkey no longer works when this returns. */
+	/*
+	 * Deregistered: neither the MR's rkey nor any granted for it works
+	 * when this returns.
+	 */
 	void (*mr_dereg)(struct adxl_rdma *r, struct adxl_rdma_mr *m);
+	/*
+	 * The rkey with which the peer of serving queue pair @q (connected)
+	 * reads and writes all of @m: a type 2 memory window bound to @m on
+	 * @q, refused on every other queue pair, until mr_dereg(@m) or
+	 * qp_destroy(@q).  Without windows: the MR's own rkey.
+	 */
+	int (*mr_grant)(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
+			uint32_t *rkey, char *err);
 
 	/*
 	 * A queue pair, ready to be connected with what *mine says.  With

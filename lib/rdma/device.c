@@ -150,6 +150,10 @@ static bool try_device(struct adxl_rdma *r, struct ibv_device *dev,
 			r->rd_atomic = 1;
 		if (!r->dest_rd_atomic)
 			r->dest_rd_atomic = 1;
+		/* grant.c: a window per peer, where the device has them */
+		if (!(da.max_mw > 0 && (da.device_cap_flags &
+					IBV_DEVICE_MEM_WINDOW_TYPE_2B)))
+			r->windows = false;
 		if (r->sq_depth && r->cqe)
 			return true;
 		why_add(why, whylen, "%s: max_qp_wr %d, max_cqe %d", name,
@@ -280,8 +284,10 @@ static void describe_init(struct adxl_rdma *r)
 		snprintf(link, sizeof(link), "RoCE v1");
 	else
 		snprintf(link, sizeof(link), "%s", type);
-	snprintf(r->desc, sizeof(r->desc), "%s port %u, %s, GID %s (index %d), MTU %d",
-		 name, r->port, link, gid, r->gid_index, 128 << r->mtu);
+	snprintf(r->desc, sizeof(r->desc), "%s port %u, %s, GID %s (index %d), MTU %d, %s",
+		 name, r->port, link, gid, r->gid_index, 128 << r->mtu,
+		 r->windows ? "a memory window per peer" :
+			      "one rkey per registration for every peer");
 }
 
 static void close_dev(struct adxl_rdma *r)
@@ -329,6 +335,7 @@ static int open_dev(struct adxl_rdma **out, char *err)
 	const char *env = getenv("MEMREG_ADXL_RDMA_DEVICE");
 	const char *chunk = getenv("MEMREG_ADXL_RDMA_CHUNK");
 	const char *timeout = getenv("MEMREG_ADXL_RDMA_ACK_TIMEOUT");
+	const char *windows = getenv("MEMREG_ADXL_RDMA_WINDOWS");
 	char want[IBV_SYSFS_NAME_MAX] = "";
 	char why[ADXL_RDMA_ERR_LEN] = "";
 	char names[128] = "";
@@ -355,6 +362,8 @@ static int open_dev(struct adxl_rdma **out, char *err)
 		if (v && v <= CHUNK_MAX)
 			r->chunk = v;
 	}
+	/* "0": the MRs' own rkeys, even where the device has windows */
+	r->windows = !(windows && !strcmp(windows, "0"));
 	r->ack_timeout = ACK_TIMEOUT;
 	if (timeout && *timeout) {
 		unsigned long v = strtoul(timeout, NULL, 0);
@@ -431,6 +440,7 @@ static const struct adxl_rdma_ops ops = {
 	.describe = describe,
 	.mr_reg = rdmap_mr_reg,
 	.mr_dereg = rdmap_mr_dereg,
+	.mr_grant = rdmap_mr_grant,
 	.qp_create = rdmap_qp_create,
 	.qp_connect = rdmap_qp_connect,
 	.qp_destroy = rdmap_qp_destroy,

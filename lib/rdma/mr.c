@@ -3,11 +3,13 @@
  * adxl-rdma.so: memory regions (rdma_int.h).
  *
  * Every range the engine registers becomes an MR of the protection
- * domain, local-writable (a READ lands in it) and remotely readable and
- * writable: peers reach it with its rkey, with no CPU of ours involved.
- * Deregistering revokes the rkey before ibv_dereg_mr() returns; a peer's
- * READ or WRITE after that completes with a remote access error at its
- * end, which is what lets the engine deregister without asking peers.
+ * domain, local-writable (a READ lands in it).  Peers reach it through
+ * the windows bound to it, one per peer (grant.c), or where the device
+ * has none, through the MR's own rkey; either way with no CPU of ours
+ * involved.  Deregistering revokes the windows and then the MR before
+ * returning; a peer's READ or WRITE after that completes with a remote
+ * access error at its end, which is what lets the engine deregister
+ * without asking peers.
  *
  * The MRs are also on a list, so that xfer can find the lkey of the one
  * that covers each local range it is handed.
@@ -49,8 +51,11 @@ static void reg_hint(int e, char *buf, size_t len)
 int rdmap_mr_reg(struct adxl_rdma *r, void *addr, size_t len,
 		 struct adxl_rdma_mr **out, uint32_t *rkey, char *err)
 {
-	const int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
-			   IBV_ACCESS_REMOTE_WRITE;
+	/* with windows, the MR itself is out of every peer's reach */
+	const int access = IBV_ACCESS_LOCAL_WRITE |
+			   (r->windows ? IBV_ACCESS_MW_BIND :
+					 IBV_ACCESS_REMOTE_READ |
+					 IBV_ACCESS_REMOTE_WRITE);
 	struct adxl_rdma_mr *m;
 	char hint[64];
 	int e;
@@ -80,7 +85,7 @@ int rdmap_mr_reg(struct adxl_rdma *r, void *addr, size_t len,
 	m->next = r->mrs;
 	r->mrs = m;
 	pthread_mutex_unlock(&r->lock);
-	*rkey = m->mr->rkey;
+	*rkey = r->windows ? 0 : m->mr->rkey;
 	*out = m;
 	return 0;
 }
@@ -101,18 +106,20 @@ static void unlink_mr(struct adxl_rdma *r, struct adxl_rdma_mr *m)
 }
 
 /*
- * The rkey is dead when ibv_dereg_mr() returns (the NIC, or rxe, has
- * forgotten it).  An xfer of ours that already took the lkey fails its
+ * The rkeys are dead when ibv_dereg_mr() returns (the NIC, or rxe, has
+ * forgotten them), the windows' first: an MR with windows bound cannot
+ * be deregistered.  An xfer of ours that already took the lkey fails its
  * work request with a local protection error: the caller's race, not a
- * use of freed memory.  ibv_dereg_mr() fails only for an MR with memory
- * windows bound (we make none) or a device that is gone (which took the
- * MR with it): nothing to do then but forget it.
+ * use of freed memory.  ibv_dereg_mr() fails otherwise only for a device
+ * that is gone (which took the MR with it): nothing to do then but forget
+ * it.
  */
 void rdmap_mr_dereg(struct adxl_rdma *r, struct adxl_rdma_mr *m)
 {
 	pthread_mutex_lock(&r->lock);
 	unlink_mr(r, m);
 	pthread_mutex_unlock(&r->lock);
+	rdmap_grants_revoke(r, m, NULL);
 	ibv_dereg_mr(m->mr);
 	free(m);
 }

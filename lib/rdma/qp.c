@@ -56,7 +56,11 @@ static int errno_of(int e)
 
 void rdmap_qp_destroy(struct adxl_rdma_qp *q)
 {
-	/* In reverse: the QP holds the CQ, the CQ the channel. */
+	/*
+	 * What the peer was granted goes first; then, in reverse: the QP
+	 * holds the CQ, the CQ the channel.
+	 */
+	rdmap_grants_revoke(q->r, NULL, q);
 	if (q->qp)
 		ibv_destroy_qp(q->qp);
 	if (q->cq)

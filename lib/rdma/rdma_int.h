@@ -6,11 +6,12 @@
  *   device.c  picking and opening the device, port and GID; the
  *             protection domain; the plugin's table of operations
  *   mr.c      memory regions, and finding the one under a local range
+ *   grant.c   a peer's rkey for an MR: a memory window on its queue pair
  *   qp.c      RC queue pairs: creating and connecting them
  *   xfer.c    batches of RDMA READs and WRITEs on a queue pair
  *
- * Locking: the list of MRs has its own mutex (r->lock), taken by mr_reg,
- * mr_dereg and xfer's look-ups; each queue pair has one (q->lock) that
+ * Locking: the lists of MRs and grants have their own mutex (r->lock),
+ * taken by mr_reg, mr_dereg, mr_grant, qp_destroy and xfer's look-ups; each queue pair has one (q->lock) that
  * makes xfer calls on it take turns.  libibverbs' own calls are
  * thread-safe.  Names shared between the files carry the rdmap_ prefix;
  * the plugin exports only adxl_rdma_plugin().
@@ -96,6 +97,7 @@
 #define POST_BATCH	32
 
 struct adxl_rdma_mr;
+struct adxl_rdma_grant;
 
 struct adxl_rdma {
 	struct ibv_context *ctx;
@@ -114,9 +116,11 @@ struct adxl_rdma {
 	unsigned int cqe;		/* the device's max_cqe */
 	unsigned int rd_atomic;		/* READs we keep in flight at most */
 	unsigned int dest_rd_atomic;	/* READs of a peer we serve at once */
+	bool windows;			/* grants are type 2 memory windows */
 
-	pthread_mutex_t lock;		/* the MRs */
+	pthread_mutex_t lock;		/* the MRs and the grants */
 	struct adxl_rdma_mr *mrs;
+	struct adxl_rdma_grant *grants;
 	struct adxl_rdma_mr *last_hit;	/* of rdmap_mr_lkey() */
 
 	char desc[192];			/* describe() */
@@ -127,6 +131,15 @@ struct adxl_rdma_mr {
 	struct ibv_mr *mr;
 	uintptr_t addr;
 	size_t len;
+};
+
+/* A window bound to MR @m on serving queue pair @q (grant.c). */
+struct adxl_rdma_grant {
+	struct adxl_rdma_grant *next;
+	struct ibv_mw *mw;
+	struct adxl_rdma_mr *m;
+	struct adxl_rdma_qp *q;
+	uint32_t rkey;
 };
 
 struct adxl_rdma_qp {
@@ -157,6 +170,12 @@ void rdmap_mr_dereg(struct adxl_rdma *r, struct adxl_rdma_mr *m);
 void rdmap_mr_dereg_all(struct adxl_rdma *r);
 bool rdmap_mr_lkey(struct adxl_rdma *r, uint64_t addr, uint64_t len,
 		   uint32_t *lkey);
+
+/* grant.c */
+int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
+		   uint32_t *rkey, char *err);
+void rdmap_grants_revoke(struct adxl_rdma *r, const struct adxl_rdma_mr *m,
+			 const struct adxl_rdma_qp *q);
 
 /* qp.c */
 /* The index of a RoCE v2 GID of IPv4 address @ip (4 bytes), or -1. */

@@ -188,7 +188,7 @@ bool fake_qp_info(uint32_t qpn, struct fake_qp_info *out)
 unsigned int fake_live_objects(char *what, size_t len)
 {
 	static const char *const names[LIVE_KINDS] = {
-		"contexts", "PDs", "MRs", "channels", "CQs", "QPs"
+		"contexts", "PDs", "MRs", "MWs", "channels", "CQs", "QPs"
 	};
 	unsigned int i, total = 0;
 	size_t used = 0;

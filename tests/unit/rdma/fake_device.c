@@ -231,6 +231,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *dev)
 	c->ctx.ops.poll_cq = fv_poll_cq;
 	c->ctx.ops.req_notify_cq = fv_req_notify_cq;
 	c->ctx.ops.post_send = fv_post_send;
+	c->ctx.ops.alloc_mw = fv_alloc_mw;
+	c->ctx.ops.dealloc_mw = fv_dealloc_mw;
 	fv.live[LIVE_CTX]++;
 	pthread_mutex_unlock(&fv.lock);
 	return &c->ctx;
@@ -270,6 +272,11 @@ int ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a)
 	a->max_qp_rd_atom = c->max_qp_rd_atom;
 	a->max_qp_init_rd_atom = c->max_qp_init_rd_atom;
 	a->phys_port_cnt = (uint8_t)c->n_ports;
+	if (!c->no_windows) {
+		a->max_mw = 1024;
+		a->device_cap_flags |= IBV_DEVICE_MEM_WINDOW |
+				       IBV_DEVICE_MEM_WINDOW_TYPE_2B;
+	}
 	pthread_mutex_unlock(&fv.lock);
 	return 0;
 }

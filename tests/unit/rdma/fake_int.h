@@ -5,7 +5,7 @@
  *
  *   fake_control.c  its state and everything a test calls
  *   fake_device.c   devices, ports, GIDs, sysfs, contexts, PDs
- *   fake_mr.c       memory regions and key checks
+ *   fake_mr.c       memory regions, memory windows and key checks
  *   fake_cq.c       completion channels, CQs, events, polling
  *   fake_qp.c       queue pairs: states, attributes, posting
  *   fake_wire.c     the thread that executes what was posted
@@ -23,8 +23,8 @@
 
 #include "fake_verbs.h"
 
-enum fake_kind { LIVE_CTX, LIVE_PD, LIVE_MR, LIVE_CHANNEL, LIVE_CQ, LIVE_QP,
-		 LIVE_KINDS };
+enum fake_kind { LIVE_CTX, LIVE_PD, LIVE_MR, LIVE_MW, LIVE_CHANNEL, LIVE_CQ,
+		 LIVE_QP, LIVE_KINDS };
 
 struct fdev {
 	struct ibv_device dev;		/* what ibv_get_device_list hands out */
@@ -47,6 +47,16 @@ struct fmr {
 	struct ibv_mr mr;
 	int access;
 	struct fmr *next;
+};
+
+/* A type 2 memory window: bound to @mr on @qp, or free (@mr NULL). */
+struct fmw {
+	struct ibv_mw mw;		/* .rkey: the key it was bound with */
+	struct fmw *next;
+	struct fmr *mr;
+	struct fqp *qp;
+	uint64_t addr, len;
+	int access;
 };
 
 struct fchan {
@@ -74,6 +84,8 @@ struct fwr {
 	struct ibv_sge sge;
 	uint64_t remote_addr;
 	uint32_t rkey;
+	struct ibv_mw_bind_info bind;	/* IBV_WR_BIND_MW: what to bind */
+	struct ibv_mw *mw;		/* ... and the window, with @rkey */
 	int64_t due_ns;			/* CLOCK_MONOTONIC: when it may run */
 };
 
@@ -115,6 +127,7 @@ struct fake_state {
 	struct fail_rule fail[FAKE_CALLS];
 
 	struct fmr *mrs;
+	struct fmw *mws;
 	struct fqp *qps;
 	uint32_t next_key;
 	uint32_t next_qpn;
@@ -143,9 +156,12 @@ bool fv_port_gid(const struct fake_port *p, int index, union ibv_gid *g);
 struct fake_port *fv_port_of(struct fdev *d, uint8_t port);
 bool fv_gid_known(const union ibv_gid *g);
 
-/* fake_mr.c, under fv.lock */
-enum ibv_wc_status fv_mr_check(uint32_t key, bool remote, struct ibv_pd *pd,
+/* fake_mr.c, under fv.lock (but the two ops, which lock) */
+enum ibv_wc_status fv_mr_check(uint32_t key, bool remote, struct fqp *q,
 				 uint64_t addr, uint64_t len, int access);
+enum ibv_wc_status fv_mw_bind(struct fqp *q, const struct fwr *w);
+struct ibv_mw *fv_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int fv_dealloc_mw(struct ibv_mw *mw);
 
 /* fake_cq.c */
 int fv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);

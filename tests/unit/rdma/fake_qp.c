@@ -129,7 +129,8 @@ void fv_qp_complete(struct fqp *q, struct fwr *w, enum ibv_wc_status st)
 		.wr_id = w->wr_id,
 		.status = st,
 		.opcode = w->opcode == IBV_WR_RDMA_READ ? IBV_WC_RDMA_READ :
-							  IBV_WC_RDMA_WRITE,
+			  w->opcode == IBV_WR_BIND_MW ? IBV_WC_BIND_MW :
+							IBV_WC_RDMA_WRITE,
 		.byte_len = st == IBV_WC_SUCCESS ? w->sge.length : 0,
 		.qp_num = q->qp.qp_num,
 	};
@@ -281,11 +282,16 @@ int fv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		e = fv_failing(FAKE_POST_SEND);
 		if (!e && qp->state != IBV_QPS_RTS && qp->state != IBV_QPS_ERR)
 			e = EINVAL;
-		/* One SGE is all the wire copies. */
-		if (!e && (wr->num_sge != 1 ||
-			   (wr->opcode != IBV_WR_RDMA_WRITE &&
-			    wr->opcode != IBV_WR_RDMA_READ)))
+		/* One SGE is all the wire copies; a bind has none. */
+		if (!e && wr->opcode == IBV_WR_BIND_MW) {
+			if (!wr->bind_mw.mw ||
+			    wr->bind_mw.mw->type != IBV_MW_TYPE_2)
+				e = EINVAL;
+		} else if (!e && (wr->num_sge != 1 ||
+				  (wr->opcode != IBV_WR_RDMA_WRITE &&
+				   wr->opcode != IBV_WR_RDMA_READ))) {
 			e = EINVAL;
+		}
 		if (!e && q->outstanding >= q->cap)
 			e = ENOMEM;
 		w = e ? NULL : calloc(1, sizeof(*w));
@@ -296,9 +302,15 @@ int fv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		w->wr_id = wr->wr_id;
 		w->opcode = wr->opcode;
 		w->signaled = wr->send_flags & IBV_SEND_SIGNALED;
-		w->sge = wr->sg_list[0];
-		w->remote_addr = wr->wr.rdma.remote_addr;
-		w->rkey = wr->wr.rdma.rkey;
+		if (wr->opcode == IBV_WR_BIND_MW) {
+			w->bind = wr->bind_mw.bind_info;
+			w->mw = wr->bind_mw.mw;
+			w->rkey = wr->bind_mw.rkey;
+		} else {
+			w->sge = wr->sg_list[0];
+			w->remote_addr = wr->wr.rdma.remote_addr;
+			w->rkey = wr->wr.rdma.rkey;
+		}
 		w->due_ns = due;
 		*q->tail = w;
 		q->tail = &w->next;

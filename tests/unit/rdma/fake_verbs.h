@@ -9,7 +9,10 @@
  *   - devices with ports, GID tables and limits, and the sysfs files
  *     libibverbs users read beside them (gid_attrs/types), written into a
  *     temporary directory that is removed at exit;
- *   - MRs whose keys are never reused, so a deregistered rkey stays dead;
+ *   - MRs whose keys are never reused, so a deregistered rkey stays dead,
+ *     and type 2 memory windows bound to them by a work request, whose
+ *     rkey only the queue pair they are bound on accepts (an MR with a
+ *     window bound cannot be deregistered: EBUSY, logged as misuse);
  *   - RC queue pairs that take the real state walk (RESET -> INIT -> RTR
  *     -> RTS, and ERR), refuse attributes beyond the device's limits, and
  *     reach their peer only when both ends were connected to each other
@@ -63,6 +66,7 @@ struct fake_device {
 	int max_qp_rd_atom;		/* READs a QP serves at once */
 	int max_qp_init_rd_atom;	/* READs a QP has in flight */
 	int n_ports;			/* phys_port_cnt */
+	bool no_windows;		/* no type 2 memory windows */
 	struct fake_port ports[FAKE_MAX_PORTS];	/* [0] is port 1 */
 };
 
@@ -146,7 +150,7 @@ struct fake_qp_info {
 /* False if no such queue pair exists (any more). */
 bool fake_qp_info(uint32_t qpn, struct fake_qp_info *out);
 
-/* Verbs objects alive now: contexts, PDs, MRs, channels, CQs, QPs. */
+/* Verbs objects alive now: contexts, PDs, MRs, MWs, channels, CQs, QPs. */
 unsigned int fake_live_objects(char *what, size_t len);
 /* What a real libibverbs would have refused or hung on, into @buf. */
 bool fake_misuse(char *buf, size_t len);

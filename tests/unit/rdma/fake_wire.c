@@ -72,7 +72,7 @@ static enum ibv_wc_status judge(struct fqp *q, const struct fwr *w)
 		return IBV_WC_RETRY_EXC_ERR;
 	if (len > port->max_msg_sz)
 		return IBV_WC_LOC_LEN_ERR;
-	st = fv_mr_check(w->sge.lkey, false, q->qp.pd, w->sge.addr, len,
+	st = fv_mr_check(w->sge.lkey, false, q, w->sge.addr, len,
 			 read ? IBV_ACCESS_LOCAL_WRITE : 0);
 	if (st != IBV_WC_SUCCESS)
 		return st;
@@ -87,7 +87,7 @@ static enum ibv_wc_status judge(struct fqp *q, const struct fwr *w)
 	if (!(p->access & (read ? IBV_ACCESS_REMOTE_READ :
 				  IBV_ACCESS_REMOTE_WRITE)))
 		return IBV_WC_REM_ACCESS_ERR;
-	return fv_mr_check(w->rkey, true, p->qp.pd, w->remote_addr, len,
+	return fv_mr_check(w->rkey, true, p, w->remote_addr, len,
 			   read ? IBV_ACCESS_REMOTE_READ :
 				  IBV_ACCESS_REMOTE_WRITE);
 }
@@ -105,10 +105,14 @@ static void execute(struct fqp *q)
 		q->tail = &q->head;
 	q->queued--;
 	fv.stats.executed++;
-	st = judge(q, w);
-	if (st == IBV_WC_SUCCESS && w->opcode == IBV_WR_RDMA_READ)
+	/* a bind is the NIC's own business: no peer takes part */
+	if (w->opcode == IBV_WR_BIND_MW)
+		st = fv_mw_bind(q, w);
+	else if ((st = judge(q, w)) != IBV_WC_SUCCESS)
+		;
+	else if (w->opcode == IBV_WR_RDMA_READ)
 		memmove(local, remote, w->sge.length);
-	else if (st == IBV_WC_SUCCESS)
+	else
 		memmove(remote, local, w->sge.length);
 	fv_qp_complete(q, w, st);
 	free(w);

@@ -16,6 +16,7 @@ static const char *const plugin_env[] = {
 	"MEMREG_ADXL_RDMA_DEVICE",
 	"MEMREG_ADXL_RDMA_GID_INDEX",
 	"MEMREG_ADXL_RDMA_CHUNK",
+	"MEMREG_ADXL_RDMA_WINDOWS",
 };
 
 int fresh(void **state)
@@ -148,6 +149,9 @@ void link_reconnect(struct link *l)
 	/* As the engines do over their control connection. */
 	assert_ok(rd->qp_connect(l->peer, &l->qi, 0, 0, err), err);
 	assert_ok(rd->qp_connect(l->q, &l->pi, 0, 0, err), err);
+	/* and the server grants this peer its MR, as at Connect */
+	if (l->mdst)
+		assert_ok(rd->mr_grant(l->peer, l->mdst, &l->kdst, err), err);
 }
 
 void link_down(struct link *l)

@@ -69,7 +69,7 @@ static void device_first_fit(void **state)
 	fake_device_add("down0")->ports[0].state = IBV_PORT_DOWN;
 	roce = fake_device_add("roce0");
 	fake_device_add("roce1");
-	open_describes("roce0 port 1, RoCE v2, GID ::ffff:10.9.0.3 (index 3), MTU 1024");
+	open_describes("roce0 port 1, RoCE v2, GID ::ffff:10.9.0.3 (index 3), MTU 1024, a memory window per peer");
 
 	roce->ports[0].state = IBV_PORT_INIT;
 	fake_device(3)->max_cqe = 1;
@@ -83,7 +83,7 @@ static void device_first_active_port(void **state)
 	(void)state;
 	d->n_ports = 2;
 	d->ports[0].state = IBV_PORT_DOWN;
-	open_describes("fake0 port 2, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024");
+	open_describes("fake0 port 2, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024, a memory window per peer");
 }
 
 static void device_by_name(void **state)
@@ -91,7 +91,7 @@ static void device_by_name(void **state)
 	(void)state;
 	fake_device_add("fake1");
 	setenv("MEMREG_ADXL_RDMA_DEVICE", "fake1", 1);
-	open_describes("fake1 port 1, RoCE v2, GID ::ffff:10.9.0.2 (index 3), MTU 1024");
+	open_describes("fake1 port 1, RoCE v2, GID ::ffff:10.9.0.2 (index 3), MTU 1024, a memory window per peer");
 }
 
 static void device_by_name_and_port(void **state)
@@ -103,7 +103,7 @@ static void device_by_name_and_port(void **state)
 	d->n_ports = 2;
 	d->ports[1].mtu = IBV_MTU_4096;
 	setenv("MEMREG_ADXL_RDMA_DEVICE", "fake1:2", 1);
-	open_describes("fake1 port 2, RoCE v2, GID ::ffff:10.9.0.2 (index 3), MTU 4096");
+	open_describes("fake1 port 2, RoCE v2, GID ::ffff:10.9.0.2 (index 3), MTU 4096, a memory window per peer");
 
 	/* The port asked for, or none: not another one that is up. */
 	d->ports[1].state = IBV_PORT_DOWN;
@@ -154,7 +154,7 @@ static void gid_default(void **state)
 
 	(void)state;
 	assert_ok(rd->open(&r, err), err);
-	assert_string_equal(rd->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024");
+	assert_string_equal(rd->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024, a memory window per peer");
 	assert_ok(rd->qp_create(r, true, NULL, &mine, &q, err), err);
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.0.1", want), 1);
 	assert_memory_equal(mine.gid, want, sizeof(want));
@@ -169,11 +169,11 @@ static void gid_index_env(void **state)
 {
 	(void)state;
 	setenv("MEMREG_ADXL_RDMA_GID_INDEX", "2", 1);
-	open_describes("fake0 port 1, RoCE v1, GID ::ffff:10.9.0.1 (index 2), MTU 1024");
+	open_describes("fake0 port 1, RoCE v1, GID ::ffff:10.9.0.1 (index 2), MTU 1024, a memory window per peer");
 	setenv("MEMREG_ADXL_RDMA_GID_INDEX", "1", 1);
-	open_describes("fake0 port 1, RoCE v2, GID fe80::1 (index 1), MTU 1024");
+	open_describes("fake0 port 1, RoCE v2, GID fe80::1 (index 1), MTU 1024, a memory window per peer");
 	setenv("MEMREG_ADXL_RDMA_GID_INDEX", "0", 1);
-	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024");
+	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
 }
 
 static void gid_index_bad(void **state)
@@ -192,7 +192,7 @@ static void gid_index_bad(void **state)
 		open_fails(-EINVAL, msg);
 	}
 	setenv("MEMREG_ADXL_RDMA_GID_INDEX", "", 1);
-	open_describes("fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024");
+	open_describes("fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024, a memory window per peer");
 }
 
 /*
@@ -245,15 +245,15 @@ static void gid_fallback(void **state)
 	(void)state;
 	/* IPv6 only */
 	p->gids[2].addr = p->gids[3].addr = NULL;
-	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024");
+	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
 	/* IPv4 as RoCE v1 only */
 	p->gids[2].addr = "::ffff:10.9.0.1";
-	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024");
+	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
 	/* no sysfs types at all (an old kernel): the link layer alone */
 	p->gids[3].addr = "::ffff:10.9.0.1";
 	p->gids[0].type = p->gids[1].type = NULL;
 	p->gids[2].type = p->gids[3].type = NULL;
-	open_describes("fake0 port 1, RoCE, GID fe80::1 (index 0), MTU 1024");
+	open_describes("fake0 port 1, RoCE, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
 }
 
 static void infiniband(void **state)
@@ -264,7 +264,7 @@ static void infiniband(void **state)
 	p->link_layer = IBV_LINK_LAYER_INFINIBAND;
 	p->lid = 7;
 	p->mtu = IBV_MTU_4096;
-	open_describes("fake0 port 1, InfiniBand, LID 7, GID fe80::1 (index 0), MTU 4096");
+	open_describes("fake0 port 1, InfiniBand, LID 7, GID fe80::1 (index 0), MTU 4096, a memory window per peer");
 }
 
 static void open_failures(void **state)

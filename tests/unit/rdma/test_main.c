@@ -25,6 +25,6 @@ int main(int argc, char **argv)
 		cmocka_set_test_filter(argv[1]);
 	failed = test_device_group() + test_mr_group() + test_xfer_group() +
 		 test_errors_group() + test_threads_group() +
-		 test_shipped_group();
+		 test_shipped_group() + test_grant_group();
 	return failed ? 1 : 0;
 }

@@ -43,7 +43,7 @@ static void shipped_plugin(void **state)
 	assert_int_equal(ops->abi, ADXL_RDMA_PLUGIN_ABI);
 
 	assert_ok(ops->open(&r, err), err);
-	assert_string_equal(ops->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024");
+	assert_string_equal(ops->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024, a memory window per peer");
 	src = malloc(1 << 20);
 	dst = calloc(1, 1 << 20);
 	assert_non_null(src);
@@ -55,6 +55,8 @@ static void shipped_plugin(void **state)
 	assert_ok(ops->qp_create(r, true, NULL, &theirs, &p, err), err);
 	assert_ok(ops->qp_connect(p, &mine, 0, 0, err), err);
 	assert_ok(ops->qp_connect(q, &theirs, 0, 0, err), err);
+	assert_int_equal(kd, 0);
+	assert_ok(ops->mr_grant(p, md, &kd, err), err);
 	op = (struct adxl_rdma_op){ (uintptr_t)src, (uintptr_t)dst, 1 << 20, kd };
 	assert_ok(ops->xfer(q, true, &op, 1, now_ms() + 10000, err), err);
 	assert_memory_equal(dst, src, 1 << 20);

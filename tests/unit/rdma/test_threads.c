@@ -79,6 +79,9 @@ static void threads_two_qps(void **state)
 	a.op = wr_op(l, 0, half);
 	b.q = q2;
 	b.op = rd_op(l, half, l->len - half);
+	/* a grant is good on the queue pair it was made for alone */
+	assert_ok(rd->mr_grant(p2, l->mdst, &b.op.rkey, err), err);
+	assert_int_not_equal(b.op.rkey, l->kdst);
 	fake_wire_latency_us(50);
 	run_both(&a, &b);
 	assert_memory_equal(l->dst, l->src, l->len);

@@ -208,6 +208,7 @@ static void xfer_traffic_class(void **state)
 	assert_ok(rd->qp_create(l.srv, true, NULL, &l.pi, &l.peer, err), err);
 	assert_ok(rd->qp_connect(l.peer, &l.qi, 0, 0, err), err);
 	assert_ok(rd->qp_connect(l.q, &l.pi, 96, 3, err), err);
+	assert_ok(rd->mr_grant(l.peer, l.mdst, &l.kdst, err), err);
 	assert_true(fake_qp_info(l.qi.qpn, &qi));
 	assert_true(fake_qp_info(l.pi.qpn, &pi));
 	assert_int_equal(qi.traffic_class, 96);

@@ -25,6 +25,7 @@ int test_xfer_group(void);
 int test_errors_group(void);
 int test_threads_group(void);
 int test_shipped_group(void);
+int test_grant_group(void);
 
 /* The plugin's table, as libmemreg gets it. */
 extern const struct adxl_rdma_ops *rd;

@@ -10,9 +10,11 @@
 #
 #   rdma_pair.sh STEP...   both VMs, rxe brought up once, then each STEP:
 #     perf   ibv_devinfo, perftest, UCX's view of the device
-#     devmr  memreg device memory in an RDMA memory region, each VM on
-#            its own (rdma_devmr: pins, EBUSY, READ/WRITE by the NIC,
-#            kill -9, an export's mapping refused)
+#     verbs  each VM on its own rxe device, without ADXL: memreg device
+#            memory in an RDMA memory region (rdma_devmr: pins, EBUSY,
+#            READ/WRITE by the NIC, kill -9, an export's mapping refused)
+#            and what a peer may reach (rdma_grants: a memory window per
+#            queue pair, revoked by mr_dereg)
 #     adxl   ADXL engines over RDMA (Transport=rdma): host and device
 #            memory both ways byte-checked, revocation by DeregisterMem
 #            mid-read, kill -9 of the server and of the client mid-transfer
@@ -76,21 +78,26 @@ perf() {
 	fi
 }
 
-# rdma_devmr's cmocka TAP lines as this case's, on the device and GID
+# cmocka PROG: PROG's TAP lines as this case's, on the device and GID
 # that rxe_up found.
-devmr() {
-	if MEMREG_TEST_RDMA_DEV=$dev MEMREG_TEST_GID=$gid \
-	   CMOCKA_MESSAGE_OUTPUT=TAP rdma_devmr >$tmp/devmr.out 2>&1; then
+cmocka() {
+	if MEMREG_TEST_RDMA_DEV=$dev MEMREG_ADXL_RDMA_DEVICE=$dev \
+	   MEMREG_TEST_GID=$gid CMOCKA_MESSAGE_OUTPUT=TAP "$1" >$tmp/$1.out 2>&1; then
 		rc=0
 	else
 		rc=$?
 	fi
-	sed -n "s/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 - $TAP_SUITE: VM $MEMREG_VM_PAIR: rdma_devmr /p; /^#/p" \
-		$tmp/devmr.out
+	sed -n "s/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 - $TAP_SUITE: VM $MEMREG_VM_PAIR: $1 /p; /^#/p" \
+		$tmp/$1.out
 	if [ $rc != 0 ]; then
-		not_ok "VM $MEMREG_VM_PAIR: rdma_devmr exited $rc"
-		grep -v '^\(not \)\{0,1\}ok\|^#\|^1\.\.' $tmp/devmr.out | tail -n 10 | sed 's/^/#   /'
+		not_ok "VM $MEMREG_VM_PAIR: $1 exited $rc"
+		grep -v '^\(not \)\{0,1\}ok\|^#\|^1\.\.' $tmp/$1.out | tail -n 10 | sed 's/^/#   /'
 	fi
+}
+
+verbs() {
+	cmocka rdma_devmr
+	cmocka rdma_grants
 }
 
 # peer_run NAME ARGS...: adxl_peer over RDMA in the background, output in
@@ -286,11 +293,11 @@ bench() {
 	echo "# ib_read_lat 4096: typical ${lat:-?} us"
 }
 
-[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|devmr|adxl|bench..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|verbs|adxl|bench..." >&2; exit 2; }
 RDMA_BENCH_SIZES=${RDMA_BENCH_SIZES:-4096 16384 65536 262144 1048576 4194304}
 for step in "$@"; do
 	case "$step" in
-	perf|devmr|adxl|bench) ;;
+	perf|verbs|adxl|bench) ;;
 	*) echo "rdma_pair.sh: unknown step $step" >&2; exit 2 ;;
 	esac
 done
