@@ -569,8 +569,9 @@ int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma)
 	vma->vm_ops = &memreg_dev_vm_ops;
 	/*
 	 * Pinnable (no VM_IO), so that an RDMA NIC can register it.  A
-	 * fork()ed child does not inherit it, the mapping never grows, and
-	 * core dumps leave it out.
+	 * fork()ed child does not inherit it (unless MADV_DOFORK says
+	 * otherwise: then vm_ops->open references the allocation for the
+	 * child), the mapping never grows, and core dumps leave it out.
 	 */
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 out:

@@ -81,6 +81,39 @@ static int link_qp(struct adxl_engine *e, struct adxl_link *l,
 	return 0;
 }
 
+/*
+ * Registration @r as link @l's peer sees it: with the rkey granted to
+ * its queue pair.  A range that could not be granted goes without one
+ * (transfers to it are refused), unless the queue pair broke binding it:
+ * then RDMA is refused on this link (its queue pair destroyed), and with
+ * Transport=auto the client goes on with UCX.
+ */
+static void grant(struct adxl_engine *e, struct adxl_link *l,
+		  const struct adxl_reg *r, struct adxl_wreg *w,
+		  struct adxl_rdma_reply *out)
+{
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	uint32_t rkey = 0;
+
+	if (r->rmr && e->rdma_ops->mr_grant(l->qp, r->rmr, &rkey, err)) {
+		rkey = 0;
+		if (e->rdma_ops->qp_failed(l->qp)) {
+			snprintf(out->msg, sizeof(out->msg),
+				 "engine %.64s: RDMA: %.160s", e->name, err);
+			out->status = ADXL_RDMA_REFUSED;
+			adxl__warn("RDMA refused to a peer: %s", err);
+			e->rdma_ops->qp_destroy(l->qp);
+			l->qp = NULL;
+			return;
+		}
+		adxl__warn("RDMA: no grant of [0x%lx, +%zu) for a peer: %s; it cannot reach that range",
+			   (unsigned long)r->addr, r->len, err);
+	}
+	*w = (struct adxl_wreg){
+		.addr = r->addr, .len = r->len, .type = r->type, .rkey = rkey,
+	};
+}
+
 int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 		      const uint8_t *p, size_t len, struct adxl_buf *reply)
 {
@@ -110,7 +143,10 @@ int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 	}
 	if (out.msg[0])
 		out.status = ADXL_RDMA_REFUSED;
-	/* Under reg_lock until encoded: a consistent table. */
+	/*
+	 * Under reg_lock until encoded: a consistent table, and no
+	 * DeregisterMem of an MR while it is being granted.
+	 */
 	pthread_rwlock_rdlock(&e->reg_lock);
 	if (!out.status && e->n_regs) {
 		out.regs = calloc(e->n_regs, sizeof(*out.regs));
@@ -119,22 +155,8 @@ int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 			return -ENOMEM;
 		}
 		out.n_regs = e->n_regs;
-		for (i = 0; i < e->n_regs; i++) {
-			const struct adxl_reg *r = &e->regs[i];
-			uint32_t rkey = 0;
-
-			/* Not fatal: announced without an rkey (refused). */
-			if (r->rmr && e->rdma_ops->mr_grant(l->qp, r->rmr,
-							    &rkey, err)) {
-				adxl__warn("RDMA: no grant of [0x%lx, +%zu) for a peer: %s; it cannot reach that range",
-					   (unsigned long)r->addr, r->len, err);
-				rkey = 0;
-			}
-			out.regs[i] = (struct adxl_wreg){
-				.addr = r->addr, .len = r->len,
-				.type = r->type, .rkey = rkey,
-			};
-		}
+		for (i = 0; i < e->n_regs && !out.status; i++)
+			grant(e, l, &e->regs[i], &out.regs[i], &out);
 	}
 	ret = adxl__rdma_reply_encode(&out, &b);
 	pthread_rwlock_unlock(&e->reg_lock);

@@ -86,7 +86,10 @@ struct adxl_rdma_ops {
 	int (*open)(struct adxl_rdma **out, char *err);
 	/* After every queue pair and MR is gone. */
 	void (*close)(struct adxl_rdma *r);
-	/* "rxe0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 1), MTU 1024" */
+	/*
+	 * "rxe0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 1), MTU 1024,
+	 * a memory window per peer"
+	 */
 	const char *(*describe)(struct adxl_rdma *r);
 
 	/*
@@ -109,6 +112,11 @@ struct adxl_rdma_ops {
 	 */
 	int (*mr_grant)(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
 			uint32_t *rkey, char *err);
+	/*
+	 * (mr_grant and mr_dereg of one MR must not overlap: the engine
+	 * holds its registration lock across both.  A bind that fails
+	 * leaves @q failed: -EIO from then on.)
+	 */
 
 	/*
 	 * A queue pair, ready to be connected with what *mine says.  With

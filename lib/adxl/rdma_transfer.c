@@ -47,14 +47,19 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			st = ADXL_PARAM_INVALID;
 			break;
 		}
-		if (!l->rmr || !r->rkey) {
-			adxl__err("transfer to %s: descriptor %zu: %s %s memory at 0x%lx is not registered with the RDMA NIC (the NIC refused its memory region: see the RegisterMem warning)",
+		if (!l->rmr) {
+			adxl__err("transfer to %s: descriptor %zu: our %s memory at 0x%lx is not registered with the RDMA NIC (it refused the memory region: see the warning of RegisterMem or of Connect)",
 				  p->name, first + i,
-				  !l->rmr ? "our" : "the peer's",
-				  (!l->rmr ? l->type : r->type) == ADXL_MEM_HOST ?
-					"host" : "device",
-				  (unsigned long)(!l->rmr ? d->local_addr :
-							    d->remote_addr));
+				  l->type == ADXL_MEM_HOST ? "host" : "device",
+				  (unsigned long)d->local_addr);
+			st = ADXL_PARAM_INVALID;
+			break;
+		}
+		if (!r->rkey) {
+			adxl__err("transfer to %s: descriptor %zu: the peer gave no rkey for its %s memory at 0x%lx (its NIC refused the memory region or the memory window: see the peer's log)",
+				  p->name, first + i,
+				  r->type == ADXL_MEM_HOST ? "host" : "device",
+				  (unsigned long)d->remote_addr);
 			st = ADXL_PARAM_INVALID;
 			break;
 		}

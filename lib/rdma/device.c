@@ -150,12 +150,13 @@ static bool try_device(struct adxl_rdma *r, struct ibv_device *dev,
 			r->rd_atomic = 1;
 		if (!r->dest_rd_atomic)
 			r->dest_rd_atomic = 1;
-		/* grant.c: a window per peer, where the device has them */
-		if (!(da.max_mw > 0 && (da.device_cap_flags &
-					IBV_DEVICE_MEM_WINDOW_TYPE_2B)))
-			r->windows = false;
-		if (r->sq_depth && r->cqe)
+		if (r->sq_depth && r->cqe) {
+			/* grant.c: a window per peer, where the device has them */
+			if (!(da.max_mw > 0 && (da.device_cap_flags &
+						IBV_DEVICE_MEM_WINDOW_TYPE_2B)))
+				r->windows = false;
 			return true;
+		}
 		why_add(why, whylen, "%s: max_qp_wr %d, max_cqe %d", name,
 			da.max_qp_wr, da.max_cqe);
 		r->ctx = NULL;

@@ -19,7 +19,11 @@
  *
  * A window is bound by a work request on the serving queue pair, which
  * nothing else posts to (its peer initiates, we only answer), waited for
- * on its completion queue.
+ * on its completion queue.  A bind that fails takes the queue pair to
+ * the error state, where it is no use any more (the engine refuses RDMA
+ * on that link); one that does not complete in DRAIN_MS destroys the
+ * queue pair's verbs object first, so that the NIC is done with the
+ * window before it is deallocated, as xfer does with a wedged NIC.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,11 +32,21 @@
 
 #include "rdma_int.h"
 
-/* The wr_id of a bind: xfer's are (seq << 32 | index), never this. */
-#define BIND_WR_ID	UINT64_MAX
+/*
+ * The wr_id of a bind: a flag over this queue pair's count of binds, so
+ * that a late completion of an earlier bind is never taken for this one
+ * (xfer's wr_ids are on client queue pairs, where nothing is bound).
+ */
+#define BIND_WR_FLAG	(1ULL << 63)
 
-/* Wait for the bind's completion on @q's CQ: its status, or -ETIMEDOUT. */
-static int bind_wait(struct adxl_rdma_qp *q, struct ibv_wc *wc)
+/*
+ * Wait for the completion of bind @wr_id on @q's CQ: 0 with it in *wc,
+ * or -ETIMEDOUT.  Nothing else is posted on a serving queue pair, and a
+ * bind never outlives its call, so another completion is not expected;
+ * it would be dropped.
+ */
+static int bind_wait(struct adxl_rdma_qp *q, uint64_t wr_id,
+		     struct ibv_wc *wc)
 {
 	const struct timespec pause = { .tv_nsec = 100 * 1000 };
 	int64_t deadline = rdmap_now_ms() + DRAIN_MS;
@@ -42,14 +56,33 @@ static int bind_wait(struct adxl_rdma_qp *q, struct ibv_wc *wc)
 		n = ibv_poll_cq(q->cq, 1, wc);
 		if (n < 0)
 			return -EIO;
-		if (n && wc->wr_id == BIND_WR_ID)
+		if (n && wc->wr_id == wr_id)
 			return 0;
-		/* nothing else is ever posted on a serving queue pair */
 		if (rdmap_now_ms() > deadline)
 			return -ETIMEDOUT;
 		if (!n)
 			nanosleep(&pause, NULL);
 	}
+}
+
+/*
+ * The bind failed or never completed: the queue pair is failed, and if
+ * the bind may still be in the NIC, its verbs object goes now (the NIC
+ * is done with it when ibv_destroy_qp() returns).  Under q->lock.
+ */
+static void bind_failed(struct adxl_rdma_qp *q, bool pending)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+
+	__atomic_store_n(&q->failed, true, __ATOMIC_RELAXED);
+	if (!q->qp)
+		return;
+	if (!pending) {
+		ibv_modify_qp(q->qp, &attr, IBV_QP_STATE);
+		return;
+	}
+	if (!ibv_destroy_qp(q->qp))
+		q->qp = NULL;
 }
 
 int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
@@ -65,6 +98,10 @@ int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
 		*rkey = m->mr->rkey;
 		return 0;
 	}
+	if (rdmap_qp_failed(q)) {
+		rdmap_say(err, "the queue pair failed before: make a new one");
+		return -EIO;
+	}
 	g = calloc(1, sizeof(*g));
 	if (!g) {
 		rdmap_say(err, "out of memory");
@@ -78,7 +115,6 @@ int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
 		free(g);
 		return e == ENOMEM ? -ENOMEM : -EIO;
 	}
-	wr.wr_id = BIND_WR_ID;
 	wr.opcode = IBV_WR_BIND_MW;
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.bind_mw.mw = g->mw;
@@ -91,6 +127,7 @@ int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
 					       IBV_ACCESS_REMOTE_WRITE;
 
 	pthread_mutex_lock(&q->lock);
+	wr.wr_id = BIND_WR_FLAG | ++q->binds;
 	e = q->qp ? ibv_post_send(q->qp, &wr, &bad) : EINVAL;
 	if (e) {
 		pthread_mutex_unlock(&q->lock);
@@ -98,16 +135,18 @@ int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
 			  strerror(e));
 		goto fail;
 	}
-	e = bind_wait(q, &wc);
-	pthread_mutex_unlock(&q->lock);
+	e = bind_wait(q, wr.wr_id, &wc);
 	if (e || wc.status != IBV_WC_SUCCESS) {
-		rdmap_say(err, "binding a memory window: %s",
-			  e ? strerror(-e) : ibv_wc_status_str(wc.status));
-		/* the queue pair may hold the bind yet: it is no use now */
-		__atomic_store_n(&q->failed, true, __ATOMIC_RELAXED);
+		rdmap_say(err, "binding a memory window: %s%s",
+			  e ? "no completion in 5 s" :
+			      ibv_wc_status_str(wc.status),
+			  e ? " (destroyed the queue pair)" : "");
+		bind_failed(q, e != 0);
+		pthread_mutex_unlock(&q->lock);
 		e = -EIO;
 		goto fail;
 	}
+	pthread_mutex_unlock(&q->lock);
 	g->rkey = wr.bind_mw.rkey;
 	g->m = m;
 	g->q = q;

@@ -11,8 +11,9 @@
  *   xfer.c    batches of RDMA READs and WRITEs on a queue pair
  *
  * Locking: the lists of MRs and grants have their own mutex (r->lock),
- * taken by mr_reg, mr_dereg, mr_grant, qp_destroy and xfer's look-ups; each queue pair has one (q->lock) that
- * makes xfer calls on it take turns.  libibverbs' own calls are
+ * taken by mr_reg, mr_dereg, mr_grant, qp_destroy and xfer's look-ups;
+ * each queue pair has one (q->lock) that makes xfer calls and binds
+ * (mr_grant) on it take turns.  libibverbs' own calls are
  * thread-safe.  Names shared between the files carry the rdmap_ prefix;
  * the plugin exports only adxl_rdma_plugin().
  */
@@ -154,6 +155,7 @@ struct adxl_rdma_qp {
 	bool armed;			/* the CQ will raise an event */
 	bool failed;			/* read atomically by qp_failed() */
 	uint32_t seq;			/* of xfer calls, in wr_id */
+	uint64_t binds;			/* of grant.c's binds, in wr_id */
 };
 
 /* device.c */

@@ -186,6 +186,8 @@ enum ibv_wc_status fv_mw_bind(struct fqp *q, const struct fwr *w)
 	struct fmw *mw;
 	struct fmr *m;
 
+	if (fv_failing(FAKE_BIND))
+		return IBV_WC_MW_BIND_ERR;
 	for (mw = fv.mws; mw; mw = mw->next)
 		if (&mw->mw == w->mw)
 			break;

@@ -110,6 +110,7 @@ enum fake_call {
 	FAKE_POST_SEND,		/* per work request: the errno, *bad there */
 	FAKE_POLL_CQ,		/* -1 */
 	FAKE_NOTIFY_CQ,		/* the errno */
+	FAKE_BIND,		/* a bind completes with MW_BIND_ERR */
 	FAKE_CALLS
 };
 /*

@@ -3,8 +3,9 @@
  * Grants (lib/rdma/grant.c): what a peer may reach.  With memory windows
  * a grant is good on the queue pair it was made for alone, and dies with
  * the MR (mr_dereg) or the queue pair (qp_destroy), windows first, so
- * that no MR is deregistered with one bound; a bind that fails says so
- * and leaves nothing behind.  Without windows (the device has none, or
+ * that no MR is deregistered with one bound; a bind that fails says so,
+ * fails its queue pair and leaves nothing behind, and one that never
+ * completes costs one timeout and the queue pair.  Without windows (the device has none, or
  * MEMREG_ADXL_RDMA_WINDOWS=0) a grant is the MR's own rkey.
  */
 #include <errno.h>
@@ -103,6 +104,51 @@ static void grant_bind_fails(void **state)
 	assert_int_equal(live_mws(), 1);
 }
 
+/*
+ * A bind that completes in error: -EIO, the queue pair failed (the next
+ * grant on it fails at once), no window left of it.
+ */
+static void grant_bind_error(void **state)
+{
+	struct link *l = *state;
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct fake_qp_info qi;
+	uint32_t k = 7;
+
+	fake_fail(FAKE_BIND, EINVAL, 0, 1);
+	assert_int_equal(rd->mr_grant(l->peer, l->mdst, &k, err), -EIO);
+	assert_glob(err, "binding a memory window: *");
+	assert_true(rd->qp_failed(l->peer));
+	assert_true(fake_qp_info(l->pi.qpn, &qi));
+	assert_int_equal(qi.state, IBV_QPS_ERR);
+	assert_int_equal(live_mws(), 1);
+	assert_int_equal(rd->mr_grant(l->peer, l->mdst, &k, err), -EIO);
+	assert_glob(err, "the queue pair failed before*");
+	assert_int_equal(k, 7);
+}
+
+/*
+ * A bind that never completes (a wedged NIC): -EIO after 5 s, and the
+ * queue pair's verbs object is destroyed before the window is freed.
+ */
+static void grant_bind_timeout(void **state)
+{
+	struct link *l = *state;
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct fake_qp_info qi;
+	int64_t t0 = now_ms();
+	uint32_t k = 7;
+
+	fake_peer_silent(true);
+	assert_int_equal(rd->mr_grant(l->peer, l->mdst, &k, err), -EIO);
+	assert_true(now_ms() - t0 >= 5000);
+	assert_glob(err, "binding a memory window: no completion in 5 s (destroyed the queue pair)");
+	assert_true(rd->qp_failed(l->peer));
+	assert_false(fake_qp_info(l->pi.qpn, &qi));
+	assert_int_equal(live_mws(), 1);
+	fake_peer_silent(false);
+}
+
 /* Without windows: the MR's own rkey, good on every queue pair. */
 static void own_rkey(void)
 {
@@ -150,6 +196,10 @@ int test_grant_group(void)
 		cmocka_unit_test_setup_teardown(grant_revoked_by_dereg,
 						link_setup, link_teardown),
 		cmocka_unit_test_setup_teardown(grant_bind_fails, link_setup,
+						link_teardown),
+		cmocka_unit_test_setup_teardown(grant_bind_error, link_setup,
+						link_teardown),
+		cmocka_unit_test_setup_teardown(grant_bind_timeout, link_setup,
 						link_teardown),
 		cmocka_unit_test_setup_teardown(grant_device_without_windows,
 						fresh, all_freed),

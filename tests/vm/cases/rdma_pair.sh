@@ -144,7 +144,9 @@ adxl() {
 	peer_run m -l "$me:29250" -k $kind -s $size -S $((s0 + 2)) \
 		-c "$peer:29250" -a notify -P $((p0 + 2)) -w 1 -C 120000 -b 1,4096
 	judge m "VM $MEMREG_VM_PAIR: $kind memory with the other VM's $( [ $kind = dev ] && echo host || echo device) memory over RDMA"
-	if grep -q 'not registered with the RDMA NIC' $tmp/d.err $tmp/m.err; then
+	if ! [ -f $tmp/d.err ] || ! [ -f $tmp/m.err ]; then
+		not_ok "VM $MEMREG_VM_PAIR: no log of the device memory exchanges"
+	elif grep -q 'not registered with the RDMA NIC\|gave no rkey' $tmp/d.err $tmp/m.err; then
 		not_ok "VM $MEMREG_VM_PAIR: device memory was left out of the NIC"
 	else
 		ok "VM $MEMREG_VM_PAIR: device memory went by RDMA (no range without an MR)"

@@ -37,6 +37,17 @@
 
 static const struct adxl_rdma_ops *ops;
 
+/* Still the 0xee a refused READ must not have touched, every byte. */
+static bool untouched(const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < LEN; i++)
+		if ((unsigned char)p[i] != 0xee)
+			return false;
+	return true;
+}
+
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -191,8 +202,7 @@ static void test_grant_is_per_queue_pair(void **state)
 	print_message("b with a's rkey: %s\n", err);
 	assert_int_equal(ret, -EACCES);
 	assert_true(ops->qp_failed(b.client));
-	assert_int_equal((unsigned char)m.cli[0], 0xee);
-	assert_int_equal((unsigned char)m.cli[LEN - 1], 0xee);
+	assert_true(untouched(m.cli));
 	/* a still reads */
 	ret = xfer(&a, false, m.cli, m.srv, ka, err);
 	if (ret)
@@ -206,8 +216,7 @@ static void test_grant_is_per_queue_pair(void **state)
 	ret = xfer(&a, false, m.cli, m.srv, ka, err);
 	print_message("a after mr_dereg: %s\n", err);
 	assert_int_equal(ret, -EACCES);
-	assert_int_equal((unsigned char)m.cli[0], 0xee);
-	assert_int_equal((unsigned char)m.cli[LEN / 2], 0xee);
+	assert_true(untouched(m.cli));
 
 	link_down(&a);
 	link_down(&b);
@@ -248,7 +257,7 @@ static void test_without_windows(void **state)
 	m.msrv = NULL;
 	memset(m.cli, 0xee, LEN);
 	assert_int_equal(xfer(&a, false, m.cli, m.srv, ka, err), -EACCES);
-	assert_int_equal((unsigned char)m.cli[0], 0xee);
+	assert_true(untouched(m.cli));
 
 	link_down(&a);
 	link_down(&b);
