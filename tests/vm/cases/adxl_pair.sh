@@ -8,6 +8,9 @@
 #   adxl_pair.sh victim         a: serve, power off while b reads
 #   adxl_pair.sh survivor       b: read until a vanishes, then Connect again
 #   adxl_pair.sh back           a, booted again: exchange with b
+#
+# ADXL_PAIR_TRANSPORT=rdma: the engines' Transport (adxl_peer -T), for the
+# power loss over soft-RoCE (rdma_pair.sh victim|survivor|back).
 . "$(dirname "$0")/tap.sh"
 me=$MEMREG_VM_NET_ADDR
 peer=$MEMREG_VM_PEER_ADDR
@@ -22,7 +25,8 @@ export MEMREG_ADXL_ALLOW_PEERS=$peer
 peer_run() {
 	name=$1
 	shift
-	adxl_peer "$@" >$tmp/$name.out 2>$tmp/$name.err &
+	adxl_peer ${ADXL_PAIR_TRANSPORT:+-T "$ADXL_PAIR_TRANSPORT"} "$@" \
+		>$tmp/$name.out 2>$tmp/$name.err &
 	echo $! >$tmp/$name.pid
 }
 
@@ -101,7 +105,7 @@ survivor() {
 	err=$(grep '^error' $tmp/s.out)
 	took=$(sed -n 's/.*the failing call took \([0-9]*\) ms.*/\1/p' $tmp/s.out)
 	if contains "$err" '^error \(TIMEOUT\|FAILED\)'; then
-		ok "VM b: a's host lost power mid-transfer: ${err#error }"
+		ok "VM b: a's host lost power mid-transfer${ADXL_PAIR_TRANSPORT:+ (over $ADXL_PAIR_TRANSPORT)}: ${err#error }"
 	else
 		not_ok "VM b: a's host lost power mid-transfer: '$err'"
 	fi

@@ -15,6 +15,10 @@
 #            READ/WRITE by the NIC, kill -9, an export's mapping refused)
 #            and what a peer may reach (rdma_grants: a memory window per
 #            queue pair, revoked by mr_dereg)
+#     victim, survivor, back  the power loss of adxl_pair.sh over RDMA
+#            (tests/vm/rdma-pair --power): a powers off while each VM
+#            reads the other's memory; b's call ends within its timeout,
+#            b serves on and Connects again when a is back
 #     adxl   ADXL engines over RDMA (Transport=rdma): host and device
 #            memory both ways byte-checked, revocation by DeregisterMem
 #            mid-read, kill -9 of the server and of the client mid-transfer
@@ -295,14 +299,19 @@ bench() {
 	echo "# ib_read_lat 4096: typical ${lat:-?} us"
 }
 
-[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|verbs|adxl|bench..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|verbs|adxl|bench|victim|survivor|back..." >&2; exit 2; }
 RDMA_BENCH_SIZES=${RDMA_BENCH_SIZES:-4096 16384 65536 262144 1048576 4194304}
 for step in "$@"; do
 	case "$step" in
-	perf|verbs|adxl|bench) ;;
+	perf|verbs|adxl|bench|victim|survivor|back) ;;
 	*) echo "rdma_pair.sh: unknown step $step" >&2; exit 2 ;;
 	esac
 done
+# The power loss steps are adxl_pair.sh's, over RDMA.
+victim() { ADXL_PAIR_TRANSPORT=rdma "$(dirname "$0")/adxl_pair.sh" victim; }
+survivor() { ADXL_PAIR_TRANSPORT=rdma "$(dirname "$0")/adxl_pair.sh" survivor; }
+back() { ADXL_PAIR_TRANSPORT=rdma "$(dirname "$0")/adxl_pair.sh" back; }
+
 rxe_up || tap_done
 for step in "$@"; do
 	"$step"
