@@ -4,12 +4,11 @@
  * peer over RDMA makes an RC queue pair and sends what connects to it
  * (RDMA_HELLO on the control connection).  The server makes its own queue
  * pair for this link, connects it to the client's and answers with what
- * connects to it and its table of registrations, each with an rkey granted
- * to this link's queue pair alone (a memory window, where the NIC has
- * them: lib/rdma/grant.c) (RDMA_REPLY); the client connects its queue
- * pair and is done.  From
- * then on transfers are the client's NIC reading and writing the server's
- * MRs: nothing of the server runs for them.
+ * connects to it and its table of registrations (RDMA_REPLY), each with
+ * an rkey granted to this link's queue pair alone (a memory window, where
+ * the NIC has them: lib/rdma/grant.c); the client connects its queue pair
+ * and is done.  From then on transfers are the client's NIC reading and
+ * writing the server's MRs: nothing of the server runs for them.
  *
  * What a peer may reach is what it was given here: the rkeys granted for
  * the registrations at that moment (later registrations need a new
