@@ -154,6 +154,8 @@ static void memreg_ctx_free_notifier(struct mmu_notifier *mn)
 	struct memreg_ctx *ctx = container_of(mn, struct memreg_ctx, mn);
 
 	mmdrop(ctx->mm);
+	if (ctx->user)
+		memreg_user_put(ctx->user);
 	call_rcu(&ctx->rcu, memreg_ctx_free_rcu);
 }
 
@@ -201,6 +203,13 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	}
 	/* effective uid: a setuid program's addresses are not its caller's */
 	ctx->uid = current_euid();
+	ctx->user = memreg_user_get(ctx->uid);
+	if (!ctx->user) {
+		/* frees it, through memreg_ctx_free_notifier() */
+		mmu_notifier_put(&ctx->mn);
+		ctx = ERR_PTR(-ENOMEM);
+		goto out;
+	}
 	get_task_comm(ctx->comm, current->group_leader);
 
 	/* cyclic, like registration ids: the proc dump cursor stays valid */

@@ -219,6 +219,26 @@ static const struct dma_buf_ops memreg_export_ops = {
 	.vunmap		= memreg_export_vunmap,
 };
 
+/* Is @dmabuf one of memreg's exports? */
+bool memreg_dev_export_owns(const struct dma_buf *dmabuf)
+{
+	return dmabuf->ops == &memreg_export_ops;
+}
+
+/*
+ * Page @pgoff of our export @dmabuf, for the copies of a DMABUF
+ * registration (memreg_dmabuf.c), which reach the pages without a kernel
+ * mapping.  The registration's reference on the dma-buf keeps the
+ * allocation; the caller checks the range and revocation.
+ */
+struct page *memreg_dev_export_page(const struct dma_buf *dmabuf,
+				    pgoff_t pgoff)
+{
+	const struct memreg_export *exp = dmabuf->priv;
+
+	return exp->d->pages[exp->first + pgoff];
+}
+
 int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
 {
 	DEFINE_DMA_BUF_EXPORT_INFO(info);

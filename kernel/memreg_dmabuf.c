@@ -18,12 +18,26 @@
  *  the allocation (DEV_FREE, close, exit): that is the revocation the
  *  tests exercise on every kernel.
  *
- * CPU access: the kernel's copies use the exporter's kernel mapping
- * (dma_buf_vmap), between begin_cpu_access and end_cpu_access.  An
- * importer must not look at the pages of a mapped sg_table (the dma-buf
- * core mangles them under CONFIG_DMABUF_DEBUG), so an exporter without a
- * vmap (udmabuf before 6.x, I/O memory) gives none: such a registration
- * is still made, charged and listed, but TRANSFER refuses it (EOPNOTSUPP).
+ * CPU access: a registration costs the kernel a constant, whatever the
+ * size of the buffer: no kernel mapping is kept for its lifetime.
+ *  - memreg's own exports are pages memreg owns: copies reach them
+ *    through the export's page array (memreg_dev_export_page()), with no
+ *    mapping at all.  A kept vmap of the whole buffer per registration
+ *    let a 1-byte registration of a fresh 256 MiB export cost 0.5 MB of
+ *    kernel page tables that x86-64 never gives back.
+ *  - Other exporters' buffers are mapped per copy, through the
+ *    exporter's kernel mapping (dma_buf_vmap, which the dma-buf core
+ *    shares between the users of one buffer): taken when the first copy
+ *    on the registration begins and given back when the last one ends,
+ *    between begin_cpu_access and end_cpu_access.  So the kernel address
+ *    space and page tables in use are bounded by the copies running, and
+ *    each maps a buffer its creator was charged for in full by its
+ *    exporter (memfd pages for udmabuf, the heap's pages).
+ * An importer must not look at the pages of a mapped sg_table (the
+ * dma-buf core mangles them under CONFIG_DMABUF_DEBUG), so an exporter
+ * without a vmap (udmabuf before 6.x, I/O memory) gives none: such a
+ * registration is still made, charged and listed, but TRANSFER refuses
+ * it (EOPNOTSUPP).  Attach tries one vmap to tell, and gives it back.
  *
  * Revocation against copies: a copy counts itself in the registration's
  * copies_inflight, then checks reg->revoked (and again before every
@@ -46,6 +60,7 @@
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/atomic.h>
+#include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/wait_bit.h>
 #include <linux/vmalloc.h>
@@ -58,9 +73,13 @@ struct memreg_dmabuf_reg {
 	struct memreg_reg reg;
 	struct dma_buf *dmabuf;			/* referenced */
 	struct dma_buf_attachment *attach;
-	struct iosys_map map;			/* the whole buffer */
-	bool cpu_access;			/* map is a kernel address */
+	bool own_export;			/* memreg's: pages, no map */
+	bool cpu_access;			/* copies may reach it */
 	atomic_t copies_inflight;		/* see the revocation above */
+	/* another exporter's buffer: its kernel mapping, while copies run */
+	struct mutex map_lock;
+	unsigned int map_users;
+	struct iosys_map map;
 	/* copied at attach: the dumps read them under RCU only */
 	char exporter[32];
 	u64 size;
@@ -97,6 +116,22 @@ static const struct dma_buf_attach_ops memreg_dmabuf_attach_ops = {
 	.move_notify = memreg_dmabuf_move_notify,
 };
 
+/*
+ * Can copies reach another exporter's buffer?  Only through a kernel
+ * mapping in RAM: try one and give it back at once.
+ */
+static bool memreg_dmabuf_probe_vmap(struct dma_buf *dmabuf)
+{
+	struct iosys_map map;
+	bool ok;
+
+	if (memreg_dma_buf_vmap(dmabuf, &map))
+		return false;
+	ok = !map.is_iomem;
+	memreg_dma_buf_vunmap(dmabuf, &map);
+	return ok;
+}
+
 static int memreg_dmabuf_attach(struct memreg_reg *reg,
 				const struct memreg_register *req, u64 first,
 				unsigned long npages)
@@ -106,6 +141,7 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 	int err;
 
 	atomic_set(&dreg->copies_inflight, 0);
+	mutex_init(&dreg->map_lock);
 	/* EBADF: not an open fd; EINVAL: not a dma-buf */
 	dmabuf = dma_buf_get(req->fd);
 	if (IS_ERR(dmabuf))
@@ -114,20 +150,20 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 		err = -ERANGE;
 		goto put;
 	}
+	/* a file no descriptor counts: the user's (memreg_user.c) */
+	err = memreg_user_charge_file(reg->ctx->user);
+	if (err)
+		goto put;
 	dreg->dmabuf = dmabuf;
 	dreg->attach = dma_buf_dynamic_attach(dmabuf, memreg_dma_device(),
 					      &memreg_dmabuf_attach_ops, dreg);
 	if (IS_ERR(dreg->attach)) {
 		err = PTR_ERR(dreg->attach);
-		goto put;
+		goto uncharge;
 	}
-	/* no vmap (or I/O memory): registered, but no TRANSFER */
-	if (!memreg_dma_buf_vmap(dmabuf, &dreg->map)) {
-		if (dreg->map.is_iomem)
-			memreg_dma_buf_vunmap(dmabuf, &dreg->map);
-		else
-			dreg->cpu_access = true;
-	}
+	dreg->own_export = memreg_dev_export_owns(dmabuf);
+	dreg->cpu_access = dreg->own_export ||
+			   memreg_dmabuf_probe_vmap(dmabuf);
 	strscpy(dreg->exporter, dmabuf->exp_name ? dmabuf->exp_name : "?",
 		sizeof(dreg->exporter));
 	dreg->size = dmabuf->size;
@@ -136,6 +172,8 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 	reg->pinned_pages = 0;
 	return 0;
 
+uncharge:
+	memreg_user_uncharge_file(reg->ctx->user);
 put:
 	dreg->dmabuf = NULL;
 	dma_buf_put(dmabuf);
@@ -146,20 +184,27 @@ static void memreg_dmabuf_release(struct memreg_reg *reg)
 {
 	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
 
-	if (dreg->cpu_access)
-		memreg_dma_buf_vunmap(dreg->dmabuf, &dreg->map);
+	/* no copy runs: the mapping went with the last one */
+	WARN_ON_ONCE(dreg->map_users);
 	dreg->cpu_access = false;
 	dma_buf_detach(dreg->dmabuf, dreg->attach);
 	dma_buf_put(dreg->dmabuf);
 	dreg->dmabuf = NULL;
+	memreg_user_uncharge_file(reg->ctx->user);
+	mutex_destroy(&dreg->map_lock);
 }
 
 static struct page *memreg_dmabuf_page_at(const struct memreg_reg *reg,
 					  u64 addr, unsigned int *off)
 {
 	const struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
-	void *p = dreg->map.vaddr + addr;
+	void *p;
 
+	if (dreg->own_export) {
+		*off = offset_in_page(addr);
+		return memreg_dev_export_page(dreg->dmabuf, addr >> PAGE_SHIFT);
+	}
+	p = dreg->map.vaddr + addr;
 	*off = offset_in_page(p);
 	/* vmap()ed pages, or a buffer in the direct map */
 	return is_vmalloc_addr(p) ? vmalloc_to_page(p) : virt_to_page(p);
@@ -170,12 +215,43 @@ static enum dma_data_direction memreg_dmabuf_dir(bool write)
 	return write ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
 }
 
+/* Another exporter's kernel mapping, for one more copy. */
+static int memreg_dmabuf_map_get(struct memreg_dmabuf_reg *dreg)
+{
+	int err = 0;
+
+	mutex_lock(&dreg->map_lock);
+	if (!dreg->map_users) {
+		err = memreg_dma_buf_vmap(dreg->dmabuf, &dreg->map);
+		/* moved to I/O memory since attach: no CPU copy */
+		if (!err && dreg->map.is_iomem) {
+			memreg_dma_buf_vunmap(dreg->dmabuf, &dreg->map);
+			err = -EOPNOTSUPP;
+		}
+	}
+	if (!err)
+		dreg->map_users++;
+	mutex_unlock(&dreg->map_lock);
+	return err;
+}
+
+/* One copy less; the last gives the mapping back. */
+static void memreg_dmabuf_map_put(struct memreg_dmabuf_reg *dreg)
+{
+	mutex_lock(&dreg->map_lock);
+	if (!--dreg->map_users)
+		memreg_dma_buf_vunmap(dreg->dmabuf, &dreg->map);
+	mutex_unlock(&dreg->map_lock);
+}
+
 static void memreg_dmabuf_copy_end(struct memreg_reg *reg, bool write)
 {
 	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
 
 	if (atomic_dec_and_test(&dreg->copies_inflight))
 		wake_up_var(&dreg->copies_inflight);
+	if (!dreg->own_export)
+		memreg_dmabuf_map_put(dreg);
 	dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
 }
 
@@ -188,10 +264,21 @@ static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write)
 		return -EOPNOTSUPP;
 	if (READ_ONCE(reg->revoked))
 		return -EKEYREVOKED;
-	/* may take the reservation lock: before the copy is counted */
+	/*
+	 * Both may take the reservation lock: before the copy is counted
+	 * (move_notify runs with it held and waits for counted copies).
+	 */
 	err = dma_buf_begin_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
 	if (err)
 		return err;
+	if (!dreg->own_export) {
+		err = memreg_dmabuf_map_get(dreg);
+		if (err) {
+			dma_buf_end_cpu_access(dreg->dmabuf,
+					       memreg_dmabuf_dir(write));
+			return err;
+		}
+	}
 	atomic_inc(&dreg->copies_inflight);
 	smp_mb__after_atomic();	/* pairs with memreg_dmabuf_move_notify() */
 	if (READ_ONCE(reg->revoked)) {

@@ -77,6 +77,17 @@ struct memreg_usage {
 	u64 bytes[MEMREG_MEM_TYPES];		/* registered, per type */
 };
 
+/* One user's account (memreg_user.c): what per-process limits cannot bound. */
+struct memreg_user {
+	refcount_t ref;
+	kuid_t uid;
+	struct hlist_node node;		/* in memreg_user.c's table */
+	atomic_t files;			/* dma-buf files held for it */
+	spinlock_t lock;		/* protects the import bucket */
+	u64 import_budget;		/* failed IPC imports it may still make */
+	unsigned long import_stamp;	/* jiffies of the last refill */
+};
+
 struct memreg_ctx {
 	refcount_t ref;
 	u32 id;				/* key in memreg_ctxs */
@@ -92,6 +103,7 @@ struct memreg_ctx {
 	struct mutex files_lock;	/* protects files */
 	struct list_head files;		/* open files, memreg_file.ctx_node */
 	kuid_t uid;
+	struct memreg_user *user;	/* uid's account, referenced */
 	char comm[TASK_COMM_LEN];
 
 	spinlock_t lock;		/* protects the fields below */
@@ -101,6 +113,11 @@ struct memreg_ctx {
 	unsigned int overridden;	/* MEMREG_OVR_*; others follow defaults */
 
 	u64 dev_alloc[MEMREG_MAX_DEVICES];	/* device bytes allocated */
+
+	/* IPC names and allow-list entries of all its files (memreg_ipc.c) */
+	atomic_t ipc_names;
+	atomic_t ipc_pids;
+	atomic64_t ipc_import_failed;
 
 	/* mstx heaps and regions of all its files (memreg_heap.c) */
 	atomic64_t mstx_heaps;
@@ -129,7 +146,6 @@ struct memreg_file {
 	u32 next_import;
 	struct memreg_heaps *heaps;	/* mstx heap tracking, memreg_heap.c */
 	struct list_head ipc_names;	/* memreg_ipc.c, under its lock */
-	unsigned int nr_ipc_names;
 };
 
 /*
@@ -276,6 +292,8 @@ struct memreg_stats {
 	atomic64_t bytes[MEMREG_MEM_TYPES];	/* registered, per type */
 	atomic64_t pinned_pages;
 	atomic64_t refused[MEMREG_REFUSED_MEMLOCK + 1];
+	atomic64_t ipc_import_failed;	/* names not found, or not allowed */
+	atomic64_t ipc_import_throttled;	/* refused: guesses rationed */
 };
 extern struct memreg_stats memreg_stats;
 
@@ -412,8 +430,25 @@ int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req);
 void memreg_dev_export_revoke(struct memreg_dalloc *d);
 struct memreg_dalloc *memreg_dev_export_vma(struct vm_area_struct *vma,
 					    unsigned long *first);
+struct dma_buf;
+bool memreg_dev_export_owns(const struct dma_buf *dmabuf);
+struct page *memreg_dev_export_page(const struct dma_buf *dmabuf,
+				    pgoff_t pgoff);
+
+/* memreg_user.c: per-user accounts */
+struct memreg_user *memreg_user_get(kuid_t uid);
+void memreg_user_put(struct memreg_user *u);
+unsigned int memreg_user_max_files(void);
+unsigned int memreg_user_import_fail_rate(void);
+int memreg_user_charge_file(struct memreg_user *u);
+void memreg_user_uncharge_file(struct memreg_user *u);
+unsigned int memreg_user_files(const struct memreg_user *u);
+int memreg_user_import_begin(struct memreg_user *u);
+void memreg_user_import_failed(struct memreg_user *u);
 
 /* memreg_ipc.c: named dma-bufs for CANN's IPC calls */
+unsigned int memreg_ipc_max_names(void);
+unsigned int memreg_ipc_max_pids(void);
 int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req);
 int memreg_ipc_allow(struct memreg_file *mf, struct memreg_ipc_allow *req);
 int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req);

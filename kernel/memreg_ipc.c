@@ -14,10 +14,26 @@
  * A name holds a reference on its dma-buf until IPC_CLOSE or the close of
  * the file that made it; an import is an ordinary dma-buf fd that holds
  * its own, so closing the name does not take memory from an importer.
+ *
+ * What a name costs, and who pays (docs/security.md):
+ *  - the dma-buf's struct file, which no descriptor counts: charged to
+ *    the user's account (memreg_user.c, max_user_files), so that closing
+ *    the fd after IPC_EXPORT cannot fill file-max;
+ *  - the name itself: at most max_ipc_names per process (EMFILE);
+ *  - its allow-list: distinct pids only, at most MEMREG_IPC_MAX_PIDS a
+ *    name and max_ipc_pids a process (E2BIG), charged to the caller's
+ *    memory cgroup.
+ * Guessing: a name's id is random, not sequential, and the two ways an
+ * import can miss (no such name, not allowed) are one errno, ENOENT, so a
+ * guess learns nothing but success; failures are rationed per user
+ * (memreg_user_import_begin()).  A short token (MEMREG_IPC_SHORT_TOKEN)
+ * has 32 random id bits and 32 more: at 100 failures a second, finding
+ * one of N live names takes 2^63 / N / 100 seconds on average.
  */
 #include <linux/dma-buf.h>
 #include <linux/errno.h>
 #include <linux/fcntl.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/random.h>
@@ -29,20 +45,39 @@
 #include "memreg_internal.h"
 
 struct memreg_ipc_name {
-	u32 id;				/* key in memreg_ipc_names */
+	u32 id;				/* key in memreg_ipc_names, random */
 	u8 token[16];
 	struct dma_buf *dmabuf;		/* referenced */
 	struct memreg_file *owner;
+	struct memreg_ctx *ctx;		/* charged: owner's, alive as it is */
 	struct list_head file_node;	/* in owner->ipc_names */
 	bool any_pid;
 	unsigned int npids;
 	struct pid **pids;		/* referenced */
 };
 
+static unsigned int max_ipc_names = 1024;
+module_param(max_ipc_names, uint, 0644);
+MODULE_PARM_DESC(max_ipc_names, "IPC names per process (1024)");
+
+static unsigned int max_ipc_pids = 16384;
+module_param(max_ipc_pids, uint, 0644);
+MODULE_PARM_DESC(max_ipc_pids,
+		 "Allow-list entries of all the IPC names of a process (16384)");
+
+unsigned int memreg_ipc_max_names(void)
+{
+	return READ_ONCE(max_ipc_names);
+}
+
+unsigned int memreg_ipc_max_pids(void)
+{
+	return READ_ONCE(max_ipc_pids);
+}
+
 /* All names; the lock also protects every file's ipc_names list. */
-static DEFINE_XARRAY_ALLOC1(memreg_ipc_names);
+static DEFINE_XARRAY(memreg_ipc_names);
 static DEFINE_MUTEX(memreg_ipc_lock);
-static u32 memreg_ipc_next_id;
 
 static void memreg_ipc_free(struct memreg_ipc_name *name)
 {
@@ -51,8 +86,28 @@ static void memreg_ipc_free(struct memreg_ipc_name *name)
 	for (i = 0; i < name->npids; i++)
 		put_pid(name->pids[i]);
 	kfree(name->pids);
+	atomic_sub(name->npids, &name->ctx->ipc_pids);
+	atomic_dec(&name->ctx->ipc_names);
+	memreg_user_uncharge_file(name->ctx->user);
 	dma_buf_put(name->dmabuf);
 	kfree(name);
+}
+
+/*
+ * Give @name a random id no live name has: a guess of one name's token
+ * tells nothing of the next one's.  Under memreg_ipc_lock.
+ */
+static int memreg_ipc_insert(struct memreg_ipc_name *name)
+{
+	int tries, err = -EBUSY;
+
+	/* the table is far from full (names are limited): few tries */
+	for (tries = 0; tries < 16 && err == -EBUSY; tries++) {
+		name->id = get_random_u32();
+		err = name->id ? xa_insert(&memreg_ipc_names, name->id, name,
+					   GFP_KERNEL) : -EBUSY;
+	}
+	return err == -EBUSY ? -ENOSPC : err;
 }
 
 /* The name @token stands for, if it is live; under memreg_ipc_lock. */
@@ -70,6 +125,7 @@ static struct memreg_ipc_name *memreg_ipc_find(const u8 *token)
 
 int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req)
 {
+	struct memreg_ctx *ctx = mf->ctx;
 	struct memreg_ipc_name *name;
 	struct dma_buf *dmabuf;
 	int err;
@@ -88,38 +144,59 @@ int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req)
 	}
 	name->dmabuf = dmabuf;
 	name->owner = mf;
+	name->ctx = ctx;
 	name->any_pid = req->flags & MEMREG_IPC_ANY_PID;
 
-	mutex_lock(&memreg_ipc_lock);
-	if (mf->nr_ipc_names >= MEMREG_IPC_MAX_NAMES) {
+	/* the process's names, then the user's files: EMFILE either way */
+	if (atomic_inc_return(&ctx->ipc_names) > memreg_ipc_max_names()) {
 		err = -EMFILE;
-		goto unlock;
+		goto dec_names;
 	}
-	err = xa_alloc_cyclic(&memreg_ipc_names, &name->id, name,
-			      xa_limit_32b, &memreg_ipc_next_id, GFP_KERNEL);
-	if (err < 0)
-		goto unlock;
+	err = memreg_user_charge_file(ctx->user);
+	if (err)
+		goto dec_names;
+
+	mutex_lock(&memreg_ipc_lock);
+	err = memreg_ipc_insert(name);
+	if (err) {
+		mutex_unlock(&memreg_ipc_lock);
+		memreg_user_uncharge_file(ctx->user);
+		goto dec_names;
+	}
 	memcpy(name->token, &name->id, sizeof(name->id));
 	get_random_bytes(name->token + sizeof(name->id),
 			 (req->flags & MEMREG_IPC_SHORT_TOKEN ? 8 :
 			  sizeof(name->token)) - sizeof(name->id));
 	list_add(&name->file_node, &mf->ipc_names);
-	mf->nr_ipc_names++;
 	memcpy(req->token, name->token, sizeof(req->token));
 	mutex_unlock(&memreg_ipc_lock);
 	return 0;
 
-unlock:
-	mutex_unlock(&memreg_ipc_lock);
-	memreg_ipc_free(name);
+dec_names:
+	atomic_dec(&ctx->ipc_names);
+	dma_buf_put(dmabuf);
+	kfree(name);
 	return err;
+}
+
+/* Is @pid allowed on @name already?  Under memreg_ipc_lock. */
+static bool memreg_ipc_listed(const struct memreg_ipc_name *name,
+			      const struct pid *pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < name->npids; i++)
+		if (name->pids[i] == pid)
+			return true;
+	return false;
 }
 
 int memreg_ipc_allow(struct memreg_file *mf, struct memreg_ipc_allow *req)
 {
+	struct memreg_ctx *ctx = mf->ctx;
 	struct memreg_ipc_name *name;
 	struct pid **pids, **grown;
-	unsigned int i, got = 0;
+	unsigned int i, j, got = 0, added = 0;
 	s32 *nrs;
 	int err = 0;
 
@@ -129,7 +206,7 @@ int memreg_ipc_allow(struct memreg_file *mf, struct memreg_ipc_allow *req)
 			  array_size(req->count, sizeof(*nrs)));
 	if (IS_ERR(nrs))
 		return PTR_ERR(nrs);
-	pids = kcalloc(req->count, sizeof(*pids), GFP_KERNEL);
+	pids = kcalloc(req->count, sizeof(*pids), GFP_KERNEL_ACCOUNT);
 	if (!pids) {
 		err = -ENOMEM;
 		goto free_nrs;
@@ -149,19 +226,43 @@ int memreg_ipc_allow(struct memreg_file *mf, struct memreg_ipc_allow *req)
 		err = -ENOENT;
 		goto unlock;
 	}
-	if (name->npids + req->count > MEMREG_IPC_MAX_PIDS) {
+	/*
+	 * Distinct pids only, moved to the front of @pids: a pid listed
+	 * twice costs once (a list of one pid repeated 1024 times was
+	 * 8 KiB of kernel memory a name).
+	 */
+	for (i = 0; i < got; i++) {
+		bool dup = memreg_ipc_listed(name, pids[i]);
+
+		for (j = 0; j < added && !dup; j++)
+			dup = pids[j] == pids[i];
+		if (dup)
+			put_pid(pids[i]);
+		else
+			pids[added++] = pids[i];
+	}
+	got = added;
+	if (!added)
+		goto unlock;
+	if (name->npids + added > MEMREG_IPC_MAX_PIDS) {
 		err = -E2BIG;
 		goto unlock;
 	}
-	grown = krealloc_array(name->pids, name->npids + req->count,
-			       sizeof(*grown), GFP_KERNEL);
+	if (atomic_add_return(added, &ctx->ipc_pids) > memreg_ipc_max_pids()) {
+		atomic_sub(added, &ctx->ipc_pids);
+		err = -E2BIG;
+		goto unlock;
+	}
+	grown = krealloc_array(name->pids, name->npids + added,
+			       sizeof(*grown), GFP_KERNEL_ACCOUNT);
 	if (!grown) {
+		atomic_sub(added, &ctx->ipc_pids);
 		err = -ENOMEM;
 		goto unlock;
 	}
-	memcpy(grown + name->npids, pids, req->count * sizeof(*pids));
+	memcpy(grown + name->npids, pids, added * sizeof(*pids));
 	name->pids = grown;
-	name->npids += req->count;
+	name->npids += added;
 	got = 0;			/* the name holds them now */
 unlock:
 	mutex_unlock(&memreg_ipc_lock);
@@ -189,21 +290,25 @@ static bool memreg_ipc_allowed(const struct memreg_ipc_name *name)
 
 int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)
 {
+	struct memreg_user *user = mf->ctx->user;
 	struct memreg_ipc_name *name;
 	struct dma_buf *dmabuf;
-	int fd;
+	int fd, err;
 
 	if (req->flags & ~MEMREG_EXPORT_CLOEXEC || req->reserved0)
 		return -EINVAL;
+	/* while the user's guesses are spent, no lookup at all */
+	err = memreg_user_import_begin(user);
+	if (err)
+		return err;
 	mutex_lock(&memreg_ipc_lock);
 	name = memreg_ipc_find(req->token);
-	if (!name) {
+	/* unknown and not allowed alike: a guess learns nothing more */
+	if (!name || !memreg_ipc_allowed(name)) {
 		mutex_unlock(&memreg_ipc_lock);
+		memreg_user_import_failed(user);
+		atomic64_inc(&mf->ctx->ipc_import_failed);
 		return -ENOENT;
-	}
-	if (!memreg_ipc_allowed(name)) {
-		mutex_unlock(&memreg_ipc_lock);
-		return -EPERM;
 	}
 	dmabuf = name->dmabuf;
 	get_dma_buf(dmabuf);
@@ -236,7 +341,6 @@ int memreg_ipc_close(struct memreg_file *mf, const u8 *token)
 	}
 	xa_erase(&memreg_ipc_names, name->id);
 	list_del(&name->file_node);
-	mf->nr_ipc_names--;
 	mutex_unlock(&memreg_ipc_lock);
 	memreg_ipc_free(name);
 	return 0;
@@ -252,7 +356,6 @@ void memreg_ipc_release_file(struct memreg_file *mf)
 	list_for_each_entry(name, &mf->ipc_names, file_node)
 		xa_erase(&memreg_ipc_names, name->id);
 	list_splice_init(&mf->ipc_names, &dying);
-	mf->nr_ipc_names = 0;
 	mutex_unlock(&memreg_ipc_lock);
 
 	list_for_each_entry_safe(name, next, &dying, file_node)

@@ -65,7 +65,11 @@ static int memreg_nl_proc_fill(struct memreg_nl_dump *d, void *entry)
 	    memreg_nl_put_u64(skb, MEMREG_A_XFER_READ_BYTES,
 			      atomic64_read(&ctx->xfer_read_bytes)) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_XFER_WRITE_BYTES,
-			      atomic64_read(&ctx->xfer_write_bytes)))
+			      atomic64_read(&ctx->xfer_write_bytes)) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_IPC_NAMES,
+			      atomic_read(&ctx->ipc_names)) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_IPC_IMPORT_FAILED,
+			      atomic64_read(&ctx->ipc_import_failed)))
 		goto cancel;
 	return memreg_nl_dump_end(d, hdr, 0);
 cancel:

@@ -39,7 +39,17 @@ static int memreg_nl_stats_fill(struct sk_buff *msg)
 		    memreg_instance_id) ||
 	    nla_put_u32(msg, MEMREG_A_DEVICES, memreg_ndevs) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_CAPACITY,
-			      memreg_dev_capacity_bytes()))
+			      memreg_dev_capacity_bytes()) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_MAX_IPC_NAMES,
+			      memreg_ipc_max_names()) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_MAX_IPC_PIDS,
+			      memreg_ipc_max_pids()) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_MAX_USER_FILES,
+			      memreg_user_max_files()) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_IPC_IMPORT_FAILED,
+			      atomic64_read(&st->ipc_import_failed)) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_IPC_IMPORT_THROTTLED,
+			      atomic64_read(&st->ipc_import_throttled)))
 		return -EMSGSIZE;
 	return 0;
 }

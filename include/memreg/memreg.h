@@ -386,7 +386,8 @@ int memreg_register_dmabuf(struct memreg_ctx *ctx, int fd, uint64_t offset,
  * @token: receives the name
  *
  * Return: 0, -MEMREG_E_BADF, -MEMREG_E_INVAL (not a dma-buf, unknown
- * flags), -MEMREG_E_TOO_MANY (MEMREG_IPC_MAX_NAMES names on @ctx).
+ * flags), -MEMREG_E_TOO_MANY (the process has the module's max_ipc_names
+ * names, or its user holds max_user_files dma-bufs through memreg).
  */
 int memreg_ipc_export(struct memreg_ctx *ctx, int fd, unsigned int flags,
 		      uint8_t token[MEMREG_IPC_TOKEN_LEN]);
@@ -402,8 +403,9 @@ int memreg_ipc_export(struct memreg_ctx *ctx, int fd, unsigned int flags,
  * process exited does not inherit the right.
  *
  * Return: 0, -MEMREG_E_NOENT (not a name of @ctx), -MEMREG_E_NOPROC (a pid
- * that does not exist), -MEMREG_E_TOO_MANY (more than MEMREG_IPC_MAX_PIDS),
- * -MEMREG_E_INVAL (@n 0).
+ * that does not exist), -MEMREG_E_TOO_MANY (more than MEMREG_IPC_MAX_PIDS
+ * distinct pids on the name, or the module's max_ipc_pids on all the
+ * process's names), -MEMREG_E_INVAL (@n 0).
  */
 int memreg_ipc_allow(struct memreg_ctx *ctx,
 		     const uint8_t token[MEMREG_IPC_TOKEN_LEN],
@@ -419,8 +421,10 @@ int memreg_ipc_allow(struct memreg_ctx *ctx,
  * The fd stays valid when the exporter closes the name; it is revoked
  * (mappings fault) when the exporter frees the memory behind it.
  *
- * Return: 0, -MEMREG_E_NOENT (no such name, or closed), -MEMREG_E_PERM
- * (this process is not allowed), -MEMREG_E_NOFD.
+ * Return: 0, -MEMREG_E_NOENT (no such name, or closed, or this process is
+ * not allowed: one answer, so that guessing learns nothing), -MEMREG_E_IO
+ * with errno EAGAIN (this user's failed imports are rationed, the module's
+ * ipc_import_fail_rate a second: try again later), -MEMREG_E_NOFD.
  */
 int memreg_ipc_import(struct memreg_ctx *ctx,
 		      const uint8_t token[MEMREG_IPC_TOKEN_LEN], int *fd,

@@ -69,6 +69,12 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_DMABUF_INO]		= { .type = NLA_U64 },
 	[MEMREG_A_REVOKED]		= { .type = NLA_FLAG },
 	[MEMREG_A_NO_CPU_ACCESS]	= { .type = NLA_FLAG },
+	[MEMREG_A_MAX_IPC_NAMES]	= { .type = NLA_U64 },
+	[MEMREG_A_MAX_IPC_PIDS]		= { .type = NLA_U64 },
+	[MEMREG_A_MAX_USER_FILES]	= { .type = NLA_U64 },
+	[MEMREG_A_IPC_IMPORT_FAILED]	= { .type = NLA_U64 },
+	[MEMREG_A_IPC_IMPORT_THROTTLED]	= { .type = NLA_U64 },
+	[MEMREG_A_IPC_NAMES]		= { .type = NLA_U64 },
 };
 
 /*

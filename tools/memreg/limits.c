@@ -19,7 +19,14 @@ static const struct out_column limits_columns[] = {
 	{ "regions", 7 },
 	{ "host", 7 },
 	{ "dev", 7 },
+	/* module-wide only: not set per process */
+	{ "ipc names", 9 },
+	{ "ipc pids", 8 },
+	{ "user files", 10 },
 };
+
+/* The columns of one process's limits: the first four. */
+#define N_PROC_LIMITS_COLUMNS	4
 
 #define N_LIMITS_COLUMNS	(sizeof(limits_columns) / sizeof(limits_columns[0]))
 
@@ -30,7 +37,7 @@ int limits_print(struct out *o, struct nlmsghdr *nlh, bool with_pid)
 	if (attrs_parse(nlh, tb) < 0)
 		return -EBADMSG;
 	if (with_pid) {
-		out_block_begin(o, limits_columns, N_LIMITS_COLUMNS);
+		out_block_begin(o, limits_columns, N_PROC_LIMITS_COLUMNS);
 		out_attr_u32(o, "pid", tb[MEMREG_A_PID]);
 	} else {
 		out_block_begin(o, limits_columns + 1, N_LIMITS_COLUMNS - 1);
@@ -38,6 +45,12 @@ int limits_print(struct out *o, struct nlmsghdr *nlh, bool with_pid)
 	out_attr_count(o, "max_regions", tb[MEMREG_A_MAX_REGIONS]);
 	out_attr_size(o, "max_host_bytes", tb[MEMREG_A_MAX_HOST_BYTES]);
 	out_attr_size(o, "max_dev_bytes", tb[MEMREG_A_MAX_DEV_BYTES]);
+	if (!with_pid) {
+		out_attr_count(o, "max_ipc_names", tb[MEMREG_A_MAX_IPC_NAMES]);
+		out_attr_count(o, "max_ipc_pids", tb[MEMREG_A_MAX_IPC_PIDS]);
+		out_attr_count(o, "max_user_files",
+			       tb[MEMREG_A_MAX_USER_FILES]);
+	}
 	out_block_end(o);
 	return 0;
 }

@@ -53,6 +53,10 @@ int stats_print(struct out *o, struct nlmsghdr *nlh)
 		     tb[MEMREG_A_REFUSED_HOST_BYTES]);
 	out_attr_u64(o, "refused_dev_bytes", tb[MEMREG_A_REFUSED_DEV_BYTES]);
 	out_attr_u64(o, "refused_memlock", tb[MEMREG_A_REFUSED_MEMLOCK]);
+	out_attr_json_u64(o, "ipc_import_failed",
+			  tb[MEMREG_A_IPC_IMPORT_FAILED]);
+	out_attr_json_u64(o, "ipc_import_throttled",
+			  tb[MEMREG_A_IPC_IMPORT_THROTTLED]);
 	out_attr_count(o, "max_regions", tb[MEMREG_A_MAX_REGIONS]);
 	out_attr_size(o, "max_host_bytes", tb[MEMREG_A_MAX_HOST_BYTES]);
 	out_attr_size(o, "max_dev_bytes", tb[MEMREG_A_MAX_DEV_BYTES]);

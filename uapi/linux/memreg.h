@@ -470,11 +470,18 @@ struct memreg_transfer {
  * the exporter (or any process, MEMREG_IPC_ANY_PID) turns into an fd of
  * its own: what CANN's aclrtIpcMem* calls are built on.
  *   IPC_EXPORT: EBADF/EINVAL @fd is not an open dma-buf, EMFILE too many
- *               names (MEMREG_IPC_MAX_NAMES per file).
+ *               names (module parameter max_ipc_names a process), or the
+ *               user holds max_user_files dma-buf files through memreg
+ *               (names and DMABUF registrations).
  *   IPC_ALLOW:  ENOENT no such name of this file, ESRCH a pid that does
- *               not exist, E2BIG more than MEMREG_IPC_MAX_PIDS in all.
- *   IPC_IMPORT: ENOENT no such name (or closed), EPERM the caller is not
- *               one of the pids allowed, EMFILE no free fd.
+ *               not exist, E2BIG more than MEMREG_IPC_MAX_PIDS distinct
+ *               pids on the name, or max_ipc_pids on all of the
+ *               process's names.
+ *   IPC_IMPORT: ENOENT no such name (or closed), or the caller is not one
+ *               of the pids allowed: one errno, so that a guess learns
+ *               nothing; EAGAIN the user's failed imports are rationed
+ *               (module parameter ipc_import_fail_rate a second) and
+ *               its budget is spent; EMFILE no free fd.
  *   IPC_CLOSE:  ENOENT no such name of this file.
  */
 #define MEMREG_EXPORT_CLOEXEC	(1U << 0)	/* the new fd is O_CLOEXEC */
@@ -508,7 +515,9 @@ struct memreg_dev_export {
  * easier; the pid list still decides who may import.
  */
 #define MEMREG_IPC_SHORT_TOKEN	(1U << 1)
+/* Names a file may have: the module's max_ipc_names a process applies. */
 #define MEMREG_IPC_MAX_NAMES	4096
+/* Distinct pids a name may allow. */
 #define MEMREG_IPC_MAX_PIDS	1024
 
 /**
@@ -717,6 +726,12 @@ enum memreg_attr {
 	MEMREG_A_DMABUF_INO,		/* u64: its inode (debugfs bufinfo) */
 	MEMREG_A_REVOKED,		/* flag: the exporter revoked it */
 	MEMREG_A_NO_CPU_ACCESS,		/* flag: no vmap: TRANSFER refused */
+	MEMREG_A_MAX_IPC_NAMES,		/* u64: IPC names a process may have */
+	MEMREG_A_MAX_IPC_PIDS,		/* u64: allow-list entries a process */
+	MEMREG_A_MAX_USER_FILES,	/* u64: dma-buf files held for a user */
+	MEMREG_A_IPC_IMPORT_FAILED,	/* u64: imports that named nothing */
+	MEMREG_A_IPC_IMPORT_THROTTLED,	/* u64: imports refused: rationed */
+	MEMREG_A_IPC_NAMES,		/* u64: a process's IPC names */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1

@@ -78,6 +78,11 @@ struct nl_msg *fake_stats(void)
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_REGIONS, 256));
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_HOST_BYTES, 20ULL << 30));
 	PUT(nla_put_u64(msg, MEMREG_A_MAX_DEV_BYTES, 50ULL << 30));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_IPC_NAMES, 1024));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_IPC_PIDS, 16384));
+	PUT(nla_put_u64(msg, MEMREG_A_MAX_USER_FILES, 5880));
+	PUT(nla_put_u64(msg, MEMREG_A_IPC_IMPORT_FAILED, 7));
+	PUT(nla_put_u64(msg, MEMREG_A_IPC_IMPORT_THROTTLED, 0));
 	PUT(nla_put(msg, MEMREG_A_INSTANCE_ID, sizeof(id), id));
 	PUT(nla_put_u32(msg, MEMREG_A_DEVICES, 2));
 	return msg;

@@ -212,6 +212,7 @@ static void test_stats_json(void **state)
 		"\"dev_bytes\":0,\"devices\":2,\"pinned_bytes\":4202496,"
 		"\"refused_regions\":0,\"refused_host_bytes\":1,"
 		"\"refused_dev_bytes\":0,\"refused_memlock\":2,"
+		"\"ipc_import_failed\":7,\"ipc_import_throttled\":0,"
 		"\"max_regions\":256,\"max_host_bytes\":21474836480,"
 		"\"max_dev_bytes\":53687091200,"
 		"\"instance_id\":\"6d656d72656700010203a4b5c6d7e8f9\"}\n");
@@ -264,6 +265,9 @@ static void test_limits(void **state)
 		"regions 256\n"
 		"host    20.0GiB\n"
 		"dev     50.0GiB\n"
+		"ipc names 1024\n"
+		"ipc pids 16384\n"
+		"user files 5880\n"
 		"pid     4242\n"
 		"regions unlimited\n"
 		"host    unlimited\n"
@@ -275,7 +279,8 @@ static void test_limits(void **state)
 	assert_int_equal(feed(&p, print_limits_pid, fake_proc_sparse()), 0);
 	assert_string_equal(capture_text(&p.c),
 		"{\"max_regions\":256,\"max_host_bytes\":21474836480,"
-		"\"max_dev_bytes\":53687091200}\n"
+		"\"max_dev_bytes\":53687091200,\"max_ipc_names\":1024,"
+		"\"max_ipc_pids\":16384,\"max_user_files\":5880}\n"
 		"{\"pid\":4242,\"max_regions\":18446744073709551615,"
 		"\"max_host_bytes\":18446744073709551615,"
 		"\"max_dev_bytes\":68719476736}\n");

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg - per-user accounts: what no per-process limit can bound.
+ *
+ * /dev/memreg is open to every local user, and a user has as many
+ * processes as RLIMIT_NPROC lets it fork.  Some objects cost the whole
+ * system something that a per-process limit multiplies instead of bounds:
+ *
+ *  - Files.  An IPC name and a DMABUF registration each hold a reference
+ *    on a dma-buf, which is a struct file that no descriptor counts:
+ *    RLIMIT_NOFILE never sees it, and file-max is system-wide.  One user
+ *    filled file-max through 23 fds, then every other user's shell said
+ *    "Too many open files in system".  Each is charged here, and refused
+ *    (EMFILE) past max_user_files, by default a sixteenth of file-max.
+ *  - Guesses.  A failed IPC_IMPORT tells a guessed name from a wrong one
+ *    only by succeeding; failures are rationed per user (a token bucket,
+ *    ipc_import_fail_rate a second), so forking does not multiply the
+ *    rate.  While the bucket is empty every import is refused with
+ *    EAGAIN before the name is looked up.
+ *
+ * An account is made by the first process of its user to open
+ * /dev/memreg (each context holds a reference) and goes with the last
+ * object charged to it: a charge holds a reference too, since an object
+ * may outlive the process that made it.
+ */
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/jiffies.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uidgid.h>
+#include "memreg_internal.h"
+
+static unsigned int max_user_files;
+module_param(max_user_files, uint, 0644);
+MODULE_PARM_DESC(max_user_files,
+		 "dma-buf files memreg may hold for one user: IPC names and DMABUF registrations (0: a sixteenth of file-max, at least 1024)");
+
+static unsigned int ipc_import_fail_rate = 100;
+module_param(ipc_import_fail_rate, uint, 0644);
+MODULE_PARM_DESC(ipc_import_fail_rate,
+		 "Failed IPC imports a second per user, in bursts of up to 10 seconds' worth (100)");
+
+static DEFINE_HASHTABLE(memreg_users, 6);
+static DEFINE_SPINLOCK(memreg_users_lock);
+
+/* The per-user file limit in force: the parameter, or its default. */
+unsigned int memreg_user_max_files(void)
+{
+	unsigned int max = READ_ONCE(max_user_files);
+
+	if (max)
+		return max;
+	return max_t(unsigned long, 1024, get_max_files() / 16);
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_user_max_files);
+
+unsigned int memreg_user_import_fail_rate(void)
+{
+	return READ_ONCE(ipc_import_fail_rate);
+}
+
+/* The account of @uid, referenced; created if there is none. */
+struct memreg_user *memreg_user_get(kuid_t uid)
+{
+	struct memreg_user *u, *fresh;
+
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	spin_lock(&memreg_users_lock);
+	hash_for_each_possible(memreg_users, u, node, __kuid_val(uid)) {
+		if (uid_eq(u->uid, uid)) {
+			refcount_inc(&u->ref);
+			goto out;
+		}
+	}
+	u = fresh;
+	fresh = NULL;
+	if (u) {
+		refcount_set(&u->ref, 1);
+		u->uid = uid;
+		spin_lock_init(&u->lock);
+		u->import_budget = 10 * memreg_user_import_fail_rate();
+		u->import_stamp = jiffies;
+		hash_add(memreg_users, &u->node, __kuid_val(uid));
+	}
+out:
+	spin_unlock(&memreg_users_lock);
+	kfree(fresh);
+	return u;
+}
+
+void memreg_user_put(struct memreg_user *u)
+{
+	/* under the lock: memreg_user_get() must not find it going */
+	spin_lock(&memreg_users_lock);
+	if (!refcount_dec_and_test(&u->ref)) {
+		spin_unlock(&memreg_users_lock);
+		return;
+	}
+	hash_del(&u->node);
+	spin_unlock(&memreg_users_lock);
+	WARN_ON_ONCE(atomic_read(&u->files));
+	kfree(u);
+}
+
+/*
+ * One more dma-buf file held for @u (an IPC name, a DMABUF registration);
+ * -EMFILE past the limit.  The charge holds a reference on @u.
+ */
+int memreg_user_charge_file(struct memreg_user *u)
+{
+	if (atomic_inc_return(&u->files) > memreg_user_max_files()) {
+		atomic_dec(&u->files);
+		return -EMFILE;
+	}
+	refcount_inc(&u->ref);
+	return 0;
+}
+
+void memreg_user_uncharge_file(struct memreg_user *u)
+{
+	atomic_dec(&u->files);
+	memreg_user_put(u);
+}
+
+unsigned int memreg_user_files(const struct memreg_user *u)
+{
+	return atomic_read(&u->files);
+}
+
+/* Refill the bucket for the time gone by; under u->lock. */
+static void memreg_user_refill(struct memreg_user *u)
+{
+	unsigned long rate = memreg_user_import_fail_rate();
+	unsigned long now = jiffies, gone = now - u->import_stamp;
+	u64 add = div_u64((u64)gone * rate, HZ);
+
+	if (!add)
+		return;
+	u->import_budget = min_t(u64, u->import_budget + add, 10 * rate);
+	u->import_stamp = now;
+}
+
+/* May @u try an IPC import now?  -EAGAIN while its budget is spent. */
+int memreg_user_import_begin(struct memreg_user *u)
+{
+	int err = 0;
+
+	spin_lock(&u->lock);
+	memreg_user_refill(u);
+	if (!u->import_budget)
+		err = -EAGAIN;
+	spin_unlock(&u->lock);
+	if (err)
+		atomic64_inc(&memreg_stats.ipc_import_throttled);
+	return err;
+}
+
+/* An import of @u named no name it may use: one guess spent. */
+void memreg_user_import_failed(struct memreg_user *u)
+{
+	spin_lock(&u->lock);
+	if (u->import_budget)
+		u->import_budget--;
+	spin_unlock(&u->lock);
+	atomic64_inc(&memreg_stats.ipc_import_failed);
+}
