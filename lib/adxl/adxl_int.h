@@ -16,6 +16,7 @@
 #define ADXL_INT_H
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,6 +66,9 @@ enum adxl_msg_type {
 	ADXL_MSG_RDMA_REPLY	= 9,	/* server -> client: its QP, rkeys */
 	ADXL_MSG_QUERY		= 10,	/* client -> server: ask its face */
 	ADXL_MSG_QUERY_REPLY	= 11,	/* server -> client: the answer */
+	ADXL_MSG_PROVE		= 12,	/* server -> client: prove your uid */
+	ADXL_MSG_PROOF		= 13,	/* client -> server, Unix socket */
+	ADXL_MSG_PROOF_REPLY	= 14,	/* server -> client, Unix socket */
 };
 
 #define ADXL_MSG_MAGIC		0x41445831U	/* "ADX1" */
@@ -141,6 +145,8 @@ struct adxl_hello {
 #define ADXL_HELLO_WRONG_NAME	1
 #define ADXL_HELLO_OTHER_USER	2	/* this host, another uid (trust.c) */
 #define ADXL_HELLO_NOT_ALLOWED	3	/* another host, not on the allow-list */
+/* Not on the wire: this host, the client must prove its uid (proof.c). */
+#define ADXL_HELLO_PROVE	100
 
 int adxl__hello_encode(const struct adxl_hello *h, struct adxl_buf *b);
 /* 0 or -EPROTO; h->regs must be freed by the caller. */
@@ -165,6 +171,41 @@ int adxl__query_reply_encode(uint32_t seq, uint32_t status, const void *ans,
 int adxl__query_reply_decode(const uint8_t *p, size_t len, uint32_t *seq,
 			     uint32_t *status, const uint8_t **ans,
 			     size_t *ans_len);
+
+/*
+ * The same-host proof (proof.c).  The server's challenge, on the TCP link:
+ * where its Unix socket is (an abstract name) and a nonce.  The client's
+ * proof, on a connection to that socket: the nonce and the TCP link's
+ * addresses as the client's kernel reports them (IPv4 as ::ffff:a.b.c.d),
+ * so that a proof is good for that one connection only.
+ */
+#define ADXL_PROOF_VERSION	1
+#define ADXL_NONCE_LEN		32
+#define ADXL_PROOF_NAME_MAX	100	/* sun_path less the leading NUL */
+
+struct adxl_prove {
+	char name[ADXL_PROOF_NAME_MAX + 1];
+	uint8_t nonce[ADXL_NONCE_LEN];
+};
+
+struct adxl_proof {
+	uint8_t nonce[ADXL_NONCE_LEN];
+	uint8_t client_addr[16];	/* the TCP link's client end */
+	uint32_t client_port;
+	uint8_t server_addr[16];	/* and its server end */
+	uint32_t server_port;
+};
+
+/* The answer to a proof (PROOF_REPLY status). */
+#define ADXL_PROOF_OK		0
+#define ADXL_PROOF_UNKNOWN	1	/* no such challenge (wrong, spent) */
+#define ADXL_PROOF_OTHER_USER	2	/* the prover is not the engine's uid */
+#define ADXL_PROOF_OTHER_LINK	3	/* the nonce of another connection */
+
+int adxl__prove_encode(const struct adxl_prove *v, struct adxl_buf *b);
+int adxl__prove_decode(const uint8_t *p, size_t len, struct adxl_prove *v);
+int adxl__proof_encode(const struct adxl_proof *f, struct adxl_buf *b);
+int adxl__proof_decode(const uint8_t *p, size_t len, struct adxl_proof *f);
 
 /* Status in an ack: 0 queued, ADXL_RESOURCE_EXHAUSTED the link is full. */
 int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
@@ -279,6 +320,22 @@ struct adxl_peer {
 };
 
 /*
+ * Whose slot a link waiting for its hello takes (server.c): a uid on this
+ * host, an address elsewhere, or nobody we could tell.
+ */
+enum adxl_wait_kind {
+	ADXL_WAIT_UNKNOWN,
+	ADXL_WAIT_UID,
+	ADXL_WAIT_ADDR,
+};
+
+struct adxl_wait_key {
+	enum adxl_wait_kind kind;
+	uid_t uid;
+	uint8_t addr[16];		/* IPv4 as ::ffff:a.b.c.d */
+};
+
+/*
  * A link a peer opened to our listening socket.  The listener never
  * blocks on one: what arrives is gathered in @hdr and @in until a message
  * is whole, and an answer waits in @out until the socket takes it
@@ -288,6 +345,14 @@ struct adxl_link {
 	int fd;
 	uint64_t id;
 	bool hello_done;
+	/*
+	 * Its hello came from this host and was challenged: the link is not
+	 * read until a proof decides it (proof.c).  @nonce is the challenge.
+	 */
+	bool proving;
+	uint8_t nonce[ADXL_NONCE_LEN];
+	/* Whose slot it takes while it waits for its hello (server.c). */
+	struct adxl_wait_key key;
 	bool close_when_sent;		/* a refusal: close once @out is sent */
 	char name[ADXL_NAME_MAX + 1];
 	unsigned int pending;		/* notify_lock: unconsumed notifies */
@@ -300,6 +365,21 @@ struct adxl_link {
 	struct adxl_buf out;
 	size_t out_off;
 	struct adxl_rdma_qp *qp;	/* the peer's RDMA queue pair, if any */
+};
+
+/*
+ * A connection to the engine's proof socket: the proof gathered until
+ * whole, and the answer that waits for the socket to take it.
+ */
+struct adxl_prover {
+	int fd;
+	uid_t uid;			/* SO_PEERCRED: at its connect() */
+	pid_t pid;
+	int64_t born_ms;
+	uint8_t in[ADXL_MSG_HDR_LEN + 128];
+	size_t in_have;
+	struct adxl_buf out;
+	size_t out_off;
 };
 
 struct adxl_notify {
@@ -326,8 +406,16 @@ int adxl__allow_parse(const char *spec, struct adxl_allow **out);
 void adxl__allow_free(struct adxl_allow *a);
 bool adxl__allow_match(const struct adxl_allow *a, int family,
 		       const uint8_t *addr);
-/* The uid owning the other end of TCP socket @fd on this host: 0 or -errno. */
+/*
+ * The uid owning the other end of TCP socket @fd on this host, if that
+ * socket is established: 0, -ENOENT (none, or no longer established), or
+ * -errno.  Never a trust decision: a socket's owner is not whoever uses
+ * it, and a closed one reads as uid 0.  It only says whose slot a waiting
+ * link takes (server.c).
+ */
 int adxl__sock_peer_uid(int fd, uid_t *uid);
+/* The key a new link of socket @fd waits under. */
+void adxl__wait_key(int fd, struct adxl_wait_key *k);
 
 struct adxl_engine {
 	pthread_mutex_t lock;
@@ -374,6 +462,13 @@ struct adxl_engine {
 	size_t n_links;
 	uint64_t next_link_id;
 	int64_t flood_warned_ms;
+	int64_t hello_deadline_ms;	/* 0: HELLO_DEADLINE_MS (tests set it) */
+
+	/* proof.c: the Unix socket where clients of this host prove */
+	int proof_fd;			/* -1: none */
+	char proof_name[ADXL_PROOF_NAME_MAX + 1];
+	struct adxl_prover *provers;	/* server thread */
+	size_t n_provers;
 
 	/* notify.c */
 	pthread_mutex_t notify_lock;
@@ -430,13 +525,41 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 struct adxl_peer *adxl__peer_for_op(struct adxl_engine *e, const char *name,
 				    int32_t timeout_ms, adxl_status_t *status);
 
-/* trust.c: ADXL_HELLO_OK, or a refusal with the reason in @why. */
+/*
+ * trust.c: ADXL_HELLO_OK (another host, allowed), ADXL_HELLO_PROVE (this
+ * host: proof.c decides), or a refusal with the reason in @why.
+ */
 uint32_t adxl__peer_allowed(const struct adxl_engine *e, int fd, char *why,
 			    size_t why_len);
 
 /* server.c */
 adxl_status_t adxl__server_start(struct adxl_engine *e);
 void adxl__server_stop(struct adxl_engine *e);
+/*
+ * Answer link @l's hello: @status ADXL_HELLO_OK with our table, or a
+ * refusal (@why logged, for the peer called @name) after which the link
+ * is closed.  0 or -errno.
+ */
+int adxl__hello_answer(struct adxl_engine *e, struct adxl_link *l,
+		       uint32_t status, const char *name, const char *why);
+
+/* proof.c: the same-host proof, server side (in the listener thread) */
+int adxl__proof_start(struct adxl_engine *e);
+void adxl__proof_stop(struct adxl_engine *e);
+/* Challenge link @l: the PROVE message framed into l->out.  0 or -errno. */
+int adxl__proof_challenge(struct adxl_engine *e, struct adxl_link *l,
+			  const char *peer_name);
+/* pollfds for the proof socket and its connections, from @pfd: how many. */
+size_t adxl__proof_pollfds(struct adxl_engine *e, struct pollfd *pfd);
+/* Serve what poll() said of them (the same @pfd); timeouts too. */
+void adxl__proof_serve(struct adxl_engine *e, const struct pollfd *pfd,
+		       size_t n, int64_t now, int64_t *wait_ms);
+/* The most proof connections at once, for the pollfd array. */
+#define ADXL_MAX_PROVERS	256
+
+/* proof.c: the client's side, after a PROVE on @fd.  0 or ADXL_* status. */
+adxl_status_t adxl__proof_give(int fd, const uint8_t *p, size_t len,
+			       const char *peer, int64_t deadline);
 
 /* notify.c */
 bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,

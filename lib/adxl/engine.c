@@ -33,6 +33,7 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 	e->ntail = &e->nhead;
 	e->listen_fd = -1;
 	e->wake_fd = -1;
+	e->proof_fd = -1;
 	*out = e;
 	return ADXL_SUCCESS;
 }

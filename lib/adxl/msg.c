@@ -411,3 +411,64 @@ int adxl__rdma_reply_decode(const uint8_t *p, size_t len,
 	}
 	return 0;
 }
+
+/*
+ * The same-host challenge: the server's proof socket (an abstract name,
+ * without its leading NUL) and a nonce, on the TCP link.
+ */
+int adxl__prove_encode(const struct adxl_prove *v, struct adxl_buf *b)
+{
+	adxl__buf_u32(b, ADXL_PROOF_VERSION);
+	put_str(b, v->name, strlen(v->name));
+	adxl__buf_bytes(b, v->nonce, sizeof(v->nonce));
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__prove_decode(const uint8_t *p, size_t len, struct adxl_prove *v)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	const uint8_t *nonce;
+
+	memset(v, 0, sizeof(*v));
+	if (adxl__rd_u32(&r) != ADXL_PROOF_VERSION || r.err ||
+	    get_str(&r, v->name, ADXL_PROOF_NAME_MAX) || !v->name[0])
+		return -EPROTO;
+	nonce = adxl__rd_bytes(&r, sizeof(v->nonce));
+	if (!nonce || r.off != len)
+		return -EPROTO;
+	memcpy(v->nonce, nonce, sizeof(v->nonce));
+	return 0;
+}
+
+/* The client's proof, on the Unix socket: the nonce and the TCP link. */
+int adxl__proof_encode(const struct adxl_proof *f, struct adxl_buf *b)
+{
+	adxl__buf_u32(b, ADXL_PROOF_VERSION);
+	adxl__buf_bytes(b, f->nonce, sizeof(f->nonce));
+	adxl__buf_bytes(b, f->client_addr, sizeof(f->client_addr));
+	adxl__buf_u32(b, f->client_port);
+	adxl__buf_bytes(b, f->server_addr, sizeof(f->server_addr));
+	adxl__buf_u32(b, f->server_port);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__proof_decode(const uint8_t *p, size_t len, struct adxl_proof *f)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+	const uint8_t *n, *ca, *sa;
+
+	memset(f, 0, sizeof(*f));
+	if (adxl__rd_u32(&r) != ADXL_PROOF_VERSION || r.err)
+		return -EPROTO;
+	n = adxl__rd_bytes(&r, sizeof(f->nonce));
+	ca = adxl__rd_bytes(&r, sizeof(f->client_addr));
+	f->client_port = adxl__rd_u32(&r);
+	sa = adxl__rd_bytes(&r, sizeof(f->server_addr));
+	f->server_port = adxl__rd_u32(&r);
+	if (r.err || r.off != len)
+		return -EPROTO;
+	memcpy(f->nonce, n, sizeof(f->nonce));
+	memcpy(f->client_addr, ca, sizeof(f->client_addr));
+	memcpy(f->server_addr, sa, sizeof(f->server_addr));
+	return 0;
+}

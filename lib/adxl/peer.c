@@ -4,14 +4,15 @@
  *
  * Connect opens the TCP control connection, says hello (our name, the name
  * we expect, our kernel instance and pid) and receives the peer's hello
- * with its registration table and grant tokens.  On the same kernel
- * instance each token is imported into our memreg context: transfers then
- * name the peer's memory by remote handle.  A peer on another kernel is
- * reached over RDMA where both hosts have it (rdma_link.c: queue pairs and
- * rkeys; always with Transport=rdma), else over UCX (ucx_link.c: its
- * worker address and registrations; always with Transport=ucx).  With
- * Transport=kernel a peer on another kernel is connected for notifies
- * only.
+ * with its registration table and grant tokens.  A peer on this host
+ * first challenges us to prove our uid on its Unix socket (proof.c).  On
+ * the same kernel instance each token is imported into our memreg
+ * context: transfers then name the peer's memory by remote handle.  A
+ * peer on another kernel is reached over RDMA where both hosts have it
+ * (rdma_link.c: queue pairs and rkeys; always with Transport=rdma), else
+ * over UCX (ucx_link.c: its worker address and registrations; always with
+ * Transport=ucx).  With Transport=kernel a peer on another kernel is
+ * connected for notifies only.
  *
  * A peer is reference counted: a transfer or notify holds it, so that a
  * concurrent Disconnect never closes the socket or drops the imports under
@@ -216,6 +217,17 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 	adxl__buf_free(&b);
 	if (!ret)
 		ret = adxl__recv_msg(p->fd, &type, &msg, &len, deadline);
+	/*
+	 * On one host the engine first asks us to prove our user
+	 * (proof.c); its answer to the hello follows on this link.
+	 */
+	if (!ret && type == ADXL_MSG_PROVE) {
+		st = adxl__proof_give(p->fd, msg, len, p->name, deadline);
+		free(msg);
+		if (st)
+			return st;
+		ret = adxl__recv_msg(p->fd, &type, &msg, &len, deadline);
+	}
 	if (ret == -ETIMEDOUT) {
 		adxl__err("Connect %s: no answer to hello in time", p->name);
 		return ADXL_TIMEOUT;

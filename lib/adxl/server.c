@@ -7,7 +7,9 @@
  * hellos with the UCX worker and its key (ucx_link.c), queues notifies,
  * and forgets a link at BYE or EOF.  A hello is answered with tokens only
  * if the peer may have them (trust.c); otherwise with a refusal, and the
- * link is closed.
+ * link is closed.  A hello from this host is first challenged: the link
+ * is not read again until the client has proven its uid on the engine's
+ * Unix socket, which the same thread serves (proof.c).
  *
  * The thread never waits for one peer: every socket is non-blocking, what
  * arrives is gathered per link until a message is whole, and an answer
@@ -18,9 +20,18 @@
  *     link before anything is allocated;
  *   - a message, once begun, must be whole within MSG_DEADLINE_MS, and a
  *     queued answer taken within the same time;
- *   - a new link must have its hello accepted within HELLO_DEADLINE_MS,
- *     and at most MAX_NEW_LINKS links wait for that at once (a new one
- *     beyond it closes the oldest: a good peer says hello at once);
+ *   - a new link must have its hello accepted (and proven) within
+ *     HELLO_DEADLINE_MS;
+ *   - links waiting for that are counted per key: the uid of the client's
+ *     socket on this host, the address (IPv6: the /64) of another host.
+ *     A key has at most WAIT_PER_KEY of them; a new one beyond that
+ *     closes the key's oldest (a good peer says hello at once).  So one
+ *     user's idle connections take that user's slots only, not another's
+ *     hellos.  At most MAX_WAITING wait in all; beyond that the oldest of
+ *     another key than the engine's own uid goes, so the engine's user is
+ *     never crowded out.  The uid comes from a socket-owner lookup, which
+ *     decides no trust (trust.c): if it is fooled, a link waits in the
+ *     wrong queue, and is still proven like any other;
  *   - at most MAX_LINKS links in all.
  * Peers send one message and wait for its answer, so a link is not read
  * while its answer waits: pipelined requests cannot pile up answers.
@@ -33,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <netinet/tcp.h>
 #include <sys/eventfd.h>
 
@@ -41,7 +53,10 @@
 #define MSG_DEADLINE_MS		5000
 #define HELLO_DEADLINE_MS	10000
 #define MAX_LINKS		4096
-#define MAX_NEW_LINKS		64
+#define WAIT_PER_KEY		64
+#define MAX_WAITING		1024
+/* Connections accepted per turn of the loop (the rest wait in the queue). */
+#define ACCEPT_BATCH		64
 /* The largest message a peer sends us: a notify (two strings) or a hello. */
 #define IN_MAX			(2 * ADXL_NOTIFY_MAX_LEN + 1024)
 
@@ -64,45 +79,93 @@ static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 	pthread_mutex_unlock(&e->notify_lock);
 }
 
-/* The link that has waited longest for its hello, or -1. */
-static ssize_t oldest_new_link(struct adxl_engine *e, size_t *n_new)
+static bool same_key(const struct adxl_wait_key *a,
+		     const struct adxl_wait_key *b)
 {
-	ssize_t oldest = -1;
-	size_t i;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == ADXL_WAIT_UID)
+		return a->uid == b->uid;
+	if (a->kind == ADXL_WAIT_ADDR)
+		return !memcmp(a->addr, b->addr, sizeof(a->addr));
+	return true;	/* the unknown share one queue */
+}
 
-	*n_new = 0;
+static bool key_is_ours(const struct adxl_wait_key *k)
+{
+	return k->kind == ADXL_WAIT_UID && k->uid == geteuid();
+}
+
+static const char *key_text(const struct adxl_wait_key *k, char *buf,
+			    size_t len)
+{
+	if (k->kind == ADXL_WAIT_UID)
+		snprintf(buf, len, "uid %u of this host", (unsigned int)k->uid);
+	else if (k->kind == ADXL_WAIT_ADDR)
+		inet_ntop(AF_INET6, k->addr, buf, (socklen_t)len);
+	else
+		snprintf(buf, len, "clients whose user could not be told");
+	return buf;
+}
+
+/*
+ * Make room among the links waiting for a hello for one more of key @k
+ * (WAIT_PER_KEY, MAX_WAITING: the top of this file).
+ */
+static void wait_room(struct adxl_engine *e, const struct adxl_wait_key *k)
+{
+	ssize_t same = -1, other = -1;
+	size_t i, n_same = 0, n_wait = 0;
+	char text[INET6_ADDRSTRLEN + 40];
+
 	for (i = 0; i < e->n_links; i++) {
-		if (e->links[i].hello_done)
+		const struct adxl_link *l = &e->links[i];
+
+		if (l->hello_done)
 			continue;
-		(*n_new)++;
-		if (oldest < 0 ||
-		    e->links[i].born_ms < e->links[oldest].born_ms)
-			oldest = (ssize_t)i;
+		n_wait++;
+		if (same_key(&l->key, k)) {
+			n_same++;
+			if (same < 0 || l->born_ms < e->links[same].born_ms)
+				same = (ssize_t)i;
+		}
+		if (!key_is_ours(&l->key) &&
+		    (other < 0 || l->born_ms < e->links[other].born_ms))
+			other = (ssize_t)i;
 	}
-	return oldest;
+	if (n_same >= WAIT_PER_KEY) {
+		/* Once per flood, not once per connection of it. */
+		if (adxl__now_ms() - e->flood_warned_ms > 10000) {
+			adxl__warn("%s: %d connections of %s without a hello; closing its oldest (a flood, or a port scan?)",
+				   e->name, WAIT_PER_KEY,
+				   key_text(k, text, sizeof(text)));
+			e->flood_warned_ms = adxl__now_ms();
+		}
+		link_close(e, (size_t)same, true);
+		return;
+	}
+	if (n_wait >= MAX_WAITING && other >= 0) {
+		if (adxl__now_ms() - e->flood_warned_ms > 10000) {
+			adxl__warn("%s: %d connections without a hello; closing the oldest of other users and hosts",
+				   e->name, MAX_WAITING);
+			e->flood_warned_ms = adxl__now_ms();
+		}
+		link_close(e, (size_t)other, true);
+	}
 }
 
 /* Accept what waits: false once the queue is empty. */
 static bool do_accept(struct adxl_engine *e)
 {
+	struct adxl_wait_key key;
 	struct adxl_link *l;
-	size_t n_new;
-	ssize_t old;
 	int fd, one = 1;
 
 	fd = accept4(e->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return errno == EINTR || errno == ECONNABORTED;
-	old = oldest_new_link(e, &n_new);
-	if (n_new >= MAX_NEW_LINKS) {
-		/* Once per flood, not once per connection of it. */
-		if (adxl__now_ms() - e->flood_warned_ms > 10000) {
-			adxl__warn("%s: %d connections without a hello; closing the oldest (a flood, or a port scan?)",
-				   e->name, MAX_NEW_LINKS);
-			e->flood_warned_ms = adxl__now_ms();
-		}
-		link_close(e, (size_t)old, true);
-	}
+	adxl__wait_key(fd, &key);
+	wait_room(e, &key);
 	if (e->n_links == MAX_LINKS) {
 		adxl__warn("%s: %d links already, refusing another", e->name,
 			   MAX_LINKS);
@@ -116,32 +179,24 @@ static bool do_accept(struct adxl_engine *e)
 	l->fd = fd;
 	l->id = ++e->next_link_id;
 	l->born_ms = adxl__now_ms();
+	l->key = key;
 	e->n_links++;
 	pthread_mutex_unlock(&e->notify_lock);
 	return true;
 }
 
-static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
-			const uint8_t *p, size_t len)
+int adxl__hello_answer(struct adxl_engine *e, struct adxl_link *l,
+		       uint32_t status, const char *name, const char *why)
 {
-	struct adxl_hello in, out;
+	struct adxl_hello out;
 	struct adxl_buf b = { 0 };
-	char why[256] = "";
 	int ret;
-
-	if (adxl__hello_decode(p, len, &in))
-		return -EPROTO;
-	free(in.regs);	/* a client's table: transfers are one-sided */
 
 	memset(&out, 0, sizeof(out));
 	out.pid = (uint32_t)getpid();
 	memcpy(out.instance_id, e->instance_id, sizeof(out.instance_id));
 	snprintf(out.name, sizeof(out.name), "%s", e->name);
-	/* Names are identities: the peer must use ours byte for byte. */
-	if (strcmp(in.target, e->name))
-		out.status = ADXL_HELLO_WRONG_NAME;
-	else
-		out.status = adxl__peer_allowed(e, l->fd, why, sizeof(why));
+	out.status = status;
 	/* Tokens only for a peer that may have them. */
 	if (!out.status && adxl__regs_hello(e, &out))
 		return -ENOMEM;
@@ -156,17 +211,39 @@ static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
 	if (out.status) {
 		if (out.status != ADXL_HELLO_WRONG_NAME)
 			adxl__warn("%s: refused a peer calling itself %s: %s",
-				   e->name, in.name, why);
+				   e->name, name, why);
 		/* The refusal goes out, then the link is closed. */
 		l->close_when_sent = true;
 		return 0;
 	}
-	snprintf(l->name, sizeof(l->name), "%s", in.name);
+	snprintf(l->name, sizeof(l->name), "%s", name);
 	/* Under notify_lock: adxl__served_links() counts from other threads. */
 	pthread_mutex_lock(&e->notify_lock);
 	l->hello_done = true;
 	pthread_mutex_unlock(&e->notify_lock);
 	return 0;
+}
+
+static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
+			const uint8_t *p, size_t len)
+{
+	struct adxl_hello in;
+	char why[256] = "";
+	uint32_t status;
+
+	if (adxl__hello_decode(p, len, &in))
+		return -EPROTO;
+	free(in.regs);	/* a client's table: transfers are one-sided */
+
+	/* Names are identities: the peer must use ours byte for byte. */
+	if (strcmp(in.target, e->name))
+		status = ADXL_HELLO_WRONG_NAME;
+	else
+		status = adxl__peer_allowed(e, l->fd, why, sizeof(why));
+	/* This host: nothing more of this link until the client proves. */
+	if (status == ADXL_HELLO_PROVE)
+		return adxl__proof_challenge(e, l, in.name);
+	return adxl__hello_answer(e, l, status, in.name, why);
 }
 
 static int answer_notify(struct adxl_engine *e, struct adxl_link *l,
@@ -195,6 +272,9 @@ static int answer_notify(struct adxl_engine *e, struct adxl_link *l,
 static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 		    uint32_t type, const uint8_t *p, size_t len)
 {
+	/* Nothing but a hello before the hello is answered (and proven). */
+	if (!l->hello_done && type != ADXL_MSG_HELLO && type != ADXL_MSG_BYE)
+		return -EPROTO;
 	switch (type) {
 	case ADXL_MSG_HELLO:
 		return l->hello_done ? -EPROTO : answer_hello(e, l, p, len);
@@ -303,6 +383,12 @@ static int link_read(struct adxl_engine *e, struct adxl_link *l)
 
 		if (l->out.len)
 			return 0;	/* the answer first */
+		/*
+		 * Challenged: what the client sent after its hello stays in
+		 * the socket, unread, until the proof decides (proof.c).
+		 */
+		if (l->proving)
+			return 0;
 		if (l->in && l->in_have == l->in_len) {
 			ret = serve_message(e, l);
 			if (ret)
@@ -344,7 +430,7 @@ static int link_read(struct adxl_engine *e, struct adxl_link *l)
 
 /* Why link @l is to be dropped now, or NULL; *wait_ms: until when not. */
 static const char *link_expired(const struct adxl_link *l, int64_t now,
-				int64_t *wait_ms)
+				int64_t hello_ms, int64_t *wait_ms)
 {
 	int64_t left;
 
@@ -357,9 +443,10 @@ static const char *link_expired(const struct adxl_link *l, int64_t now,
 			*wait_ms = left;
 	}
 	if (!l->hello_done) {
-		left = l->born_ms + HELLO_DEADLINE_MS - now;
+		left = l->born_ms + hello_ms - now;
 		if (left <= 0)
-			return "no hello in time";
+			return l->proving ? "its user not proven in time" :
+					    "no hello in time";
 		if (*wait_ms < 0 || left < *wait_ms)
 			*wait_ms = left;
 	}
@@ -385,10 +472,12 @@ static void drop(struct adxl_engine *e, size_t i, int why)
 static void *server_main(void *arg)
 {
 	struct adxl_engine *e = arg;
+	int64_t hello_ms = e->hello_deadline_ms > 0 ? e->hello_deadline_ms :
+						    HELLO_DEADLINE_MS;
 	struct pollfd *pfd;
-	size_t i, n;
+	size_t i, n, np;
 
-	pfd = calloc(MAX_LINKS + 2, sizeof(*pfd));
+	pfd = calloc(MAX_LINKS + 2 + 1 + ADXL_MAX_PROVERS, sizeof(*pfd));
 	if (!pfd) {
 		adxl__err("%s: listener: out of memory", e->name);
 		return NULL;
@@ -400,7 +489,8 @@ static void *server_main(void *arg)
 
 		/* Backwards: closing a link moves the last one into its slot. */
 		for (i = e->n_links; i-- > 0;) {
-			why = link_expired(&e->links[i], now, &wait_ms);
+			why = link_expired(&e->links[i], now, hello_ms,
+					   &wait_ms);
 			if (why) {
 				adxl__warn("%s: dropping a link: %s", e->name,
 					   why);
@@ -410,13 +500,24 @@ static void *server_main(void *arg)
 		pfd[0] = (struct pollfd){ .fd = e->wake_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = e->listen_fd, .events = POLLIN };
 		n = e->n_links;
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			const struct adxl_link *l = &e->links[i];
+
 			pfd[i + 2] = (struct pollfd){
-				.fd = e->links[i].fd,
-				.events = e->links[i].out.len ? POLLOUT :
-								POLLIN,
+				.fd = l->fd,
+				.events = l->out.len ? POLLOUT : POLLIN,
 			};
-		if (poll(pfd, n + 2, (int)wait_ms) < 0) {
+			/*
+			 * Challenged: not read, so not POLLIN (what it
+			 * pipelined would wake us at once, forever); only
+			 * whether the client went away.
+			 */
+			if (l->proving)
+				pfd[i + 2].events = (short)(POLLRDHUP |
+					(l->out.len ? POLLOUT : 0));
+		}
+		np = adxl__proof_pollfds(e, pfd + n + 2);
+		if (poll(pfd, n + 2 + np, (int)wait_ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -430,13 +531,24 @@ static void *server_main(void *arg)
 				continue;
 			ret = flush(l);
 			/* Once the answer is out, what the peer sent next. */
-			if (!ret)
+			if (!ret && !l->proving)
 				ret = link_read(e, l);
+			/* Gone before it proved: nothing it sent counts. */
+			else if (!ret && (pfd[i + 2].revents &
+					  (POLLRDHUP | POLLHUP | POLLERR)))
+				ret = -ECONNRESET;
 			if (ret)
 				drop(e, i, ret);
 		}
+		adxl__proof_serve(e, pfd + n + 2, np, adxl__now_ms(),
+				  &wait_ms);
+		/*
+		 * A batch at a time: a peer that reconnects as fast as we
+		 * close its idle links must not keep us here while the
+		 * hellos of the links we have wait to be read.
+		 */
 		if (pfd[1].revents)
-			while (do_accept(e))
+			for (i = 0; i < ACCEPT_BATCH && do_accept(e); i++)
 				;
 	}
 	free(pfd);
@@ -461,6 +573,9 @@ adxl_status_t adxl__server_start(struct adxl_engine *e)
 	e->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (e->wake_fd < 0)
 		goto err;
+	/* Said why already: only the rest to undo. */
+	if (adxl__proof_start(e))
+		goto err_said;
 	err = pthread_create(&e->server, NULL, server_main, e);
 	if (err) {
 		errno = err;
@@ -472,6 +587,8 @@ adxl_status_t adxl__server_start(struct adxl_engine *e)
 err:
 	err = errno;
 	adxl__err("Initialize: cannot listen on %s: %s", e->name, strerror(err));
+err_said:
+	adxl__proof_stop(e);
 	if (e->wake_fd >= 0)
 		close(e->wake_fd);
 	if (e->listen_fd >= 0)
@@ -504,6 +621,8 @@ void adxl__server_stop(struct adxl_engine *e)
 	free(e->links);
 	e->links = NULL;
 	pthread_mutex_unlock(&e->notify_lock);
+	/* The proof socket's abstract name goes with it. */
+	adxl__proof_stop(e);
 	close(e->listen_fd);
 	close(e->wake_fd);
 	e->listen_fd = e->wake_fd = -1;

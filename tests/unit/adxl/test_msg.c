@@ -196,6 +196,46 @@ static void test_hello_name_with_nul(void **state)
 	adxl__buf_free(&b);
 }
 
+/* The challenge and the proof: round trips, and every truncation refused. */
+static void test_prove_and_proof(void **state)
+{
+	struct adxl_prove v = { .name = "memreg-adxl/1/00ff" }, v2;
+	struct adxl_proof f, f2;
+	struct adxl_buf b = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v.nonce); i++)
+		v.nonce[i] = (uint8_t)(i * 7 + 1);
+	assert_int_equal(adxl__prove_encode(&v, &b), 0);
+	assert_int_equal(b.len, 4 + 4 + strlen(v.name) + ADXL_NONCE_LEN);
+	assert_int_equal(adxl__prove_decode(b.data, b.len, &v2), 0);
+	assert_string_equal(v2.name, v.name);
+	assert_memory_equal(v2.nonce, v.nonce, sizeof(v.nonce));
+	for (i = 0; i < b.len; i++)
+		assert_int_equal(adxl__prove_decode(b.data, i, &v2), -EPROTO);
+	/* another version */
+	b.data[3] ^= 2;
+	assert_int_equal(adxl__prove_decode(b.data, b.len, &v2), -EPROTO);
+	adxl__buf_free(&b);
+
+	memset(&f, 0, sizeof(f));
+	memcpy(f.nonce, v.nonce, sizeof(f.nonce));
+	f.client_addr[15] = 1;
+	f.client_port = 40000;
+	f.server_addr[15] = 1;
+	f.server_port = 26000;
+	assert_int_equal(adxl__proof_encode(&f, &b), 0);
+	assert_int_equal(b.len, 4 + ADXL_NONCE_LEN + 2 * (16 + 4));
+	assert_int_equal(adxl__proof_decode(b.data, b.len, &f2), 0);
+	assert_memory_equal(&f2, &f, sizeof(f));
+	for (i = 0; i < b.len; i++)
+		assert_int_equal(adxl__proof_decode(b.data, i, &f2), -EPROTO);
+	adxl__buf_u32(&b, 0);	/* one word too many */
+	assert_int_equal(adxl__proof_decode(b.data, b.len, &f2), -EPROTO);
+	adxl__buf_free(&b);
+}
+
 int test_msg_group(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +247,7 @@ int test_msg_group(void)
 		cmocka_unit_test(test_hello_round_trip),
 		cmocka_unit_test(test_hello_lying_count),
 		cmocka_unit_test(test_hello_name_with_nul),
+		cmocka_unit_test(test_prove_and_proof),
 	};
 
 	return cmocka_run_group_tests_name("adxl messages", tests, NULL, NULL);

@@ -6,7 +6,10 @@
  * hello, and a peer of another user.  After each, the engine still
  * serves a good peer at once (Connect, a notify), drops what it must,
  * and keeps nothing of the bad links.  Also the allow-list and the
- * socket-owner lookup of lib/adxl/trust.c.
+ * socket-owner lookup of lib/adxl/trust.c, the same-host proof of
+ * lib/adxl/proof.c (a wrong nonce, a proof for another connection,
+ * messages pipelined behind a hello, a link that never proves) and the
+ * per-uid caps on links waiting for a hello.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -19,7 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
+#include <grp.h>
+#include <signal.h>
 
 #include "adxl_int.h"
 #include "fake_kernel.h"
@@ -27,6 +33,8 @@
 
 static char S[32], C[32];
 static int s_port;
+/* The server's hello deadline for the next setup(); 0: the default. */
+static int64_t setup_hello_ms;
 
 struct port {
 	adxl_engine_t *s, *c;
@@ -68,6 +76,7 @@ static int setup(void **state)
 	if (!p || !p->mem || adxl_engine_create(&p->s) ||
 	    adxl_engine_create(&p->c))
 		return -1;
+	p->s->hello_deadline_ms = setup_hello_ms;
 	for (tries = 0;; tries++) {
 		s_port = 20000 + rand() % 40000;
 		snprintf(S, sizeof(S), "127.0.0.1:%d", s_port);
@@ -137,6 +146,67 @@ static void send_hello(int fd, const char *target)
 	assert_int_equal(adxl__hello_encode(&h, &b), 0);
 	send_frame(fd, ADXL_MSG_HELLO, b.data, b.len);
 	adxl__buf_free(&b);
+}
+
+/* One message from @fd within 3 s: its type, the payload in *msg. */
+static uint32_t recv_one(int fd, uint8_t **msg, size_t *len)
+{
+	uint32_t type = 0;
+
+	assert_int_equal(adxl__recv_msg(fd, &type, msg, len,
+					adxl__deadline(3000)), 0);
+	return type;
+}
+
+/* The engine's challenge to a hello on @fd, decoded. */
+static void recv_prove(int fd, struct adxl_prove *v)
+{
+	uint8_t *msg;
+	size_t len;
+
+	assert_int_equal(recv_one(fd, &msg, &len), ADXL_MSG_PROVE);
+	assert_int_equal(adxl__prove_decode(msg, len, v), 0);
+	free(msg);
+}
+
+/* The proof for challenge @v as the client library makes it. */
+static adxl_status_t give_proof(int fd, const struct adxl_prove *v)
+{
+	struct adxl_buf b = { 0 };
+	adxl_status_t st;
+
+	assert_int_equal(adxl__prove_encode(v, &b), 0);
+	st = adxl__proof_give(fd, b.data, b.len, S, adxl__deadline(3000));
+	adxl__buf_free(&b);
+	return st;
+}
+
+/* The hello's answer on @fd: its status; *n_regs the tokens it carried. */
+static uint32_t recv_hello_reply(int fd, size_t *n_regs)
+{
+	struct adxl_hello in;
+	uint8_t *msg;
+	size_t len;
+
+	assert_int_equal(recv_one(fd, &msg, &len), ADXL_MSG_HELLO_REPLY);
+	assert_int_equal(adxl__hello_decode(msg, len, &in), 0);
+	free(msg);
+	free(in.regs);
+	*n_regs = in.n_regs;
+	return in.status;
+}
+
+/* A hello, challenged, proven: the link is served. */
+static void send_hello_proven(int fd, const char *target)
+{
+	struct adxl_prove v;
+	size_t n_regs;
+
+	send_hello(fd, target);
+	recv_prove(fd, &v);
+	assert_int_equal(give_proof(fd, &v), ADXL_SUCCESS);
+	assert_int_equal(recv_hello_reply(fd, &n_regs), ADXL_HELLO_OK);
+	assert_int_equal(n_regs, 1);
 }
 
 /*
@@ -259,19 +329,19 @@ static void test_bad_messages_are_dropped(void **state)
 
 	/* A good hello, then the same hello again (replayed): dropped. */
 	fd = raw_connect();
-	send_hello(fd, S);
+	send_hello_proven(fd, S);
 	send_hello(fd, S);
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 
 	/* After a good hello: a UCX hello of another version, a truncated one. */
 	fd = raw_connect();
-	send_hello(fd, S);
+	send_hello_proven(fd, S);
 	send_frame(fd, ADXL_MSG_UCX_HELLO, "\0\0\0\x63", 4);
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 	fd = raw_connect();
-	send_hello(fd, S);
+	send_hello_proven(fd, S);
 	send_frame(fd, ADXL_MSG_UCX_HELLO, "\0\0", 2);
 	assert_true(closed_within(fd, 2000));
 	close(fd);
@@ -307,7 +377,7 @@ static void test_stalled_peers_delay_nobody(void **state)
 		raw_send(fd[8 + i], hdr, sizeof(hdr));
 		raw_send(fd[8 + i], "0123456789", 10);
 		fd[16 + i] = raw_connect();
-		send_hello(fd[16 + i], S);
+		send_hello_proven(fd[16 + i], S);
 		raw_send(fd[16 + i], hdr, sizeof(hdr));
 	}
 	assert_true(links_become(p->s, 24, 2000));
@@ -367,24 +437,21 @@ static void test_other_user_gets_no_tokens(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct adxl_hello in;
-		uint8_t *msg;
-		uint32_t type;
-		size_t len;
+		struct adxl_prove v;
+		size_t n_regs;
 		int fd;
 
 		if (setgid(65534) || setuid(65534))
 			_exit(10);
 		fd = raw_connect();
 		send_hello(fd, S);
-		if (adxl__recv_msg(fd, &type, &msg, &len, adxl__deadline(3000)))
+		/* Challenged, and it answers honestly as itself. */
+		recv_prove(fd, &v);
+		if (give_proof(fd, &v))
 			_exit(11);
-		if (type != ADXL_MSG_HELLO_REPLY ||
-		    adxl__hello_decode(msg, len, &in))
-			_exit(12);
-		if (in.status != ADXL_HELLO_OTHER_USER)
+		if (recv_hello_reply(fd, &n_regs) != ADXL_HELLO_OTHER_USER)
 			_exit(13);
-		if (in.n_regs)
+		if (n_regs)
 			_exit(14);	/* a token went out */
 		/* And the link is closed after the refusal. */
 		_exit(closed_within(fd, 2000) ? 0 : 15);
@@ -394,6 +461,335 @@ static void test_other_user_gets_no_tokens(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 	/* The same hello from our own uid gets the table. */
 	assert_true(good_peer_ms(p) < 1000);
+}
+
+/* The proof of our own uid: served, with the table, and Connect works. */
+static void test_proof_same_uid(void **state)
+{
+	struct port *p = *state;
+	struct adxl_prove v;
+	size_t n_regs;
+	int fd = raw_connect();
+
+	send_hello(fd, S);
+	recv_prove(fd, &v);
+	/* a random abstract name of the engine's */
+	assert_memory_equal(v.name, "memreg-adxl/", 12);
+	assert_string_equal(v.name, p->s->proof_name);
+	assert_int_equal(give_proof(fd, &v), ADXL_SUCCESS);
+	assert_int_equal(recv_hello_reply(fd, &n_regs), ADXL_HELLO_OK);
+	assert_int_equal(n_regs, 1);
+	close(fd);
+	assert_true(good_peer_ms(p) < 1000);
+	assert_true(links_become(p->s, 0, 2000));
+}
+
+/* Send proof @f for the engine of @v by hand: the engine's answer. */
+static uint32_t send_proof(const struct adxl_prove *v,
+			   const struct adxl_proof *f)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct adxl_buf b = { 0 };
+	uint32_t status;
+	uint8_t *msg;
+	size_t len;
+	int u = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	memcpy(un.sun_path + 1, v->name, strlen(v->name));
+	assert_int_equal(connect(u, (struct sockaddr *)&un,
+				 (socklen_t)(offsetof(struct sockaddr_un,
+						      sun_path) + 1 +
+					     strlen(v->name))), 0);
+	assert_int_equal(adxl__proof_encode(f, &b), 0);
+	assert_int_equal(adxl__send_msg(u, ADXL_MSG_PROOF, b.data, b.len,
+					adxl__deadline(3000)), 0);
+	adxl__buf_free(&b);
+	assert_int_equal(recv_one(u, &msg, &len), ADXL_MSG_PROOF_REPLY);
+	assert_int_equal(len, 4);
+	memcpy(&status, msg, 4);
+	free(msg);
+	close(u);
+	return ntohl(status);
+}
+
+/* The proof a client of @fd makes for challenge @v. */
+static void make_proof(int fd, const struct adxl_prove *v,
+		       struct adxl_proof *f)
+{
+	struct sockaddr_in me, peer;
+	socklen_t ml = sizeof(me), pl = sizeof(peer);
+
+	memset(f, 0, sizeof(*f));
+	memcpy(f->nonce, v->nonce, sizeof(f->nonce));
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&me, &ml), 0);
+	assert_int_equal(getpeername(fd, (struct sockaddr *)&peer, &pl), 0);
+	f->client_addr[10] = f->client_addr[11] = 0xff;
+	memcpy(f->client_addr + 12, &me.sin_addr, 4);
+	f->client_port = ntohs(me.sin_port);
+	f->server_addr[10] = f->server_addr[11] = 0xff;
+	memcpy(f->server_addr + 12, &peer.sin_addr, 4);
+	f->server_port = ntohs(peer.sin_port);
+}
+
+/*
+ * A wrong nonce proves nothing and spends nothing: the link stays
+ * unanswered (the right nonce still works).  The right nonce for another
+ * connection (a relayed challenge) refuses the link it belongs to.
+ */
+static void test_proof_wrong_nonce(void **state)
+{
+	struct port *p = *state;
+	struct adxl_prove v;
+	struct adxl_proof f;
+	struct pollfd pfd;
+	size_t n_regs;
+	int fd = raw_connect();
+
+	send_hello(fd, S);
+	recv_prove(fd, &v);
+	make_proof(fd, &v, &f);
+	f.nonce[7] ^= 1;
+	assert_int_equal(send_proof(&v, &f), ADXL_PROOF_UNKNOWN);
+	/* nothing for the link: no answer to its hello */
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 300), 0);
+	f.nonce[7] ^= 1;
+	assert_int_equal(send_proof(&v, &f), ADXL_PROOF_OK);
+	assert_int_equal(recv_hello_reply(fd, &n_regs), ADXL_HELLO_OK);
+	assert_int_equal(n_regs, 1);
+	/* spent: the same proof again is unknown */
+	assert_int_equal(send_proof(&v, &f), ADXL_PROOF_UNKNOWN);
+	close(fd);
+
+	/* The right nonce, named for another connection. */
+	fd = raw_connect();
+	send_hello(fd, S);
+	recv_prove(fd, &v);
+	make_proof(fd, &v, &f);
+	f.client_port ^= 1;
+	assert_int_equal(send_proof(&v, &f), ADXL_PROOF_OTHER_LINK);
+	assert_int_equal(recv_hello_reply(fd, &n_regs), ADXL_HELLO_OTHER_USER);
+	assert_int_equal(n_regs, 0);
+	assert_true(closed_within(fd, 2000));
+	close(fd);
+	assert_true(links_become(p->s, 0, 2000));
+}
+
+/* Notifies the server engine has queued now. */
+static unsigned int notifies_now(struct port *p)
+{
+	notifies_seen = 0;
+	assert_int_equal(adxl_get_notifies(p->s, count_notify, NULL),
+			 ADXL_SUCCESS);
+	return notifies_seen;
+}
+
+/* HELLO and NOTIFY as one write on a new connection. */
+static int hello_and_notify(void)
+{
+	struct adxl_hello h = { .pid = (uint32_t)getpid() };
+	struct adxl_buf b = { 0 }, all = { 0 };
+	int fd = raw_connect();
+
+	snprintf(h.name, sizeof(h.name), "raw-client");
+	snprintf(h.target, sizeof(h.target), "%s", S);
+	assert_int_equal(adxl__hello_encode(&h, &b), 0);
+	assert_int_equal(adxl__frame_msg(&all, ADXL_MSG_HELLO, b.data, b.len),
+			 0);
+	adxl__buf_free(&b);
+	assert_int_equal(adxl__notify_encode(1, "forged", 6, "m", 1, &b), 0);
+	assert_int_equal(adxl__frame_msg(&all, ADXL_MSG_NOTIFY, b.data, b.len),
+			 0);
+	adxl__buf_free(&b);
+	raw_send(fd, all.data, all.len);
+	adxl__buf_free(&all);
+	return fd;
+}
+
+/*
+ * HELLO and NOTIFY in one write: the notify waits, unread, until the
+ * proof; closing at once (the TIME_WAIT race of issue 26) delivers
+ * nothing; a proof by our uid delivers it once, after the proof.
+ */
+static void test_pipelined_notify(void **state)
+{
+	struct port *p = *state;
+	struct adxl_prove v;
+	uint32_t seq, status;
+	uint8_t *msg;
+	size_t n_regs, len;
+	int fd, i;
+
+	for (i = 0; i < 50; i++)
+		close(hello_and_notify());
+	usleep(300000);
+	assert_int_equal(notifies_now(p), 0);
+	assert_true(links_become(p->s, 0, 2000));
+
+	fd = hello_and_notify();
+	recv_prove(fd, &v);
+	usleep(200000);
+	assert_int_equal(notifies_now(p), 0);
+	assert_int_equal(give_proof(fd, &v), ADXL_SUCCESS);
+	assert_int_equal(recv_hello_reply(fd, &n_regs), ADXL_HELLO_OK);
+	/* and now the notify it sent before the proof: acknowledged */
+	assert_int_equal(recv_one(fd, &msg, &len), ADXL_MSG_NOTIFY_ACK);
+	assert_int_equal(adxl__ack_decode(msg, len, &seq, &status), 0);
+	free(msg);
+	assert_int_equal(status, 0);
+	assert_int_equal(notifies_now(p), 1);
+	close(fd);
+	assert_true(links_become(p->s, 0, 2000));
+}
+
+/*
+ * The same as another uid, which answers the challenge as itself: the
+ * link is refused and its notify dropped.  Needs root.
+ */
+static void test_pipelined_notify_other_uid(void **state)
+{
+	struct port *p = *state;
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct adxl_prove v;
+		size_t n_regs;
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		fd = hello_and_notify();
+		recv_prove(fd, &v);
+		if (give_proof(fd, &v))
+			_exit(11);
+		if (recv_hello_reply(fd, &n_regs) != ADXL_HELLO_OTHER_USER ||
+		    n_regs)
+			_exit(12);
+		/* no ack: the link is closed after the refusal */
+		_exit(closed_within(fd, 2000) ? 0 : 13);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(notifies_now(p), 0);
+	assert_true(links_become(p->s, 0, 2000));
+}
+
+/* A link that is challenged and never proves: dropped at the deadline. */
+static void test_unproven_link_dropped(void **state)
+{
+	struct port *p = *state;
+	struct adxl_prove v;
+	double t0 = now_ms(), t;
+	int fd = hello_and_notify();
+
+	recv_prove(fd, &v);
+	assert_true(closed_within(fd, 5000));
+	t = now_ms() - t0;
+	printf("# an unproven link was dropped after %.0f ms (deadline %lld)\n",
+	       t, (long long)setup_hello_ms);
+	assert_true(t >= setup_hello_ms - 50);
+	close(fd);
+	assert_int_equal(notifies_now(p), 0);
+	assert_true(links_become(p->s, 0, 2000));
+}
+
+static int setup_short_hello(void **state)
+{
+	setup_hello_ms = 1000;
+	return setup(state);
+}
+
+static int teardown_short_hello(void **state)
+{
+	setup_hello_ms = 0;
+	return teardown(state);
+}
+
+/* Waiting links of the server whose key is uid @uid. */
+static size_t waiting_of(adxl_engine_t *e, uid_t uid)
+{
+	size_t i, n = 0;
+
+	pthread_mutex_lock(&e->notify_lock);
+	for (i = 0; i < e->n_links; i++)
+		n += !e->links[i].hello_done &&
+		     e->links[i].key.kind == ADXL_WAIT_UID &&
+		     e->links[i].key.uid == uid;
+	pthread_mutex_unlock(&e->notify_lock);
+	return n;
+}
+
+/*
+ * Another uid holds 300 idle connections, then opens 100 more while ten
+ * idle connections of ours wait: theirs take that uid's 64 slots only
+ * (each new one closes one of its own), ours stay, and each of ours is
+ * then served.  With one pool for everyone, their 100 would have closed
+ * our ten, the oldest.  Needs root.
+ */
+static void test_wait_caps_per_uid(void **state)
+{
+	struct port *p = *state;
+	int i, to_child[2], from_child[2], mine[10], status;
+	char c;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(pipe(to_child), 0);
+	assert_int_equal(pipe(from_child), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* left open until the test kills us */
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(10);
+		for (i = 0; i < 300; i++)
+			raw_connect();
+		if (write(from_child[1], "r", 1) != 1 ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(11);
+		for (; i < 400; i++)
+			raw_connect();
+		if (write(from_child[1], "r", 1) != 1)
+			_exit(12);
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(read(from_child[0], &c, 1), 1);
+	usleep(200000);
+	for (i = 0; i < 10; i++)
+		mine[i] = raw_connect();
+	usleep(200000);
+	assert_int_equal(waiting_of(p->s, 0), 10);
+	assert_int_equal(write(to_child[1], "g", 1), 1);
+	assert_int_equal(read(from_child[0], &c, 1), 1);
+	usleep(300000);
+	printf("# 400 idle connections of uid 65534: %zu of them wait; ours: %zu of 10\n",
+	       waiting_of(p->s, 65534), waiting_of(p->s, 0));
+	assert_true(waiting_of(p->s, 65534) <= 64);
+	assert_int_equal(waiting_of(p->s, 0), 10);
+	for (i = 0; i < 10; i++) {
+		send_hello_proven(mine[i], S);
+		close(mine[i]);
+	}
+	assert_true(good_peer_ms(p) < 1000);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(to_child[0]);
+	close(to_child[1]);
+	close(from_child[0]);
+	close(from_child[1]);
+	assert_true(links_become(p->s, 0, 3000));
 }
 
 static void test_allow_list(void **state)
@@ -479,6 +875,19 @@ int test_port_group(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_other_user_gets_no_tokens,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_proof_same_uid, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_proof_wrong_nonce, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_pipelined_notify, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_pipelined_notify_other_uid,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unproven_link_dropped,
+						setup_short_hello,
+						teardown_short_hello),
+		cmocka_unit_test_setup_teardown(test_wait_caps_per_uid, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("the ADXL control port against a hostile client",
