@@ -423,8 +423,9 @@ uint32_t adxl__peer_allowed(const struct adxl_engine *e, int fd, char *why,
 
 /*
  * Whose slot a new link takes while it waits for its hello: another
- * host's address, or on this host the uid of the client's socket if it
- * is established now (a closed one has no owner: UNKNOWN).
+ * host's address (IPv6: its /64), or on this host the uid of the
+ * client's socket if it is established now (a closed one has no owner:
+ * UNKNOWN).
  */
 void adxl__wait_key(int fd, struct adxl_wait_key *k)
 {
@@ -443,11 +444,18 @@ void adxl__wait_key(int fd, struct adxl_wait_key *k)
 		return;
 	if (!addr_is_ours(family, addr)) {
 		k->kind = ADXL_WAIT_ADDR;
+		/* an IPv4 host on an IPv6 socket: its own key, not a /64 */
+		unmap_v4(&family, &addr);
 		if (family == AF_INET) {
 			k->addr[10] = k->addr[11] = 0xff;
 			memcpy(k->addr + 12, addr, 4);
 		} else {
-			memcpy(k->addr, addr, 16);
+			/*
+			 * A host commonly has a whole /64 to pick addresses
+			 * from: one key for all of it, or each address
+			 * would bring 64 slots more.
+			 */
+			memcpy(k->addr, addr, 8);
 		}
 		return;
 	}
