@@ -18,7 +18,12 @@
  * under them.
  *
  * The memory is ordinary cached RAM, so begin/end_cpu_access have nothing
- * to do, and the exporter is not dynamic: it never moves the pages.
+ * to do.  The pages never move, yet the exporter says it is dynamic (pin
+ * and unpin, which have nothing to do either): the dma-buf core maps a
+ * non-dynamic exporter's buffer at attach time for every dynamic
+ * importer, and memreg's own DMABUF registrations are such importers.  A
+ * registration of one byte then cost a scatterlist of the whole buffer,
+ * up to 32 bytes a page, for as long as it lived.
  */
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
@@ -210,7 +215,19 @@ static void memreg_export_vunmap(struct dma_buf *dmabuf,
 	vunmap(map->vaddr);
 }
 
+/* The pages never move: a pin has nothing to hold in place. */
+static int memreg_export_pin(struct dma_buf_attachment *attach)
+{
+	return 0;
+}
+
+static void memreg_export_unpin(struct dma_buf_attachment *attach)
+{
+}
+
 static const struct dma_buf_ops memreg_export_ops = {
+	.pin		= memreg_export_pin,
+	.unpin		= memreg_export_unpin,
 	.map_dma_buf	= memreg_export_map,
 	.unmap_dma_buf	= memreg_export_unmap,
 	.release	= memreg_export_release,

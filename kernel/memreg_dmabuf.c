@@ -3,17 +3,20 @@
  * memreg - the dma-buf backend: registrations of memory another driver
  * owns, named by a dma-buf fd and a range of it (MEMREG_MEM_DMABUF).
  *
- * Attachment: always dynamic (with move_notify), never pinned.
- *  - Exporters that cannot move their memory (udmabuf, the dma-heaps,
- *    memreg's own exports) map the attachment once, when it is made, and
- *    the memory stays where it is as long as the registration holds its
- *    reference on the dma-buf.
- *  - Exporters that can move it (those with pin/unpin: GPU VRAM) are not
- *    pinned: a pin would keep VRAM from being evicted for as long as the
- *    registration lives, which is what RDMA accepts only for devices that
- *    cannot take a page fault (ib_umem_dmabuf_get_pinned).  memreg never
- *    needs the memory to stay put: its move_notify revokes the
- *    registration instead.
+ * Attachment: a registration attaches only to exporters that can move
+ * their memory (those with pin/unpin: GPU VRAM, and memreg's own exports,
+ * which say so to be told of revocation), always dynamically (with
+ * move_notify) and never pinned, and never maps the attachment.
+ *  - Exporters that cannot move their memory (udmabuf, the dma-heaps)
+ *    get no attachment: the registration's reference on the dma-buf keeps
+ *    the memory where it is.  An attachment would cost the whole buffer's
+ *    scatterlist (the dma-buf core maps a static exporter's buffer at
+ *    attach time for a dynamic importer), per registration.
+ *  - Exporters that can move it are not pinned: a pin would keep VRAM
+ *    from being evicted for as long as the registration lives, which is
+ *    what RDMA accepts only for devices that cannot take a page fault
+ *    (ib_umem_dmabuf_get_pinned).  memreg never needs the memory to stay
+ *    put: its move_notify revokes the registration instead.
  *  memreg's own exports call move_notify when the exporting process frees
  *  the allocation (DEV_FREE, close, exit): that is the revocation the
  *  tests exercise on every kernel.
@@ -72,7 +75,7 @@
 struct memreg_dmabuf_reg {
 	struct memreg_reg reg;
 	struct dma_buf *dmabuf;			/* referenced */
-	struct dma_buf_attachment *attach;
+	struct dma_buf_attachment *attach;	/* NULL: a static exporter */
 	bool own_export;			/* memreg's: pages, no map */
 	bool cpu_access;			/* copies may reach it */
 	atomic_t copies_inflight;		/* see the revocation above */
@@ -155,11 +158,16 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 	if (err)
 		goto put;
 	dreg->dmabuf = dmabuf;
-	dreg->attach = dma_buf_dynamic_attach(dmabuf, memreg_dma_device(),
-					      &memreg_dmabuf_attach_ops, dreg);
-	if (IS_ERR(dreg->attach)) {
-		err = PTR_ERR(dreg->attach);
-		goto uncharge;
+	if (dma_buf_is_dynamic(dmabuf)) {
+		dreg->attach = dma_buf_dynamic_attach(dmabuf,
+						      memreg_dma_device(),
+						      &memreg_dmabuf_attach_ops,
+						      dreg);
+		if (IS_ERR(dreg->attach)) {
+			err = PTR_ERR(dreg->attach);
+			dreg->attach = NULL;
+			goto uncharge;
+		}
 	}
 	dreg->own_export = memreg_dev_export_owns(dmabuf);
 	dreg->cpu_access = dreg->own_export ||
@@ -187,7 +195,8 @@ static void memreg_dmabuf_release(struct memreg_reg *reg)
 	/* no copy runs: the mapping went with the last one */
 	WARN_ON_ONCE(dreg->map_users);
 	dreg->cpu_access = false;
-	dma_buf_detach(dreg->dmabuf, dreg->attach);
+	if (dreg->attach)
+		dma_buf_detach(dreg->dmabuf, dreg->attach);
 	dma_buf_put(dreg->dmabuf);
 	dreg->dmabuf = NULL;
 	memreg_user_uncharge_file(reg->ctx->user);

@@ -1,0 +1,87 @@
+#!/bin/sh
+# The amplification audit (docs/security.md): every creating call driven
+# to its limit by an unprivileged user, in a small memory cgroup where the
+# kernel has them, with what the kernel spent per object measured against
+# the bound of its row (memreg_audit), and nothing left once every process
+# of the user has exited.
+. "$(dirname "$0")/tap.sh"
+
+kb() { awk -v k="$1" '$1 == k ":" { print $2 }' /proc/meminfo; }
+# MemFree with the per-cpu free lists (free, but not in MemFree), after
+# the caches are dropped and the lists drained where we may (root)
+free_kb() {
+	if is_root; then
+		echo 3 >/proc/sys/vm/drop_caches
+		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+	fi
+	echo $(( $(kb MemFree) + $(awk '$1 == "count:" { s += $2 } END { print s * 4 }' /proc/zoneinfo) ))
+}
+files() { cut -f1 /proc/sys/fs/file-nr; }
+param() { cat "/sys/module/memreg/parameters/$1"; }
+
+names_max=$(param max_ipc_names)
+rate=$(param ipc_import_fail_rate)
+free0=$(free_kb)
+files0=$(files)
+
+# as uid 1000 in a memory cgroup of 384 MiB when we are root and can make
+# one; as whoever we are otherwise
+cg=
+if is_root && grep -qw memory /proc/cgroups 2>/dev/null; then
+	mkdir -p /sys/fs/cgroup
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+	if echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
+	   mkdir -p /sys/fs/cgroup/audit; then
+		echo $((384 << 20)) >/sys/fs/cgroup/audit/memory.max
+		cg=/sys/fs/cgroup/audit
+	fi
+fi
+as_user() {
+	if [ -n "$cg" ]; then
+		sh -c 'echo $$ >'"$cg"'/cgroup.procs && exec runas 1000 1000 "$@"' sh "$@"
+	elif is_root; then
+		runas 1000 1000 "$@"
+	else
+		"$@"
+	fi
+}
+echo "# rows run as $(is_root && echo 'uid 1000' || id -u)${cg:+, in a 384 MiB memory cgroup}"
+
+as_user memreg_audit dmabuf-reg
+as_user memreg_audit host-reg
+as_user memreg_audit ipc-names "$names_max"
+as_user memreg_audit ipc-allow
+as_user memreg_audit ipc-guess "$rate"
+
+# The user's limit on files, whatever its processes: three of them, each
+# at most max_ipc_names, hold no more than max_user_files together.
+if is_root; then
+	old=$(param max_user_files)
+	echo 1500 >/sys/module/memreg/parameters/max_user_files
+	for i in 1 2 3; do
+		as_user memreg_audit ipc-names-hold "$names_max" >/tmp/audit-hold.$i 2>&1 &
+	done
+	wait
+	total=$(cat /tmp/audit-hold.1 /tmp/audit-hold.2 /tmp/audit-hold.3 |
+		sed -n 's/^# held \([0-9]*\) names.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+	[ "$total" -le 1500 ] && [ "$total" -ge 1400 ] &&
+		ok "max_user_files 1500: three processes of one user held $total names together" ||
+		{ not_ok "max_user_files 1500: three processes of one user held $total names"; cat /tmp/audit-hold.*; }
+	echo "$old" >/sys/module/memreg/parameters/max_user_files
+fi
+
+# Everything goes with its owner: after every process of the user exited
+sleep 1
+expect "after exit: no registrations left" 0 "$(memreg -j stats | jq .regions)"
+expect "after exit: no device memory left" 0 "$(memreg -j dev | jq '[.[] | .used_bytes] | add')"
+df=$(( $(files) - files0 ))
+# (file-nr is a per-cpu sum: a few dozen either way)
+[ "$df" -le 256 ] && ok "after exit: file-nr back ($df more than before)" ||
+	not_ok "after exit: $df files more than before the audit"
+dm=$(( free0 - $(free_kb) ))
+[ "$dm" -le 4096 ] && ok "after exit: MemFree back (${dm} kB less than before)" ||
+	not_ok "after exit: MemFree ${dm} kB less than before the audit"
+if [ -n "$cg" ]; then
+	rmdir "$cg" 2>/dev/null
+fi
+tap_done

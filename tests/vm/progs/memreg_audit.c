@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memreg_audit: the amplification audit (tests/vm/cases/audit.sh).
+ *
+ * The fuzzer looks for crashes; this looks for a small charge that buys a
+ * large cost.  Each row drives one creating call of the UAPI to its limit
+ * (or to a count), as the calling user, and measures what the kernel spent
+ * per object: MemFree (which sees everything, kernel page tables of vmap
+ * areas included, which no other counter of /proc/meminfo shows), Slab and
+ * SUnreclaim, VmallocUsed, file-nr, and the memory cgroup's
+ * memory.current.  A row fails when a unit costs more than the bound
+ * docs/security.md states for it, or when the limit is not where, or not
+ * the errno, the module says.  What is left after exit the case checks.
+ *
+ *   memreg_audit ROW [ARGS]       one row; TAP lines, figures as comments
+ *
+ * Rows: dmabuf-reg, host-reg, ipc-names MAX, ipc-names-hold MAX (holds
+ * them 3 s: the case runs three at once against the user's limit),
+ * ipc-allow, ipc-guess RATE.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/memreg.h>
+
+#include "memtest.h"
+
+#define KiB	1024LL
+#define MiB	(1024 * KiB)
+
+static int failed;
+static int hold;	/* ipc-names-hold: keep the names a while */
+
+#define OK(...)		do { printf("ok - audit: " __VA_ARGS__); putchar('\n'); } while (0)
+#define NOT_OK(...)	do { printf("not ok - audit: " __VA_ARGS__); putchar('\n'); failed++; } while (0)
+#define NOTE(...)	do { printf("# " __VA_ARGS__); putchar('\n'); } while (0)
+
+/* What the kernel has spent, at one moment. */
+struct spend {
+	long long mem_free;		/* bytes */
+	long long slab, sunreclaim, vmalloc;
+	long long files;		/* file-nr: allocated file handles */
+	long long cg;			/* memory.current of our cgroup, or -1 */
+};
+
+static long long meminfo(const char *key)
+{
+	char line[256];
+	size_t n = strlen(key);
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			v = atoll(line + n + 1) * KiB;
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static long long read_ll(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* memory.current of the cgroup v2 we are in, or -1. */
+static long long cgroup_current(void)
+{
+	char line[512], path[600];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(path, sizeof(path),
+				 "/sys/fs/cgroup%s/memory.current", line + 3);
+			v = read_ll(path);
+		}
+	fclose(f);
+	return v;
+}
+
+/*
+ * Pages on the per-cpu free lists (/proc/zoneinfo's pagesets): free, but
+ * not in MemFree.  An allocation of 128 MiB just before leaves them
+ * anywhere between empty and several MB full (6.12 tunes their size):
+ * without them MemFree moved by 8 MB between two identical runs.
+ */
+static long long pcp_bytes(void)
+{
+	char line[256];
+	long long sum = 0;
+	long v;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " count: %ld", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum * 4096;
+}
+
+static void measure(struct spend *s)
+{
+	/* let RCU-freed objects and lazily freed vmap areas settle */
+	usleep(200 * 1000);
+	s->mem_free = meminfo("MemFree") + pcp_bytes();
+	s->slab = meminfo("Slab");
+	s->sunreclaim = meminfo("SUnreclaim");
+	s->vmalloc = meminfo("VmallocUsed");
+	s->files = read_ll("/proc/sys/fs/file-nr");
+	s->cg = cgroup_current();
+}
+
+/* Per-unit cost between @a and @b of @n units; figures as comments. */
+struct cost {
+	long long mem, slab, sunreclaim, vmalloc, files, cg;
+};
+
+static struct cost per_unit(const char *row, const struct spend *a,
+			    const struct spend *b, long n)
+{
+	struct cost c = {
+		.mem = (a->mem_free - b->mem_free) / n,
+		.slab = (b->slab - a->slab) / n,
+		.sunreclaim = (b->sunreclaim - a->sunreclaim) / n,
+		.vmalloc = (b->vmalloc - a->vmalloc) / n,
+		.files = (b->files - a->files) * 1000 / n,
+		.cg = a->cg >= 0 && b->cg >= 0 ? (b->cg - a->cg) / n : -1,
+	};
+
+	NOTE("%s: %ld units: per unit MemFree -%lld B, Slab %+lld B, SUnreclaim %+lld B, VmallocUsed %+lld B, files %+lld.%03lld, memcg %+lld B",
+	     row, n, c.mem, c.slab, c.sunreclaim, c.vmalloc,
+	     c.files / 1000, llabs(c.files % 1000), c.cg);
+	return c;
+}
+
+static void within(const char *row, const char *what, long long got,
+		   long long bound)
+{
+	if (got <= bound)
+		OK("%s: %s %lld B a unit, bound %lld", row, what, got, bound);
+	else
+		NOT_OK("%s: %s %lld B a unit, over the bound %lld", row, what,
+		       got, bound);
+}
+
+/* ---- raw calls ---- */
+
+static int dev_alloc(int fd, uint64_t len, uint64_t *handle)
+{
+	struct memreg_dev_alloc a = {
+		.size = sizeof(a), .device = 0, .len = len,
+		.policy = MEMREG_DEV_NORMAL_ONLY,
+	};
+
+	if (ioctl(fd, MEMREG_IOC_DEV_ALLOC, &a))
+		return -errno;
+	*handle = a.handle;
+	return 0;
+}
+
+static int dev_export(int fd, uint64_t handle, uint64_t len)
+{
+	struct memreg_dev_export e = {
+		.size = sizeof(e), .flags = MEMREG_EXPORT_CLOEXEC,
+		.handle = handle, .len = len,
+	};
+
+	return ioctl(fd, MEMREG_IOC_DEV_EXPORT, &e) ? -errno : e.fd;
+}
+
+static int ipc_export(int fd, int dfd, uint32_t flags, uint8_t *token)
+{
+	struct memreg_ipc_export x = {
+		.size = sizeof(x), .flags = flags, .fd = dfd,
+	};
+
+	if (ioctl(fd, MEMREG_IOC_IPC_EXPORT, &x))
+		return -errno;
+	memcpy(token, x.token, sizeof(x.token));
+	return 0;
+}
+
+static int ipc_allow(int fd, const uint8_t *token, const int32_t *pids,
+		     uint32_t n)
+{
+	struct memreg_ipc_allow a = {
+		.size = sizeof(a), .count = n,
+		.pids = (uintptr_t)pids,
+	};
+
+	memcpy(a.token, token, sizeof(a.token));
+	return ioctl(fd, MEMREG_IOC_IPC_ALLOW, &a) ? -errno : 0;
+}
+
+static int ipc_import(int fd, const uint8_t *token)
+{
+	struct memreg_ipc_import im = {
+		.size = sizeof(im), .flags = MEMREG_EXPORT_CLOEXEC,
+	};
+
+	memcpy(im.token, token, sizeof(im.token));
+	if (ioctl(fd, MEMREG_IOC_IPC_IMPORT, &im))
+		return -errno;
+	close(im.fd);
+	return 0;
+}
+
+static int open_or_die(void)
+{
+	int fd = memtest_open();
+
+	if (fd < 0) {
+		printf("Bail out! cannot open /dev/memreg\n");
+		exit(1);
+	}
+	return fd;
+}
+
+/* ---- rows ---- */
+
+/*
+ * Exports of one 128 MiB allocation, each a new dma-buf (its fd kept),
+ * then a DMABUF registration of one byte on each, the fd closed after
+ * (the registration keeps the dma-buf): neither may cost a kernel mapping
+ * or a scatterlist of the buffer.  Before the fix each registration cost
+ * a vmap of the whole buffer, whose page tables (256 KiB here) x86-64
+ * never gives back.
+ */
+#define AUDIT_EXPORTS	200
+
+static void row_dmabuf_reg(void)
+{
+	const uint64_t len = 128 * MiB;
+	const char *row = "dmabuf-reg";
+	static int dfds[AUDIT_EXPORTS];
+	struct spend a, b, c;
+	uint64_t dev;
+	long n = 0, i;
+	int fd = open_or_die(), err = 0;
+
+	if (dev_alloc(fd, len, &dev)) {
+		NOT_OK("%s: no 128 MiB allocation", row);
+		return;
+	}
+	measure(&a);
+	for (n = 0; n < AUDIT_EXPORTS; n++) {
+		dfds[n] = dev_export(fd, dev, len);
+		if (dfds[n] < 0) {
+			NOT_OK("dev-export: export %ld: %s", n,
+			       strerror(-dfds[n]));
+			break;
+		}
+	}
+	measure(&b);
+	for (i = 0; i < n && !err; i++) {
+		err = memtest_register_dmabuf(fd, dfds[i], 4096, 1, NULL);
+		close(dfds[i]);
+	}
+	for (; i < n; i++)
+		close(dfds[i]);
+	measure(&c);
+	if (!err)
+		OK("%s: %ld exports, a 1-byte registration of each", row, n);
+	else
+		NOT_OK("%s: registration %ld: %s", row, i, strerror(-err));
+	if (n) {
+		struct cost e = per_unit("dev-export", &a, &b, n);
+		struct cost r = per_unit(row, &b, &c, n);
+
+		/* a dma-buf: its file, inode and dentry, and our export */
+		within("dev-export", "MemFree", e.mem, 8 * KiB);
+		within("dev-export", "VmallocUsed", e.vmalloc, 0);
+		/* a registration (and an attachment): slab only */
+		within(row, "MemFree", r.mem, 4 * KiB);
+		within(row, "VmallocUsed", r.vmalloc, 0);
+	}
+	close(fd);
+}
+
+/*
+ * IPC names, each on a fresh export whose fd is closed at once, on 8
+ * files of /dev/memreg: the names must stop at the process's limit
+ * however many files it opens, with EMFILE, and each costs one file.
+ */
+static void row_ipc_names(long want_max)
+{
+	const char *row = "ipc-names";
+	struct spend a, b;
+	uint64_t dev;
+	uint8_t token[16];
+	int fds[8], i, err = 0, dfd;
+	long n = 0;
+
+	for (i = 0; i < 8; i++)
+		fds[i] = open_or_die();
+	if (dev_alloc(fds[0], 1 * MiB, &dev)) {
+		NOT_OK("%s: no allocation", row);
+		return;
+	}
+	measure(&a);
+	for (i = 0; !err; i = (i + 1) % 8) {
+		dfd = dev_export(fds[0], dev, 4096);
+		if (dfd < 0) {
+			err = dfd;
+			break;
+		}
+		err = ipc_export(fds[i], dfd, 0, token);
+		close(dfd);
+		if (!err)
+			n++;
+	}
+	measure(&b);
+	if (err == -EMFILE && n <= want_max)
+		OK("%s: %ld names through 8 files, then EMFILE (limit %ld)",
+		   row, n, want_max);
+	else
+		NOT_OK("%s: %ld names through 8 files, then %s (limit %ld)",
+		       row, n, strerror(-err), want_max);
+	if (n) {
+		struct cost c = per_unit(row, &a, &b, n);
+
+		/* one file (the dma-buf's) and the name: about 1.000 */
+		within(row, "files (x1000)", c.files, 1100);
+		within(row, "MemFree", c.mem, 8 * KiB);
+	}
+	if (hold) {
+		NOTE("held %ld names", n);
+		sleep(3);
+	}
+	for (i = 0; i < 8; i++)
+		close(fds[i]);
+}
+
+/*
+ * Allow-lists: our own pid repeated 1024 times, on many names.  The
+ * kernel keeps distinct pids only, and what it keeps is charged to our
+ * memory cgroup.
+ */
+static void row_ipc_allow(void)
+{
+	const char *row = "ipc-allow";
+	static int32_t pids[MEMREG_IPC_MAX_PIDS];
+	struct spend a, b;
+	uint64_t dev;
+	uint8_t token[16];
+	int fd = open_or_die(), dfd, err = 0;
+	long n = 0, i;
+
+	for (i = 0; i < MEMREG_IPC_MAX_PIDS; i++)
+		pids[i] = getpid();
+	if (dev_alloc(fd, 1 * MiB, &dev) ||
+	    (dfd = dev_export(fd, dev, 4096)) < 0) {
+		NOT_OK("%s: no export", row);
+		return;
+	}
+	measure(&a);
+	for (n = 0; n < 512 && !err; n++) {
+		err = ipc_export(fd, dfd, 0, token);
+		if (!err)
+			err = ipc_allow(fd, token, pids, MEMREG_IPC_MAX_PIDS);
+		/* twice: a pid allowed already costs nothing more */
+		if (!err)
+			err = ipc_allow(fd, token, pids, MEMREG_IPC_MAX_PIDS);
+	}
+	measure(&b);
+	if (err)
+		NOT_OK("%s: name %ld: %s", row, n, strerror(-err));
+	else
+		OK("%s: 512 names, each allowed our pid 2048 times", row);
+	{
+		struct cost c = per_unit(row, &a, &b, n);
+
+		/* a name and one pid: not 1024 or 2048 pointers */
+		within(row, "SUnreclaim", c.sunreclaim, 1 * KiB);
+		within(row, "MemFree", c.mem, 8 * KiB);
+	}
+	close(dfd);
+	close(fd);
+}
+
+/*
+ * Guessing short names: a name this process may not import and one that
+ * does not exist get one errno, and failures are rationed per user.
+ */
+static void row_ipc_guess(long rate)
+{
+	const char *row = "ipc-guess";
+	uint8_t token[16], guess[16];
+	struct timespec t0, t1;
+	uint64_t dev;
+	int fd = open_or_die(), dfd, err, st;
+	long tries = 0, throttled = 0, enoent = 0;
+	double secs;
+	pid_t pid;
+
+	if (dev_alloc(fd, 1 * MiB, &dev) ||
+	    (dfd = dev_export(fd, dev, 4096)) < 0 ||
+	    ipc_export(fd, dfd, MEMREG_IPC_SHORT_TOKEN, token)) {
+		NOT_OK("%s: no name", row);
+		return;
+	}
+	/* another process, not allowed, and a name nobody made */
+	pid = fork();
+	if (!pid) {
+		int cfd = open_or_die();
+
+		memcpy(guess, token, sizeof(guess));
+		guess[5] ^= 1;
+		_exit((ipc_import(cfd, token) == -ENOENT ? 0 : 1) |
+		      (ipc_import(cfd, guess) == -ENOENT ? 0 : 2));
+	}
+	waitpid(pid, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		OK("%s: not allowed and no such name are both ENOENT", row);
+	else
+		NOT_OK("%s: the two refusals differ (status %d)", row, st);
+
+	/* guess for 3 seconds: no more than the rate (and its burst) */
+	memset(guess, 0, sizeof(guess));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		guess[0] = (uint8_t)tries;
+		guess[1] = (uint8_t)(tries >> 8);
+		guess[4] = (uint8_t)(tries >> 16);
+		err = ipc_import(fd, guess);
+		tries++;
+		if (err == -EAGAIN)
+			throttled++;
+		else if (err == -ENOENT)
+			enoent++;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	} while (secs < 3);
+	NOTE("%s: %ld tries in %.1f s: %ld looked up (ENOENT), %ld refused (EAGAIN)",
+	     row, tries, secs, enoent, throttled);
+	/* the burst (10 s' worth) plus 3 s of refill, and some slack */
+	if (enoent <= rate * 14)
+		OK("%s: %ld lookups in 3 s, at most %ld a second after the burst",
+		   row, enoent, rate);
+	else
+		NOT_OK("%s: %ld lookups in 3 s: not rationed (rate %ld)", row,
+		       enoent, rate);
+	if (throttled)
+		OK("%s: guesses past the budget refused with EAGAIN", row);
+	else
+		NOT_OK("%s: no guess refused", row);
+	close(dfd);
+	close(fd);
+}
+
+/* HOST registrations of one page each, to the process's limit. */
+static void row_host_reg(void)
+{
+	const char *row = "host-reg";
+	struct spend a, b;
+	char *p;
+	long n = 0;
+	int fd = open_or_die(), err = 0;
+
+	p = mmap(NULL, 4096 * 4096L, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED) {
+		NOT_OK("%s: no memory", row);
+		return;
+	}
+	measure(&a);
+	while (!err && n < 4096) {
+		err = memtest_register(fd, p + n * 4096, 4096,
+				       MEMREG_MEM_HOST, NULL);
+		if (!err)
+			n++;
+	}
+	measure(&b);
+	if (err == -EMFILE || err == -ENOMEM)
+		OK("%s: %ld registrations, then %s", row, n, strerror(-err));
+	else
+		NOT_OK("%s: %ld registrations, then %s", row, n,
+		       strerror(-err));
+	if (n) {
+		struct cost c = per_unit(row, &a, &b, n);
+
+		within(row, "MemFree", c.mem, 4 * KiB);
+		within(row, "VmallocUsed", c.vmalloc, 0);
+	}
+	close(fd);
+	munmap(p, 4096 * 4096L);
+}
+
+int main(int argc, char **argv)
+{
+	const char *row = argc > 1 ? argv[1] : "";
+	long arg = argc > 2 ? atol(argv[2]) : 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(row, "dmabuf-reg"))
+		row_dmabuf_reg();
+	else if (!strcmp(row, "ipc-names"))
+		row_ipc_names(arg);
+	else if (!strcmp(row, "ipc-names-hold")) {
+		hold = 1;
+		row_ipc_names(arg);
+	}
+	else if (!strcmp(row, "ipc-allow"))
+		row_ipc_allow();
+	else if (!strcmp(row, "ipc-guess"))
+		row_ipc_guess(arg);
+	else if (!strcmp(row, "host-reg"))
+		row_host_reg();
+	else {
+		fprintf(stderr,
+			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE\n");
+		return 2;
+	}
+	return failed ? 1 : 0;
+}
