@@ -414,8 +414,10 @@ bool adxl__allow_match(const struct adxl_allow *a, int family,
  * link takes (server.c).
  */
 int adxl__sock_peer_uid(int fd, uid_t *uid);
-/* The key a new link of socket @fd waits under. */
-void adxl__wait_key(int fd, struct adxl_wait_key *k);
+struct adxl_engine;
+/* The keys new links of sockets @fds[@n] wait under (all at once). */
+void adxl__wait_keys(struct adxl_engine *e, const int *fds, size_t n,
+		     struct adxl_wait_key *keys);
 
 struct adxl_engine {
 	pthread_mutex_t lock;
@@ -463,6 +465,7 @@ struct adxl_engine {
 	uint64_t next_link_id;
 	int64_t flood_warned_ms;
 	int64_t hello_deadline_ms;	/* 0: HELLO_DEADLINE_MS (tests set it) */
+	bool no_sock_diag;		/* trust.c: read /proc/net/tcp at once */
 
 	/* proof.c: the Unix socket where clients of this host prove */
 	int proof_fd;			/* -1: none */

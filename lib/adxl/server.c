@@ -57,6 +57,14 @@
 #define MAX_WAITING		1024
 /* Connections accepted per turn of the loop (the rest wait in the queue). */
 #define ACCEPT_BATCH		64
+/*
+ * The kernel's queue of connections not accepted yet.  When it is full the
+ * kernel drops new SYNs, whoever sends them, and a client waits a second
+ * for its retry: so deep that idle connections a user holds (each one an
+ * open file of theirs) rarely fill it.  net.core.somaxconn caps it (4096
+ * since Linux 5.4).
+ */
+#define LISTEN_BACKLOG		4096
 /* The largest message a peer sends us: a notify (two strings) or a hello. */
 #define IN_MAX			(2 * ADXL_NOTIFY_MAX_LEN + 1024)
 
@@ -154,23 +162,19 @@ static void wait_room(struct adxl_engine *e, const struct adxl_wait_key *k)
 	}
 }
 
-/* Accept what waits: false once the queue is empty. */
-static bool do_accept(struct adxl_engine *e)
+/* Take link @fd, waiting for its hello under key @k. */
+static void add_link(struct adxl_engine *e, int fd,
+		     const struct adxl_wait_key *k)
 {
-	struct adxl_wait_key key;
 	struct adxl_link *l;
-	int fd, one = 1;
+	int one = 1;
 
-	fd = accept4(e->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (fd < 0)
-		return errno == EINTR || errno == ECONNABORTED;
-	adxl__wait_key(fd, &key);
-	wait_room(e, &key);
+	wait_room(e, k);
 	if (e->n_links == MAX_LINKS) {
 		adxl__warn("%s: %d links already, refusing another", e->name,
 			   MAX_LINKS);
 		close(fd);
-		return true;
+		return;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	pthread_mutex_lock(&e->notify_lock);
@@ -179,10 +183,37 @@ static bool do_accept(struct adxl_engine *e)
 	l->fd = fd;
 	l->id = ++e->next_link_id;
 	l->born_ms = adxl__now_ms();
-	l->key = key;
+	l->key = *k;
 	e->n_links++;
 	pthread_mutex_unlock(&e->notify_lock);
-	return true;
+}
+
+/*
+ * Accept a batch of what waits (ACCEPT_BATCH at most: a peer that
+ * reconnects as fast as we close its idle links must not keep us here
+ * while the hellos of the links we have wait to be read), and find whose
+ * slots they take all at once (trust.c reads /proc/net/tcp once for them).
+ */
+static void do_accept(struct adxl_engine *e)
+{
+	struct adxl_wait_key keys[ACCEPT_BATCH];
+	int fds[ACCEPT_BATCH];
+	size_t i, n = 0;
+
+	while (n < ACCEPT_BATCH) {
+		int fd = accept4(e->listen_fd, NULL, NULL,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd >= 0)
+			fds[n++] = fd;
+		else if (errno != EINTR && errno != ECONNABORTED)
+			break;
+	}
+	if (!n)
+		return;
+	adxl__wait_keys(e, fds, n, keys);
+	for (i = 0; i < n; i++)
+		add_link(e, fds[i], &keys[i]);
 }
 
 int adxl__hello_answer(struct adxl_engine *e, struct adxl_link *l,
@@ -542,14 +573,8 @@ static void *server_main(void *arg)
 		}
 		adxl__proof_serve(e, pfd + n + 2, np, adxl__now_ms(),
 				  &wait_ms);
-		/*
-		 * A batch at a time: a peer that reconnects as fast as we
-		 * close its idle links must not keep us here while the
-		 * hellos of the links we have wait to be read.
-		 */
 		if (pfd[1].revents)
-			for (i = 0; i < ACCEPT_BATCH && do_accept(e); i++)
-				;
+			do_accept(e);
 	}
 	free(pfd);
 	return NULL;
@@ -568,7 +593,7 @@ adxl_status_t adxl__server_start(struct adxl_engine *e)
 		goto err;
 	setsockopt(e->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(e->listen_fd, (struct sockaddr *)&e->addr.sa, e->addr.sa_len) ||
-	    listen(e->listen_fd, 512))
+	    listen(e->listen_fd, LISTEN_BACKLOG))
 		goto err;
 	e->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (e->wake_fd < 0)

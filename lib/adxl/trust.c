@@ -222,12 +222,30 @@ static bool addr_is_ours(int family, const uint8_t *addr)
 }
 
 /*
- * The uid owning the TCP socket [@src]:@sport -> [@dst]:@dport of this
- * network namespace, by an exact NETLINK_SOCK_DIAG lookup: 0 and *uid, or
- * -ENOENT (no such socket, or no inet_diag in this kernel), -errno.
+ * A client socket of this host to look up: both ends as 16 bytes (IPv4
+ * as ::ffff:a.b.c.d), the client's first, and what was found of it.
  */
-static int uid_by_sock_diag(int family, const uint8_t *src, uint16_t sport,
-			    const uint8_t *dst, uint16_t dport, uid_t *uid)
+struct sock_want {
+	uint8_t src[16], dst[16];
+	uint16_t sport, dport;
+	int found;		/* 0 not yet, 1 established (@uid), -1 not */
+	uid_t uid;
+};
+
+static bool is_mapped(const uint8_t *a)
+{
+	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(a, prefix, sizeof(prefix));
+}
+
+/*
+ * An exact NETLINK_SOCK_DIAG lookup of @w as a socket of @family on
+ * netlink socket @nl: 1 established (w->uid), -1 found but not
+ * established, 0 not found -- or no inet_diag in this kernel, which
+ * answers the same ENOENT.
+ */
+static int diag_lookup(int nl, int family, struct sock_want *w)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -243,8 +261,8 @@ static int uid_by_sock_diag(int family, const uint8_t *src, uint16_t sport,
 			.sdiag_protocol = IPPROTO_TCP,
 			.idiag_states = ~0U,
 			.id = {
-				.idiag_sport = htons(sport),
-				.idiag_dport = htons(dport),
+				.idiag_sport = htons(w->sport),
+				.idiag_dport = htons(w->dport),
 				.idiag_cookie = { INET_DIAG_NOCOOKIE,
 						  INET_DIAG_NOCOOKIE },
 			},
@@ -255,132 +273,170 @@ static int uid_by_sock_diag(int family, const uint8_t *src, uint16_t sport,
 		uint8_t bytes[1024];
 	} ans;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	size_t alen = family == AF_INET ? 4 : 16;
+	const struct inet_diag_msg *m;
+	size_t off = family == AF_INET ? 12 : 0;
 	ssize_t n;
-	int fd, ret = -ENOENT;
 
-	memcpy(req.r.id.idiag_src, src, alen);
-	memcpy(req.r.id.idiag_dst, dst, alen);
-	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd < 0)
-		return -errno;
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel,
-		   sizeof(kernel)) != (ssize_t)sizeof(req)) {
-		ret = -errno;
-		goto out;
-	}
-	n = recv(fd, &ans, sizeof(ans), 0);
-	if (n < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (!NLMSG_OK(&ans.nlh, (size_t)n))
-		goto out;
-	if (ans.nlh.nlmsg_type == SOCK_DIAG_BY_FAMILY &&
-	    ans.nlh.nlmsg_len >= NLMSG_LENGTH(sizeof(struct inet_diag_msg))) {
-		const struct inet_diag_msg *m = NLMSG_DATA(&ans.nlh);
+	memcpy(req.r.id.idiag_src, w->src + off, 16 - off);
+	memcpy(req.r.id.idiag_dst, w->dst + off, 16 - off);
+	if (sendto(nl, &req, sizeof(req), 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) != (ssize_t)sizeof(req))
+		return 0;
+	n = recv(nl, &ans, sizeof(ans), 0);
+	if (n < 0 || !NLMSG_OK(&ans.nlh, (size_t)n) ||
+	    ans.nlh.nlmsg_type != SOCK_DIAG_BY_FAMILY ||
+	    ans.nlh.nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
+		return 0;	/* NLMSG_ERROR: ENOENT, for either reason */
+	m = NLMSG_DATA(&ans.nlh);
+	/*
+	 * A socket its process closed is a TIME_WAIT socket with no owner,
+	 * reported as uid 0: not an answer.
+	 */
+	if (m->idiag_state != TCP_ESTABLISHED_STATE)
+		return -1;
+	w->uid = m->idiag_uid;
+	return 1;
+}
 
-		/*
-		 * A socket its process closed is a TIME_WAIT socket with no
-		 * owner, reported as uid 0: not an answer.
-		 */
-		if (m->idiag_state == TCP_ESTABLISHED_STATE) {
-			*uid = m->idiag_uid;
-			ret = 0;
-		}
+/* 16 bytes from the hex words /proc/net/tcp{,6} prints (raw u32 each). */
+static bool proc_addr(const char *hex, uint8_t out[16])
+{
+	size_t words = strlen(hex) / 8, i;
+
+	if (strlen(hex) % 8 || (words != 1 && words != 4))
+		return false;
+	memset(out, 0, 16);
+	if (words == 1)
+		out[10] = out[11] = 0xff;
+	for (i = 0; i < words; i++) {
+		char w8[9];
+		uint32_t v;
+
+		memcpy(w8, hex + 8 * i, 8);
+		w8[8] = '\0';
+		v = (uint32_t)strtoul(w8, NULL, 16);
+		memcpy(out + (words == 1 ? 12 : 4 * i), &v, 4);
 	}
-	/* NLMSG_ERROR: -ENOENT for "no such socket" and "no inet_diag". */
-out:
-	close(fd);
-	return ret;
+	return true;
 }
 
 /*
- * The same from /proc/net/tcp or tcp6, which print each address as the
- * raw 32-bit words of its bytes in %08X and the ports in host order.
+ * One pass over /proc/net/tcp or tcp6 for every socket of @w not found
+ * yet: each line is read once, however many sockets are wanted (the file
+ * lists every TCP socket of the namespace, TIME_WAIT ones too, so under a
+ * flood of connections a pass per socket would be the listener's whole
+ * time).
  */
-static int uid_by_proc(int family, const uint8_t *src, uint16_t sport,
-		       const uint8_t *dst, uint16_t dport, uid_t *uid)
+static void proc_pass(const char *path, struct sock_want *w, size_t n)
 {
-	const char *path = family == AF_INET ? "/proc/net/tcp" :
-					       "/proc/net/tcp6";
-	size_t words = family == AF_INET ? 1 : 4, i;
-	uint32_t want_src[4], want_dst[4];
 	char line[512];
-	int ret = -ENOENT;
-	FILE *f;
+	FILE *f = fopen(path, "re");
 
-	memcpy(want_src, src, words * 4);
-	memcpy(want_dst, dst, words * 4);
-	f = fopen(path, "re");
 	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
+		return;
+	while (fgets(line, sizeof(line), f)) {
 		char local[33], remote[33];
 		unsigned int lport, rport, st;
+		uint8_t la[16], ra[16];
 		unsigned long u;
-		bool same = true;
+		size_t i;
 
 		if (sscanf(line, " %*u: %32[0-9A-Fa-f]:%x %32[0-9A-Fa-f]:%x %x %*s %*s %*s %lu",
 			   local, &lport, remote, &rport, &st, &u) != 6 ||
-		    strlen(local) != words * 8 || strlen(remote) != words * 8 ||
-		    lport != sport || rport != dport)
+		    !proc_addr(local, la) || !proc_addr(remote, ra))
 			continue;
-		for (i = 0; i < words && same; i++) {
-			char l8[9], r8[9];
-
-			memcpy(l8, local + 8 * i, 8);
-			memcpy(r8, remote + 8 * i, 8);
-			l8[8] = r8[8] = '\0';
-			same = (uint32_t)strtoul(l8, NULL, 16) == want_src[i] &&
-			       (uint32_t)strtoul(r8, NULL, 16) == want_dst[i];
-		}
-		if (same) {
+		for (i = 0; i < n; i++) {
+			if (w[i].found || lport != w[i].sport ||
+			    rport != w[i].dport || memcmp(la, w[i].src, 16) ||
+			    memcmp(ra, w[i].dst, 16))
+				continue;
 			/* established or nothing, as above */
-			if (st == TCP_ESTABLISHED_STATE)
-				*uid = (uid_t)u;
-			ret = st == TCP_ESTABLISHED_STATE ? 0 : -ENOENT;
-			break;
+			w[i].found = st == TCP_ESTABLISHED_STATE ? 1 : -1;
+			w[i].uid = (uid_t)u;
 		}
 	}
 	fclose(f);
-	return ret;
+}
+
+/*
+ * Look up the sockets of @w: by sock_diag unless *@no_diag, then in
+ * /proc for those it did not find.  If /proc finds what sock_diag did
+ * not, this kernel has no inet_diag (it answers ENOENT for everything):
+ * *@no_diag is set and later calls go to /proc at once.
+ */
+static void lookup(struct sock_want *w, size_t n, bool *no_diag)
+{
+	bool diag_tried = false, missed = false;
+	size_t i;
+	int nl = -1;
+
+	if (!*no_diag)
+		nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+			    NETLINK_SOCK_DIAG);
+	for (i = 0; nl >= 0 && i < n; i++) {
+		/* an IPv4 client of an IPv6 listener has an AF_INET socket */
+		if (is_mapped(w[i].src) && is_mapped(w[i].dst))
+			w[i].found = diag_lookup(nl, AF_INET, &w[i]);
+		if (!w[i].found)
+			w[i].found = diag_lookup(nl, AF_INET6, &w[i]);
+		diag_tried = true;
+		missed |= !w[i].found;
+	}
+	if (nl >= 0)
+		close(nl);
+	if (nl >= 0 && !missed)
+		return;
+	proc_pass("/proc/net/tcp", w, n);
+	proc_pass("/proc/net/tcp6", w, n);
+	for (i = 0; diag_tried && i < n; i++)
+		if (w[i].found)
+			*no_diag = true;
+}
+
+/* Both ends of TCP socket @fd as 16 bytes: the peer's, then ours. */
+static int ends16(int fd, uint8_t peer[16], uint16_t *pport, uint8_t me[16],
+		  uint16_t *mport)
+{
+	struct sockaddr_storage a, b;
+	socklen_t al = sizeof(a), bl = sizeof(b);
+	const uint8_t *pa, *ma;
+	int pf, mf;
+
+	if (getpeername(fd, (struct sockaddr *)&a, &al) ||
+	    getsockname(fd, (struct sockaddr *)&b, &bl))
+		return -errno;
+	pa = sa_addr(&a, &pf, pport);
+	ma = sa_addr(&b, &mf, mport);
+	if (!pa || !ma)
+		return -EAFNOSUPPORT;
+	memset(peer, 0, 16);
+	memset(me, 0, 16);
+	if (pf == AF_INET) {
+		peer[10] = peer[11] = me[10] = me[11] = 0xff;
+		memcpy(peer + 12, pa, 4);
+		memcpy(me + 12, ma, 4);
+	} else {
+		memcpy(peer, pa, 16);
+		memcpy(me, ma, 16);
+	}
+	return 0;
 }
 
 int adxl__sock_peer_uid(int fd, uid_t *uid)
 {
-	struct sockaddr_storage me, peer;
-	socklen_t mlen = sizeof(me), plen = sizeof(peer);
-	const uint8_t *src, *dst;
-	uint16_t sport = 0, dport = 0;
-	int family, f2, ret;
+	struct sock_want w = { .found = 0 };
+	bool no_diag = false;
+	int ret;
 
-	if (getsockname(fd, (struct sockaddr *)&me, &mlen) ||
-	    getpeername(fd, (struct sockaddr *)&peer, &plen))
-		return -errno;
 	/* The client's socket: its source is our peer, its destination us. */
-	src = sa_addr(&peer, &family, &sport);
-	dst = sa_addr(&me, &f2, &dport);
-	if (!src || !dst || family != f2)
-		return -EAFNOSUPPORT;
-	ret = uid_by_sock_diag(family, src, sport, dst, dport, uid);
+	ret = ends16(fd, w.src, &w.sport, w.dst, &w.dport);
 	if (ret)
-		ret = uid_by_proc(family, src, sport, dst, dport, uid);
-	/* An IPv4 client of an IPv6 listener has an AF_INET socket. */
-	if (ret == -ENOENT) {
-		int f = family;
-		const uint8_t *s = src, *d = dst;
-
-		unmap_v4(&f, &s);
-		unmap_v4(&f2, &d);
-		if (f == AF_INET && f2 == AF_INET) {
-			ret = uid_by_sock_diag(AF_INET, s, sport, d, dport, uid);
-			if (ret)
-				ret = uid_by_proc(AF_INET, s, sport, d, dport,
-						  uid);
-		}
-	}
-	return ret;
+		return ret;
+	lookup(&w, 1, &no_diag);
+	if (w.found != 1)
+		return -ENOENT;
+	*uid = w.uid;
+	return 0;
 }
 
 uint32_t adxl__peer_allowed(const struct adxl_engine *e, int fd, char *why,
@@ -422,43 +478,52 @@ uint32_t adxl__peer_allowed(const struct adxl_engine *e, int fd, char *why,
 
 
 /*
- * Whose slot a new link takes while it waits for its hello: another
- * host's address (IPv6: its /64), or on this host the uid of the
+ * Whose slot each of @n new links takes while it waits for its hello:
+ * another host's address (IPv6: its /64), or on this host the uid of the
  * client's socket if it is established now (a closed one has no owner:
- * UNKNOWN).
+ * UNKNOWN).  All at once, so that /proc/net/tcp is read once per batch
+ * where there is no inet_diag.
  */
-void adxl__wait_key(int fd, struct adxl_wait_key *k)
+void adxl__wait_keys(struct adxl_engine *e, const int *fds, size_t n,
+		     struct adxl_wait_key *keys)
 {
-	struct sockaddr_storage peer;
-	socklen_t plen = sizeof(peer);
-	const uint8_t *addr;
-	uint16_t port;
-	int family;
+	struct sock_want *w = calloc(n, sizeof(*w));
+	size_t *of = calloc(n, sizeof(*of));
+	size_t i, nw = 0;
 
-	memset(k, 0, sizeof(*k));
-	k->kind = ADXL_WAIT_UNKNOWN;
-	if (getpeername(fd, (struct sockaddr *)&peer, &plen))
-		return;
-	addr = sa_addr(&peer, &family, &port);
-	if (!addr)
-		return;
-	if (!addr_is_ours(family, addr)) {
-		k->kind = ADXL_WAIT_ADDR;
-		/* an IPv4 host on an IPv6 socket: its own key, not a /64 */
-		unmap_v4(&family, &addr);
-		if (family == AF_INET) {
-			k->addr[10] = k->addr[11] = 0xff;
-			memcpy(k->addr + 12, addr, 4);
-		} else {
+	memset(keys, 0, n * sizeof(*keys));
+	for (i = 0; w && of && i < n; i++) {
+		struct sock_want *x = &w[nw];
+		const uint8_t *addr;
+		int family;
+
+		keys[i].kind = ADXL_WAIT_UNKNOWN;
+		if (ends16(fds[i], x->src, &x->sport, x->dst, &x->dport))
+			continue;
+		family = is_mapped(x->src) ? AF_INET : AF_INET6;
+		addr = x->src + (family == AF_INET ? 12 : 0);
+		if (!addr_is_ours(family, addr)) {
+			keys[i].kind = ADXL_WAIT_ADDR;
 			/*
 			 * A host commonly has a whole /64 to pick addresses
-			 * from: one key for all of it, or each address
-			 * would bring 64 slots more.
+			 * from: one key for all of it, or each address would
+			 * bring 64 slots more.  IPv4 (also on an IPv6
+			 * socket): the address.
 			 */
-			memcpy(k->addr, addr, 8);
+			memcpy(keys[i].addr, x->src,
+			       family == AF_INET ? 16 : 8);
+			continue;
 		}
-		return;
+		of[nw++] = i;
 	}
-	if (!adxl__sock_peer_uid(fd, &k->uid))
-		k->kind = ADXL_WAIT_UID;
+	if (nw)
+		lookup(w, nw, &e->no_sock_diag);
+	for (i = 0; i < nw; i++) {
+		if (w[i].found != 1)
+			continue;
+		keys[of[i]].kind = ADXL_WAIT_UID;
+		keys[of[i]].uid = w[i].uid;
+	}
+	free(w);
+	free(of);
 }

@@ -726,9 +726,8 @@ static int do_ipc_import(struct memreg_ipc_import *im)
 	ok = n->any_pid || n->owner_pid == fake.ipc.pid;
 	for (i = 0; i < n->npids && !ok; i++)
 		ok = n->pids[i] == fake.ipc.pid;
-	/* as the module: not allowed is no such name (a guess learns nothing) */
 	if (!ok)
-		return ENOENT;
+		return EPERM;
 	err = new_dmabuf(&n->buf, im->flags & MEMREG_EXPORT_CLOEXEC, &im->fd);
 	if (!err)
 		im->len = n->buf.len;
