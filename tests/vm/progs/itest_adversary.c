@@ -34,6 +34,22 @@
  *                             refusal must be ENOSPC (device full) or
  *                             ENOMEM (the RAM reserve), never a kill
  *
+ * Against an ADXL engine of root's (run as root; the hostile side is a
+ * uid 1000 child, docs/adxl.md "Who may connect"):
+ *   adxl-race N               the child sends HELLO and NOTIFY in one
+ *                             write and closes at once, N times (its
+ *                             socket is then a TIME_WAIT socket, which
+ *                             socket-owner lookups report as uid 0): no
+ *                             notify may be delivered
+ *   adxl-handoff              root opens a TCP connection to its engine
+ *                             and hands the socket to the child, which
+ *                             says hello on it and answers the engine's
+ *                             challenge as itself: refused, no token
+ *   adxl-crowd P K N          P children hold K idle connections each to
+ *                             the engine (reopening those it closes) while
+ *                             root's own client Connects N times: none
+ *                             may fail
+ *
  * Each scenario prints "ok"/"not ok" lines for what it can see itself
  * and exits nonzero on a failure; what the module holds for it is the
  * script's to check (`memreg -j stats`, `memreg -j region`).
@@ -51,9 +67,19 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <grp.h>
+#include <stddef.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/un.h>
+#include <time.h>
 #include "memtest.h"
+#include "adxl_testlib.h"
 #include <linux/memreg_mstx.h>
+#include <memreg/memreg.h>
+#include <memreg/transfer.h>
 
 static int failures;
 
@@ -550,6 +576,459 @@ static int memlock(char **argv)
 	return failures ? 1 : 0;
 }
 
+/*
+ * ---- ADXL: root's engine against a uid 1000 child ----
+ *
+ * The child speaks the control protocol on raw sockets (docs/adxl.md,
+ * "Control protocol"): frames of a 12-byte big-endian header (magic,
+ * type, length) and a payload.  Encoded here by hand, not with the
+ * library's codecs, so that the test reads the wire as a stranger would.
+ */
+#define ADV_MAGIC		0x41445831U
+#define ADV_HELLO		1
+#define ADV_HELLO_REPLY		2
+#define ADV_NOTIFY		3
+#define ADV_PROVE		12
+#define ADV_PROOF		13
+#define ADV_PROOF_REPLY		14
+#define ADV_OTHER_USER		2
+#define ADV_NONCE_LEN		32
+#define ADV_UID			1000
+
+struct adv_buf {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void put32(struct adv_buf *b, uint32_t v)
+{
+	v = htonl(v);
+	memcpy(b->b + b->n, &v, 4);
+	b->n += 4;
+}
+
+static void put_bytes(struct adv_buf *b, const void *p, size_t n)
+{
+	memcpy(b->b + b->n, p, n);
+	b->n += n;
+}
+
+static void put_str(struct adv_buf *b, const char *s)
+{
+	put32(b, (uint32_t)strlen(s));
+	put_bytes(b, s, strlen(s));
+}
+
+/* Append a frame of @type whose payload is @p. */
+static void put_frame(struct adv_buf *b, uint32_t type, const struct adv_buf *p)
+{
+	put32(b, ADV_MAGIC);
+	put32(b, type);
+	put32(b, (uint32_t)p->n);
+	put_bytes(b, p->b, p->n);
+}
+
+static void put_hello(struct adv_buf *out, const char *target)
+{
+	struct adv_buf h = { .n = 0 };
+	uint8_t id[16] = { 0 };
+
+	put32(&h, 0);			/* status */
+	put32(&h, (uint32_t)getpid());
+	put_bytes(&h, id, sizeof(id));	/* instance id */
+	put_str(&h, "evil");
+	put_str(&h, target);
+	put32(&h, 0);			/* no registrations */
+	put_frame(out, ADV_HELLO, &h);
+}
+
+static void put_notify(struct adv_buf *out, const char *name, const char *msg)
+{
+	struct adv_buf n = { .n = 0 };
+
+	put32(&n, 1);			/* seq */
+	put_str(&n, name);
+	put_str(&n, msg);
+	put_frame(out, ADV_NOTIFY, &n);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return ntohl(v);
+}
+
+/* One frame from @fd within @ms: its type, payload in @p; -1 on failure. */
+static int read_frame(int fd, int ms, struct adv_buf *p)
+{
+	uint8_t hdr[12];
+	size_t have = 0, want = sizeof(hdr);
+	uint8_t *dst = hdr;
+	uint32_t type = 0;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (have == want) {
+			if (dst == p->b)
+				return (int)type;
+			if (get32(hdr) != ADV_MAGIC ||
+			    get32(hdr + 8) > sizeof(p->b))
+				return -1;
+			type = get32(hdr + 4);
+			dst = p->b;
+			want = p->n = get32(hdr + 8);
+			have = 0;
+			continue;
+		}
+		if (poll(&pfd, 1, ms) <= 0)
+			return -1;
+		n = recv(fd, dst + have, want - have, 0);
+		if (n <= 0)
+			return -1;
+		have += (size_t)n;
+	}
+}
+
+static int tcp_to(int port)
+{
+	struct sockaddr_in a = {
+		.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void become_user(void)
+{
+	if (setgroups(0, NULL) || setgid(ADV_UID) || setuid(ADV_UID)) {
+		perror("become uid 1000");
+		_exit(100);
+	}
+}
+
+static unsigned int adv_notifies;
+
+static void count_notify(const char *name, size_t name_len, const char *msg,
+			 size_t msg_len, void *arg)
+{
+	(void)name;
+	(void)name_len;
+	(void)msg;
+	(void)msg_len;
+	(void)arg;
+	adv_notifies++;
+}
+
+/* Root's engine listening on 127.0.0.1:@port with 64 KiB registered. */
+static adxl_engine_t *root_engine(int port, char *name, size_t len,
+				  struct atl_mem *mem)
+{
+	adxl_mem_handle_t h;
+	adxl_engine_t *e;
+
+	snprintf(name, len, "127.0.0.1:%d", port);
+	e = atl_engine(name, NULL);
+	if (!e || atl_alloc_reg(e, mem, ADXL_MEM_HOST, 65536, &h)) {
+		fprintf(stderr, "root's engine %s: cannot start\n", name);
+		exit(1);
+	}
+	return e;
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int adxl_race(char **argv)
+{
+	int n = atoi(argv[2]), i, sent = 0, rc;
+	struct atl_mem mem;
+	adxl_engine_t *e, *c;
+	char name[32];
+	pid_t pid;
+
+	e = root_engine(29401, name, sizeof(name), &mem);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		become_user();
+		for (i = 0; i < n; i++) {
+			struct adv_buf b = { .n = 0 };
+			int fd = tcp_to(29401);
+
+			if (fd < 0)
+				continue;
+			/* One write, then gone before the engine looks. */
+			put_hello(&b, name);
+			put_notify(&b, "forged", "from uid 1000");
+			if (send(fd, b.b, b.n, MSG_NOSIGNAL) == (ssize_t)b.n)
+				sent++;
+			close(fd);
+		}
+		printf("# uid 1000 sent %d of %d HELLO+NOTIFY writes and closed\n",
+		       sent, n);
+		_exit(sent == n ? 0 : 1);
+	}
+	rc = wait_child(pid);
+	result(rc == 0, "uid 1000 sent HELLO+NOTIFY in one write and closed, %d times",
+	       n);
+	/* Give the engine every chance to act on them. */
+	for (i = 0; i < 20; i++) {
+		usleep(100000);
+		adxl_get_notifies(e, count_notify, NULL);
+	}
+	result(adv_notifies == 0,
+	       "forged notifies delivered to root's engine: %u of %d",
+	       adv_notifies, n);
+	/* Not vacuous: root's own notify arrives. */
+	c = atl_engine("127.0.0.1", NULL);
+	adv_notifies = 0;
+	if (c && !adxl_connect(c, name, 3000) &&
+	    !adxl_send_notify(c, name, "n", 1, "m", 1, 3000))
+		adxl_get_notifies(e, count_notify, NULL);
+	result(adv_notifies == 1, "root's own notify is delivered (%u)",
+	       adv_notifies);
+	adxl_engine_destroy(c);
+	adxl_engine_destroy(e);
+	atl_free(&mem);
+	return failures ? 1 : 0;
+}
+
+/*
+ * The child of adxl-handoff, uid 1000, with root's connected socket @fd:
+ * say hello, answer a challenge honestly as ourselves.  Exit 0 refused
+ * without a token, 1 served (2 and up: the protocol went wrong).
+ */
+static int handoff_child(int fd, const char *target)
+{
+	struct adv_buf b = { .n = 0 }, in, proof = { .n = 0 };
+	struct sockaddr_storage me, peer;
+	socklen_t ml = sizeof(me), pl = sizeof(peer);
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	uint8_t a6[16];
+	uint32_t nlen, n_regs;
+	int type, u;
+
+	put_hello(&b, target);
+	if (send(fd, b.b, b.n, MSG_NOSIGNAL) != (ssize_t)b.n)
+		return 2;
+	type = read_frame(fd, 5000, &in);
+	if (type == ADV_PROVE) {
+		/* u32 version, string abstract name, nonce */
+		nlen = get32(in.b + 4);
+		if (in.n != 8 + nlen + ADV_NONCE_LEN ||
+		    nlen + 1 > sizeof(un.sun_path))
+			return 3;
+		memcpy(un.sun_path + 1, in.b + 8, nlen);
+		printf("# challenged: prove at @%.*s\n", (int)nlen, in.b + 8);
+		put32(&proof, 1);
+		put_bytes(&proof, in.b + 8 + nlen, ADV_NONCE_LEN);
+		getsockname(fd, (struct sockaddr *)&me, &ml);
+		getpeername(fd, (struct sockaddr *)&peer, &pl);
+		memset(a6, 0, sizeof(a6));
+		a6[10] = a6[11] = 0xff;
+		memcpy(a6 + 12, &((struct sockaddr_in *)&me)->sin_addr, 4);
+		put_bytes(&proof, a6, 16);
+		put32(&proof, ntohs(((struct sockaddr_in *)&me)->sin_port));
+		memcpy(a6 + 12, &((struct sockaddr_in *)&peer)->sin_addr, 4);
+		put_bytes(&proof, a6, 16);
+		put32(&proof, ntohs(((struct sockaddr_in *)&peer)->sin_port));
+		b.n = 0;
+		put_frame(&b, ADV_PROOF, &proof);
+		u = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (u < 0 || connect(u, (struct sockaddr *)&un,
+				     offsetof(struct sockaddr_un, sun_path) +
+				     1 + nlen) ||
+		    send(u, b.b, b.n, MSG_NOSIGNAL) != (ssize_t)b.n)
+			return 4;
+		type = read_frame(u, 5000, &in);
+		printf("# the proof's answer: %s %u\n",
+		       type == ADV_PROOF_REPLY ? "status" : "none",
+		       type == ADV_PROOF_REPLY ? get32(in.b) : 0);
+		close(u);
+		type = read_frame(fd, 5000, &in);
+	}
+	if (type != ADV_HELLO_REPLY || in.n < 24)
+		return 5;
+	/* status, pid, id[16], name, target, n, n * {addr,len,type,acc,tok} */
+	nlen = get32(in.b + 24);
+	n_regs = 28 + nlen + 4 <= in.n ?
+		 get32(in.b + 28 + nlen + get32(in.b + 28 + nlen) + 4) : 0;
+	printf("# hello answered: status %u, %u registrations\n", get32(in.b),
+	       n_regs);
+	if (get32(in.b) == 0 && n_regs) {
+		struct memreg_remote r;
+		struct memreg_ctx *ctx;
+		size_t off = 28 + nlen + 4 + get32(in.b + 28 + nlen) + 4;
+
+		/* What a token is worth: root's memory, importable. */
+		if (!memreg_open(&ctx) &&
+		    !memreg_import(ctx, in.b + off + 24, &r))
+			printf("# imported root's registration at 0x%llx, %llu bytes\n",
+			       (unsigned long long)r.addr,
+			       (unsigned long long)r.len);
+		return 1;
+	}
+	return get32(in.b) == ADV_OTHER_USER ? 0 : 6;
+}
+
+static int adxl_handoff(void)
+{
+	struct atl_mem mem;
+	adxl_engine_t *e;
+	char name[32];
+	int sv[2], fd, rc;
+	pid_t pid;
+
+	e = root_engine(29402, name, sizeof(name), &mem);
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		close(sv[0]);
+		become_user();
+		fd = recv_fd(sv[1]);
+		_exit(fd < 0 ? 7 : handoff_child(fd, name));
+	}
+	close(sv[1]);
+	/* Root's socket, connected to root's engine, handed over. */
+	fd = tcp_to(29402);
+	if (fd < 0 || send_fd(sv[0], fd))
+		return 1;
+	close(fd);
+	rc = wait_child(pid);
+	result(rc == 0,
+	       "root's TCP socket handed to uid 1000: its hello is refused, no token (child exit %d)",
+	       rc);
+	adxl_engine_destroy(e);
+	atl_free(&mem);
+	return failures ? 1 : 0;
+}
+
+/* A crowd child: hold @k connections open, reopen what the engine closes. */
+static void crowd_child(int port, int k)
+{
+	struct pollfd *pfd = calloc((size_t)k, sizeof(*pfd));
+	struct timeval tv = { .tv_sec = 1 };
+	int i, opened = 0;
+
+	become_user();
+	for (;;) {
+		for (i = 0; i < k; i++) {
+			if (pfd[i].fd > 0)
+				continue;
+			pfd[i].fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC,
+					   0);
+			setsockopt(pfd[i].fd, SOL_SOCKET, SO_SNDTIMEO, &tv,
+				   sizeof(tv));
+			{
+				struct sockaddr_in a = {
+					.sin_family = AF_INET,
+					.sin_port = htons((uint16_t)port),
+					.sin_addr.s_addr =
+						htonl(INADDR_LOOPBACK),
+				};
+
+				if (connect(pfd[i].fd, (struct sockaddr *)&a,
+					    sizeof(a))) {
+					close(pfd[i].fd);
+					pfd[i].fd = 0;
+					continue;
+				}
+			}
+			pfd[i].events = POLLIN;
+			if (++opened == k)
+				printf("# crowd %d: %d connections open\n",
+				       getpid(), k);
+		}
+		if (poll(pfd, (nfds_t)k, 1000) < 0)
+			continue;
+		for (i = 0; i < k; i++) {
+			if (pfd[i].fd > 0 && pfd[i].revents) {
+				close(pfd[i].fd);
+				pfd[i].fd = 0;
+			}
+		}
+	}
+}
+
+static double adv_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int adxl_crowd(char **argv)
+{
+	int p = atoi(argv[2]), k = atoi(argv[3]), n = atoi(argv[4]), i;
+	int failed = 0;
+	double worst = 0, t;
+	struct atl_mem mem;
+	adxl_engine_t *e, *c;
+	pid_t pids[16];
+	char name[32];
+
+	if (p < 1 || p > 16)
+		return 2;
+	e = root_engine(29403, name, sizeof(name), &mem);
+	for (i = 0; i < p; i++) {
+		pids[i] = fork();
+		if (!pids[i])
+			crowd_child(29403, k);
+	}
+	sleep(2);
+	c = atl_engine("127.0.0.1", NULL);
+	for (i = 0; c && i < n; i++) {
+		adxl_status_t st;
+
+		t = adv_now_ms();
+		st = adxl_connect(c, name, 2000);
+		t = adv_now_ms() - t;
+		if (t > worst)
+			worst = t;
+		if (st) {
+			failed++;
+			printf("# hello %d of root's: %s after %.0f ms: %s\n",
+			       i, atl_status(st), t, adxl_last_error());
+			continue;
+		}
+		adxl_disconnect(c, name, 1000);
+	}
+	for (i = 0; i < p; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+	result(c && !failed,
+	       "%d uid 1000 processes holding %d idle connections each: %d of root's %d hellos failed (slowest Connect %.0f ms)",
+	       p, k, failed, n, worst);
+	adxl_engine_destroy(c);
+	adxl_engine_destroy(e);
+	atl_free(&mem);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -571,8 +1050,14 @@ int main(int argc, char **argv)
 		return steal(argv);
 	if (argc == 4 && !strcmp(argv[1], "memlock"))
 		return memlock(argv);
+	if (argc == 3 && !strcmp(argv[1], "adxl-race"))
+		return adxl_race(argv);
+	if (argc == 2 && !strcmp(argv[1], "adxl-handoff"))
+		return adxl_handoff();
+	if (argc == 5 && !strcmp(argv[1], "adxl-crowd"))
+		return adxl_crowd(argv);
 	fprintf(stderr,
-		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | huge-range | fill-dev CHUNK | mstx-files N | steal HANDLE N | memlock N BYTES\n",
+		"usage: %s exec-chain|dev-chain|pass-fds N BYTES FILE | rdonly-mmap | huge-range | fill-dev CHUNK | mstx-files N | steal HANDLE N | memlock N BYTES | adxl-race N | adxl-handoff | adxl-crowd P K N\n",
 		argv[0]);
 	return 2;
 }
