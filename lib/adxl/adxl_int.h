@@ -560,9 +560,13 @@ void adxl__proof_serve(struct adxl_engine *e, const struct pollfd *pfd,
 /* The most proof connections at once, for the pollfd array. */
 #define ADXL_MAX_PROVERS	256
 
-/* proof.c: the client's side, after a PROVE on @fd.  0 or ADXL_* status. */
+/*
+ * proof.c: the client's side, after a PROVE on @fd: 0 or an ADXL_*
+ * status, with *@closed set if the engine closed the proof connection
+ * before it answered (the caller may dial again).
+ */
 adxl_status_t adxl__proof_give(int fd, const uint8_t *p, size_t len,
-			       const char *peer, int64_t deadline);
+			       const char *peer, int64_t deadline, bool *closed);
 
 /* notify.c */
 bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,

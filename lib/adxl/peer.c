@@ -222,7 +222,8 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 	 * (proof.c); its answer to the hello follows on this link.
 	 */
 	if (!ret && type == ADXL_MSG_PROVE) {
-		st = adxl__proof_give(p->fd, msg, len, p->name, deadline);
+		st = adxl__proof_give(p->fd, msg, len, p->name, deadline,
+				      closed);
 		free(msg);
 		if (st)
 			return st;

@@ -51,10 +51,12 @@
 /* A proof connection says its piece and takes its answer within this. */
 #define PROOF_DEADLINE_MS	5000
 /*
- * Proof connections of one uid at once: a client proves once per Connect,
- * at once, so a uid with more is flooding and loses its oldest ones.
+ * Proof connections of one uid at once: a client proves once per Connect
+ * and is done in a round trip, so a uid with more is flooding and loses
+ * its oldest ones (a client whose proof connection is closed so dials
+ * again, as when its TCP link is closed before the answer).
  */
-#define PROVERS_PER_UID		16
+#define PROVERS_PER_UID		64
 /* A proof is a small fixed message; anything larger is not one. */
 #define PROOF_MAX		96
 
@@ -451,7 +453,7 @@ void adxl__proof_serve(struct adxl_engine *e, const struct pollfd *pfd,
 /* ---- the client's side ---- */
 
 adxl_status_t adxl__proof_give(int fd, const uint8_t *p, size_t len,
-			       const char *peer, int64_t deadline)
+			       const char *peer, int64_t deadline, bool *closed)
 {
 	struct adxl_prove v;
 	struct adxl_proof f;
@@ -509,6 +511,11 @@ adxl_status_t adxl__proof_give(int fd, const uint8_t *p, size_t len,
 		goto timeout;
 	if (!ret && (type != ADXL_MSG_PROOF_REPLY || mlen != 4))
 		ret = -EPROTO;
+	/* Closed before it answered (a crowd of provers): dial again. */
+	if (ret == -ECONNRESET || ret == -EPIPE) {
+		*closed = true;
+		return ADXL_FAILED;
+	}
 	if (ret) {
 		free(msg);
 		adxl__err("Connect %s: proving our user failed: %s", peer,

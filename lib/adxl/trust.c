@@ -387,7 +387,13 @@ static void lookup(struct sock_want *w, size_t n, bool *no_diag)
 	if (nl >= 0 && !missed)
 		return;
 	proc_pass("/proc/net/tcp", w, n);
-	proc_pass("/proc/net/tcp6", w, n);
+	/* tcp6 only for what tcp did not have: each pass costs the lot */
+	for (i = 0; i < n; i++) {
+		if (!w[i].found) {
+			proc_pass("/proc/net/tcp6", w, n);
+			break;
+		}
+	}
 	for (i = 0; diag_tried && i < n; i++)
 		if (w[i].found)
 			*no_diag = true;

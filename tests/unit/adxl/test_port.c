@@ -174,9 +174,12 @@ static adxl_status_t give_proof(int fd, const struct adxl_prove *v)
 {
 	struct adxl_buf b = { 0 };
 	adxl_status_t st;
+	bool closed = false;
 
 	assert_int_equal(adxl__prove_encode(v, &b), 0);
-	st = adxl__proof_give(fd, b.data, b.len, S, adxl__deadline(3000));
+	st = adxl__proof_give(fd, b.data, b.len, S, adxl__deadline(3000),
+			      &closed);
+	assert_false(closed);
 	adxl__buf_free(&b);
 	return st;
 }
