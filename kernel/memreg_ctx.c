@@ -134,6 +134,8 @@ static void memreg_ctx_mm_release(struct mmu_notifier *mn,
 	list_for_each_entry(mf, &ctx->files, ctx_node)
 		memreg_file_drop_all(mf);
 	mutex_unlock(&ctx->files_lock);
+	/* and what it gave away but kept alive, freed with its exports */
+	memreg_dev_revoke_kept(ctx);
 }
 
 static void memreg_ctx_free_rcu(struct rcu_head *rcu)
@@ -188,6 +190,7 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	spin_lock_init(&ctx->lock);
 	mutex_init(&ctx->files_lock);
 	INIT_LIST_HEAD(&ctx->files);
+	INIT_LIST_HEAD(&ctx->kept);
 	xa_init(&ctx->regions);
 	ctx->tgid = get_pid(tgid);
 	ctx->mm = current->mm;
@@ -441,6 +444,9 @@ int memreg_ctx_charge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len,
 	if (len > lim.max_bytes[MEMREG_MEM_DEVICE] ||
 	    total > lim.max_bytes[MEMREG_MEM_DEVICE] - len)
 		err = -ENOSPC;
+	/* the user's too: what its exited processes' exports still hold */
+	else if (memreg_user_charge_dev(ctx->user, len, charge))
+		err = -ENOSPC;
 	else if (charge)
 		ctx->dev_alloc[dev] += len;
 	spin_unlock(&ctx->lock);
@@ -456,4 +462,5 @@ void memreg_ctx_uncharge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len)
 	spin_lock(&ctx->lock);
 	ctx->dev_alloc[dev] -= len;
 	spin_unlock(&ctx->lock);
+	memreg_user_uncharge_dev(ctx->user, len);
 }

@@ -283,6 +283,10 @@ static void memreg_dalloc_release(struct kref *ref)
 	struct memreg_dalloc *d = container_of(ref, struct memreg_dalloc, ref);
 	struct memreg_ctx *ctx = d->ctx;
 
+	spin_lock(&ctx->lock);
+	list_del_init(&d->kept_node);
+	spin_unlock(&ctx->lock);
+
 	memreg_dev_free_pages(d->pages, d->npages);
 	kvfree(d->pages);
 	memreg_dev_unreserve(d->dev, d->len, d->huge);
@@ -341,6 +345,7 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	spin_lock_init(&d->lock);
 	mutex_init(&d->exports_lock);
 	INIT_LIST_HEAD(&d->exports);
+	INIT_LIST_HEAD(&d->kept_node);
 	d->dev = memreg_dev_get(req->device);
 	d->ctx = ctx;
 
@@ -419,6 +424,20 @@ static bool memreg_dalloc_pinned(const struct memreg_dalloc *d)
 	return false;
 }
 
+/*
+ * Freed with MEMREG_DEV_FREE_KEEP_EXPORTS: the dma-bufs stay valid after
+ * the handle, for as long as the allocating process lives (CANN's
+ * physical memory handles, whose importers keep what they imported).  Not
+ * longer: its limit bounds what it holds only while it is there to be
+ * refused.  The list holds no reference; the release takes it off.
+ */
+static void memreg_dev_keep(struct memreg_dalloc *d)
+{
+	spin_lock(&d->ctx->lock);
+	list_add_tail(&d->kept_node, &d->ctx->kept);
+	spin_unlock(&d->ctx->lock);
+}
+
 /* Drop the handle's reference; the caller holds mf->lock. */
 static void memreg_dev_forget(struct memreg_file *mf, struct memreg_dalloc *d)
 {
@@ -452,13 +471,42 @@ int memreg_dev_free(struct memreg_file *mf, u64 handle, u32 flags)
 		d->freed = true;
 	spin_unlock(&d->lock);
 	if (!err) {
-		if (!(flags & MEMREG_DEV_FREE_KEEP_EXPORTS))
+		if (flags & MEMREG_DEV_FREE_KEEP_EXPORTS)
+			memreg_dev_keep(d);
+		else
 			memreg_dev_export_revoke(d);
 		memreg_dev_forget(mf, d);
 	}
 out:
 	mutex_unlock(&mf->lock);
 	return err;
+}
+
+/*
+ * @ctx's address space is gone (exit, exec): revoke the exports of the
+ * allocations it kept alive.  What other processes hold of them stays
+ * charged to the process's user (memreg_user.c), and usable by nobody.
+ */
+void memreg_dev_revoke_kept(struct memreg_ctx *ctx)
+{
+	struct memreg_dalloc *d;
+
+	for (;;) {
+		spin_lock(&ctx->lock);
+		/* one being released takes itself off: skip it */
+		list_for_each_entry(d, &ctx->kept, kept_node)
+			if (kref_get_unless_zero(&d->ref))
+				break;
+		if (list_entry_is_head(d, &ctx->kept, kept_node)) {
+			spin_unlock(&ctx->lock);
+			return;
+		}
+		list_del_init(&d->kept_node);
+		spin_unlock(&ctx->lock);
+		memreg_dev_export_revoke(d);
+		memreg_dalloc_put(d);
+		cond_resched();
+	}
 }
 
 /* The file is going away: its handles go; mappings may outlive them. */

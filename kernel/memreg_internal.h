@@ -83,6 +83,7 @@ struct memreg_user {
 	kuid_t uid;
 	struct hlist_node node;		/* in memreg_user.c's table */
 	atomic_t files;			/* dma-buf files held for it */
+	atomic64_t dev_bytes;		/* device memory its processes hold */
 	spinlock_t lock;		/* protects the import bucket */
 	u64 import_budget;		/* failed IPC imports it may still make */
 	unsigned long import_stamp;	/* jiffies of the last refill */
@@ -113,6 +114,12 @@ struct memreg_ctx {
 	unsigned int overridden;	/* MEMREG_OVR_*; others follow defaults */
 
 	u64 dev_alloc[MEMREG_MAX_DEVICES];	/* device bytes allocated */
+	/*
+	 * Allocations freed with MEMREG_DEV_FREE_KEEP_EXPORTS whose
+	 * dma-bufs live on: revoked when the address space goes
+	 * (memreg_dev_revoke_kept()), so no export outlives its allocator.
+	 */
+	struct list_head kept;
 
 	/* IPC names and allow-list entries of all its files (memreg_ipc.c) */
 	atomic_t ipc_names;
@@ -278,6 +285,7 @@ struct memreg_dalloc {
 	/* its dma-bufs (memreg_dev_export.c), revoked when it is freed */
 	struct mutex exports_lock;
 	struct list_head exports;
+	struct list_head kept_node;	/* in ctx->kept, under ctx->lock */
 };
 
 /* module-wide state: memreg_main.c, memreg_ctx.c (limits, stats) */
@@ -421,6 +429,7 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req);
 int memreg_dev_free(struct memreg_file *mf, u64 handle, u32 flags);
 int memreg_dev_info(struct memreg_file *mf, struct memreg_dev_info *info);
 void memreg_dev_release_file(struct memreg_file *mf);
+void memreg_dev_revoke_kept(struct memreg_ctx *ctx);
 int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);
 struct memreg_dalloc *memreg_dalloc_get(struct memreg_file *mf, u64 handle);
 void memreg_dalloc_put(struct memreg_dalloc *d);
@@ -441,6 +450,8 @@ void memreg_user_put(struct memreg_user *u);
 unsigned int memreg_user_max_files(void);
 unsigned int memreg_user_import_fail_rate(void);
 int memreg_user_charge_file(struct memreg_user *u);
+int memreg_user_charge_dev(struct memreg_user *u, u64 len, bool charge);
+void memreg_user_uncharge_dev(struct memreg_user *u, u64 len);
 void memreg_user_uncharge_file(struct memreg_user *u);
 unsigned int memreg_user_files(const struct memreg_user *u);
 int memreg_user_import_begin(struct memreg_user *u);

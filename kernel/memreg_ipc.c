@@ -23,9 +23,11 @@
  *  - its allow-list: distinct pids only, at most MEMREG_IPC_MAX_PIDS a
  *    name and max_ipc_pids a process (E2BIG), charged to the caller's
  *    memory cgroup.
- * Guessing: a name's id is random, not sequential, and the two ways an
- * import can miss (no such name, not allowed) are one errno, ENOENT, so a
- * guess learns nothing but success; failures are rationed per user
+ * Guessing: a name's id is random, not sequential, and to another user
+ * the two ways an import can miss (no such name, not allowed) are one
+ * errno, ENOENT, so a guess learns nothing but success (the exporter's own
+ * user gets EPERM for a name it may not import); failures are rationed per
+ * user
  * (memreg_user_import_begin()).  A short token (MEMREG_IPC_SHORT_TOKEN)
  * has 32 random id bits and 32 more: at 100 failures a second, finding
  * one of N live names takes 2^63 / N / 100 seconds on average.
@@ -303,12 +305,20 @@ int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)
 		return err;
 	mutex_lock(&memreg_ipc_lock);
 	name = memreg_ipc_find(req->token);
-	/* unknown and not allowed alike: a guess learns nothing more */
 	if (!name || !memreg_ipc_allowed(name)) {
+		/*
+		 * Another user learns nothing from a miss: unknown and not
+		 * allowed are one answer.  The exporter's own user may tell
+		 * them apart (EPERM, as CANN's "no permission"): its
+		 * processes are not a boundary to each other (they may
+		 * ptrace and read each other's memory).
+		 */
+		err = name && uid_eq(name->ctx->uid, mf->ctx->uid) ?
+			-EPERM : -ENOENT;
 		mutex_unlock(&memreg_ipc_lock);
 		memreg_user_import_failed(user);
 		atomic64_inc(&mf->ctx->ipc_import_failed);
-		return -ENOENT;
+		return err;
 	}
 	dmabuf = name->dmabuf;
 	get_dma_buf(dmabuf);

@@ -12,6 +12,13 @@
  *    filled file-max through 23 fds, then every other user's shell said
  *    "Too many open files in system".  Each is charged here, and refused
  *    (EMFILE) past max_user_files, by default a sixteenth of file-max.
+ *  - Device memory.  An allocation lives as long as its dma-bufs, which
+ *    other processes may hold after its allocator exited; it stays
+ *    charged to the allocator's context, whose process is gone, and its
+ *    exports are revoked then (memreg_dev_revoke_kept()), so nobody can
+ *    use it.  What is held that way stays charged here, to the user,
+ *    against max_user_dev_bytes: a chain of helpers that allocate, hand
+ *    over and exit cannot hold more than that, usable or not.
  *  - Guesses.  A failed IPC_IMPORT tells a guessed name from a wrong one
  *    only by succeeding; failures are rationed per user (a token bucket,
  *    ipc_import_fail_rate a second), so forking does not multiply the
@@ -43,6 +50,11 @@ static unsigned int ipc_import_fail_rate = 100;
 module_param(ipc_import_fail_rate, uint, 0644);
 MODULE_PARM_DESC(ipc_import_fail_rate,
 		 "Failed IPC imports a second per user, in bursts of up to 10 seconds' worth (100)");
+
+static unsigned long long max_user_dev_bytes;
+module_param(max_user_dev_bytes, ullong, 0644);
+MODULE_PARM_DESC(max_user_dev_bytes,
+		 "Device memory one user's processes may hold, with what their exports keep after they exit (0: no limit but the devices')");
 
 static DEFINE_HASHTABLE(memreg_users, 6);
 static DEFINE_SPINLOCK(memreg_users_lock);
@@ -103,6 +115,7 @@ void memreg_user_put(struct memreg_user *u)
 	hash_del(&u->node);
 	spin_unlock(&memreg_users_lock);
 	WARN_ON_ONCE(atomic_read(&u->files));
+	WARN_ON_ONCE(atomic64_read(&u->dev_bytes));
 	kfree(u);
 }
 
@@ -124,6 +137,29 @@ void memreg_user_uncharge_file(struct memreg_user *u)
 {
 	atomic_dec(&u->files);
 	memreg_user_put(u);
+}
+
+/*
+ * @len more device bytes for @u (@charge), or only whether they would fit:
+ * -ENOSPC past max_user_dev_bytes.
+ */
+int memreg_user_charge_dev(struct memreg_user *u, u64 len, bool charge)
+{
+	u64 max = READ_ONCE(max_user_dev_bytes);
+
+	if (!charge)
+		return max && atomic64_read(&u->dev_bytes) + len > max ?
+			-ENOSPC : 0;
+	if (atomic64_add_return(len, &u->dev_bytes) > max && max) {
+		atomic64_sub(len, &u->dev_bytes);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+void memreg_user_uncharge_dev(struct memreg_user *u, u64 len)
+{
+	atomic64_sub(len, &u->dev_bytes);
 }
 
 unsigned int memreg_user_files(const struct memreg_user *u)

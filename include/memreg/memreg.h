@@ -421,8 +421,10 @@ int memreg_ipc_allow(struct memreg_ctx *ctx,
  * The fd stays valid when the exporter closes the name; it is revoked
  * (mappings fault) when the exporter frees the memory behind it.
  *
- * Return: 0, -MEMREG_E_NOENT (no such name, or closed, or this process is
- * not allowed: one answer, so that guessing learns nothing), -MEMREG_E_IO
+ * Return: 0, -MEMREG_E_NOENT (no such name, or closed; or this process is
+ * not allowed and of another user than the exporter: one answer, so that
+ * guessing learns nothing), -MEMREG_E_PERM (this process is not allowed,
+ * and of the exporter's user), -MEMREG_E_IO
  * with errno EAGAIN (this user's failed imports are rationed, the module's
  * ipc_import_fail_rate a second: try again later), -MEMREG_E_NOFD.
  */

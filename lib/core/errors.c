@@ -135,7 +135,7 @@ static const char *const err_text[] = {
 	[MEMREG_E_ACCESS] =
 		"memory range is mapped but not writable (EACCES)",
 	[MEMREG_E_NOENT] =
-		"no such handle, token or IPC name on this context, or an IPC name this process may not import (ENOENT)",
+		"no such handle, token or IPC name on this context, or another user's IPC name this process may not import (ENOENT)",
 	[MEMREG_E_LIMIT_REGIONS] =
 		"registration limit of the process reached (EMFILE)",
 	[MEMREG_E_LIMIT_HOST] =

@@ -477,9 +477,10 @@ struct memreg_transfer {
  *               not exist, E2BIG more than MEMREG_IPC_MAX_PIDS distinct
  *               pids on the name, or max_ipc_pids on all of the
  *               process's names.
- *   IPC_IMPORT: ENOENT no such name (or closed), or the caller is not one
- *               of the pids allowed: one errno, so that a guess learns
- *               nothing; EAGAIN the user's failed imports are rationed
+ *   IPC_IMPORT: ENOENT no such name (or closed); EPERM the caller is not
+ *               one of the pids allowed and of the exporter's user (to
+ *               another user it is ENOENT: a guess learns nothing);
+ *               EAGAIN the user's failed imports are rationed
  *               (module parameter ipc_import_fail_rate a second) and
  *               its budget is spent; EMFILE no free fd.
  *   IPC_CLOSE:  ENOENT no such name of this file.

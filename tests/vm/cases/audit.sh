@@ -52,6 +52,7 @@ as_user memreg_audit host-reg
 as_user memreg_audit ipc-names "$names_max"
 as_user memreg_audit ipc-allow
 as_user memreg_audit ipc-guess "$rate"
+memreg_audit ipc-oracle
 
 # The user's limit on files, whatever its processes: three of them, each
 # at most max_ipc_names, hold no more than max_user_files together.
@@ -68,6 +69,18 @@ if is_root; then
 		ok "max_user_files 1500: three processes of one user held $total names together" ||
 		{ not_ok "max_user_files 1500: three processes of one user held $total names"; cat /tmp/audit-hold.*; }
 	echo "$old" >/sys/module/memreg/parameters/max_user_files
+fi
+
+# Device memory outliving its allocator: per-process limit 64 MiB, the
+# user's 256 MiB
+if is_root; then
+	old_dev=$(param max_dev_bytes)
+	old_user=$(param max_user_dev_bytes)
+	echo $((64 << 20)) >/sys/module/memreg/parameters/max_dev_bytes
+	echo $((256 << 20)) >/sys/module/memreg/parameters/max_user_dev_bytes
+	as_user memreg_audit dev-outlive 64 256
+	echo "$old_dev" >/sys/module/memreg/parameters/max_dev_bytes
+	echo "$old_user" >/sys/module/memreg/parameters/max_user_dev_bytes
 fi
 
 # Everything goes with its owner: after every process of the user exited
