@@ -103,11 +103,15 @@ static int memreg_ipc_insert(struct memreg_ipc_name *name)
 {
 	int tries, err = -EBUSY;
 
-	/* the table is far from full (names are limited): few tries */
+	/*
+	 * The table is far from full (names are limited): few tries.  Its
+	 * nodes are the exporter's: a random id can need a node chain of
+	 * its own (up to 3.4 KiB).
+	 */
 	for (tries = 0; tries < 16 && err == -EBUSY; tries++) {
 		name->id = get_random_u32();
 		err = name->id ? xa_insert(&memreg_ipc_names, name->id, name,
-					   GFP_KERNEL) : -EBUSY;
+					   GFP_KERNEL_ACCOUNT) : -EBUSY;
 	}
 	return err == -EBUSY ? -ENOSPC : err;
 }

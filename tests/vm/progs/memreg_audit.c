@@ -56,7 +56,7 @@ static int scale = 1;
 /* What the kernel has spent, at one moment. */
 struct spend {
 	long long mem_free;		/* bytes */
-	long long slab, sunreclaim, vmalloc;
+	long long slab, sunreclaim, vmalloc, pgtables;
 	long long files;		/* file-nr: allocated file handles */
 	long long cg;			/* memory.current of our cgroup, or -1 */
 };
@@ -142,13 +142,14 @@ static void measure(struct spend *s)
 	s->slab = meminfo("Slab");
 	s->sunreclaim = meminfo("SUnreclaim");
 	s->vmalloc = meminfo("VmallocUsed");
+	s->pgtables = meminfo("PageTables");
 	s->files = read_ll("/proc/sys/fs/file-nr");
 	s->cg = cgroup_current();
 }
 
 /* Per-unit cost between @a and @b of @n units; figures as comments. */
 struct cost {
-	long long mem, slab, sunreclaim, vmalloc, files, cg;
+	long long mem, slab, sunreclaim, vmalloc, pgtables, files, cg;
 };
 
 static struct cost per_unit(const char *row, const struct spend *a,
@@ -159,12 +160,13 @@ static struct cost per_unit(const char *row, const struct spend *a,
 		.slab = (b->slab - a->slab) / n,
 		.sunreclaim = (b->sunreclaim - a->sunreclaim) / n,
 		.vmalloc = (b->vmalloc - a->vmalloc) / n,
+		.pgtables = (b->pgtables - a->pgtables) / n,
 		.files = (b->files - a->files) * 1000 / n,
 		.cg = a->cg >= 0 && b->cg >= 0 ? (b->cg - a->cg) / n : -1,
 	};
 
-	NOTE("%s: %ld units: per unit MemFree -%lld B, Slab %+lld B, SUnreclaim %+lld B, VmallocUsed %+lld B, files %+lld.%03lld, memcg %+lld B",
-	     row, n, c.mem, c.slab, c.sunreclaim, c.vmalloc,
+	NOTE("%s: %ld units: per unit MemFree -%lld B, Slab %+lld B, SUnreclaim %+lld B, VmallocUsed %+lld B, PageTables %+lld B, files %+lld.%03lld, memcg %+lld B",
+	     row, n, c.mem, c.slab, c.sunreclaim, c.vmalloc, c.pgtables,
 	     c.files / 1000, llabs(c.files % 1000), c.cg);
 	return c;
 }
