@@ -469,6 +469,10 @@ void memreg_ipc_release_file(struct memreg_file *mf);
 /* memreg_main.c: the device dma-buf attachments are made for */
 struct device *memreg_dma_device(void);
 
+/* memreg_oom.c: device memory in the OOM killer's choice */
+int memreg_oom_init(void);
+void memreg_oom_exit(void);
+
 /* memreg_heap.c: mstx heaps and regions */
 int memreg_heap_batch(struct memreg_file *mf, struct memreg_mstx *req);
 int memreg_heap_cache_init(void);

@@ -149,6 +149,9 @@ static int __init memreg_init(void)
 					   DMA_BIT_MASK(64));
 	if (err)
 		goto misc;
+	err = memreg_oom_init();
+	if (err)
+		goto misc;
 	return 0;
 
 misc:
@@ -162,6 +165,7 @@ heap_cache:
 
 static void __exit memreg_exit(void)
 {
+	memreg_oom_exit();
 	misc_deregister(&memreg_misc);
 	memreg_nl_exit();
 	/*

@@ -50,6 +50,41 @@ expect "ACL: aclrtMalloc until refused ends with ACL_ERROR_RT_MEMORY_ALLOCATION 
 expect "ACL: no OOM kill" 0 "$(oom_kills)"
 expect "ACL: all device memory back after exit" 0 "$(dev_used)"
 
+# The holder pays: uid 1000 holds device memory up to the reserve, mapped
+# nowhere (in no RSS), then a 256 MiB process that did nothing wrong runs
+# the system out of memory.  memreg's OOM notifier must kill the holder,
+# not it.
+oom_holder_pays() {
+	killed0=$(dmesg | grep -c 'Killed process')
+	runas 1000 1000 memreg_audit dev-hold >/tmp/hold.out 2>&1 &
+	holder=$!
+	wait_for /tmp/hold.out '^# held' 600 ||
+		{ not_ok "OOM: the holder took no device memory"; cat /tmp/hold.out; return; }
+	grep '^#' /tmp/hold.out
+	runas 1000 1000 memreg_audit hog 256 >/tmp/hog.out 2>&1
+	rc=$?
+	grep -E '^(not )?ok|^#' /tmp/hog.out | sed 's/^\(not \)*ok - /# /'
+	expect "OOM: the innocent 256 MiB process finishes" 0 "$rc"
+	# killed by now, or it never will be: do not wait for it forever
+	n=0
+	while kill -0 "$holder" 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if kill -0 "$holder" 2>/dev/null; then
+		kill -9 "$holder"
+		wait "$holder"
+		not_ok "OOM: the holder of unmapped device memory is the one killed: it lived on"
+	else
+		wait "$holder"
+		expect "OOM: the holder of unmapped device memory is the one killed (SIGKILL)" 137 "$?"
+	fi
+	check "OOM: memreg says why" sh -c "dmesg | grep 'memreg: out of memory: killing process $holder'"
+	dmesg | grep 'memreg: out of memory' | sed 's/^/# /'
+	expect "OOM: the kernel's OOM killer killed nobody" "$killed0" "$(dmesg | grep -c 'Killed process')"
+	expect "OOM: all device memory back" 0 "$(dev_used)"
+}
+
 if is_root; then
 	fill root "root"
 	fill user "uid 1000"
@@ -78,6 +113,7 @@ if is_root; then
 	else
 		skip "memory cgroup limit" "the kernel has no memory cgroups"
 	fi
+	oom_holder_pays
 else
 	fill user "uid $(id -u)"
 fi

@@ -17,7 +17,8 @@
  * Rows: dmabuf-reg, host-reg, ipc-names MAX, ipc-names-hold MAX (holds
  * them 3 s: the case runs three at once against the user's limit),
  * ipc-allow, ipc-guess RATE, ipc-oracle (as root), dev-outlive PER_MB
- * USER_MB (with those limits set).
+ * USER_MB (with those limits set), dev-hold and hog MB (the OOM case in
+ * devmem_pressure.sh).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -685,6 +686,60 @@ static void row_dev_outlive(long per_mb, long user_mb)
 	close(fd);
 }
 
+/*
+ * Hold device memory without mapping it (in no RSS): 16 MiB at a time
+ * from every device until refused, then wait to be killed.
+ */
+static void row_dev_hold(void)
+{
+	struct memreg_info info;
+	uint64_t total = 0;
+	int fd = open_or_die(), err = 0;
+	unsigned int d;
+
+	if (memtest_info(fd, &info)) {
+		NOT_OK("dev-hold: no info");
+		return;
+	}
+	for (d = 0; d < info.devices; d++) {
+		for (;;) {
+			struct memreg_dev_alloc a = {
+				.size = sizeof(a), .device = d, .len = 16 * MiB,
+				.policy = MEMREG_DEV_NORMAL_ONLY,
+			};
+
+			if (ioctl(fd, MEMREG_IOC_DEV_ALLOC, &a)) {
+				err = errno;
+				break;
+			}
+			total += a.alloc_len;
+		}
+	}
+	NOTE("held %llu MiB of device memory, unmapped; then %s",
+	     (unsigned long long)(total >> 20), strerror(err));
+	for (;;)
+		pause();
+}
+
+/* Anonymous memory, touched, @mb MiB of it: an innocent process. */
+static void row_hog(long mb)
+{
+	long i;
+	char *p;
+
+	for (i = 0; i < mb; i += 16) {
+		p = mmap(NULL, 16 * MiB, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			NOT_OK("hog: mmap after %ld MiB: %s", i,
+			       strerror(errno));
+			return;
+		}
+		memset(p, 0x5a, 16 * MiB);
+	}
+	OK("hog: %ld MiB of anonymous memory taken and touched", mb);
+}
+
 /* HOST registrations of one page each, to the process's limit. */
 static void row_host_reg(void)
 {
@@ -748,13 +803,17 @@ int main(int argc, char **argv)
 		row_ipc_guess(arg);
 	else if (!strcmp(row, "dev-outlive"))
 		row_dev_outlive(arg, argc > 3 ? atol(argv[3]) : 0);
+	else if (!strcmp(row, "dev-hold"))
+		row_dev_hold();
+	else if (!strcmp(row, "hog"))
+		row_hog(arg);
 	else if (!strcmp(row, "ipc-oracle"))
 		row_ipc_oracle();
 	else if (!strcmp(row, "host-reg"))
 		row_host_reg();
 	else {
 		fprintf(stderr,
-			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB\n");
+			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB\n");
 		return 2;
 	}
 	return failed ? 1 : 0;
