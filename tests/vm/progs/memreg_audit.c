@@ -749,14 +749,14 @@ static void row_host_reg(void)
 	long n = 0;
 	int fd = open_or_die(), err = 0;
 
-	p = mmap(NULL, 4096 * 4096L, PROT_READ | PROT_WRITE,
+	p = mmap(NULL, 1024 * 4096L, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED) {
 		NOT_OK("%s: no memory", row);
 		return;
 	}
 	measure(&a);
-	while (!err && n < 4096) {
+	while (!err && n < 1024) {
 		err = memtest_register(fd, p + n * 4096, 4096,
 				       MEMREG_MEM_HOST, NULL);
 		if (!err)
@@ -775,7 +775,7 @@ static void row_host_reg(void)
 		within(row, "VmallocUsed", c.vmalloc, 0);
 	}
 	close(fd);
-	munmap(p, 4096 * 4096L);
+	munmap(p, 1024 * 4096L);
 }
 
 int main(int argc, char **argv)
