@@ -18,12 +18,15 @@
  * under them.
  *
  * The memory is ordinary cached RAM, so begin/end_cpu_access have nothing
- * to do.  The pages never move, yet the exporter says it is dynamic (pin
- * and unpin, which have nothing to do either): the dma-buf core maps a
- * non-dynamic exporter's buffer at attach time for every dynamic
- * importer, and memreg's own DMABUF registrations are such importers.  A
- * registration of one byte then cost a scatterlist of the whole buffer,
- * up to 32 bytes a page, for as long as it lived.
+ * to do, and the exporter is not dynamic: it never moves the pages.
+ *
+ * memreg's own DMABUF registrations of an export do not attach at all: a
+ * dynamic attachment to a static exporter makes the dma-buf core map the
+ * whole buffer at attach time (a scatterlist of up to 32 bytes a page,
+ * for a registration of one byte).  They reach the pages through
+ * memreg_dev_export_page(), and are told of revocation through the
+ * export's list of them (memreg_dev_export_watch()), which revocation
+ * walks as the dma-buf core walks attachments for move_notify.
  */
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
@@ -57,6 +60,8 @@ struct memreg_export {
 	struct mutex maps_lock;
 	unsigned int nmaps;
 	bool revoked;
+	/* memreg's DMABUF registrations of it, under maps_lock */
+	struct list_head watchers;
 };
 
 static struct sg_table *memreg_export_map(struct dma_buf_attachment *attach,
@@ -215,19 +220,7 @@ static void memreg_export_vunmap(struct dma_buf *dmabuf,
 	vunmap(map->vaddr);
 }
 
-/* The pages never move: a pin has nothing to hold in place. */
-static int memreg_export_pin(struct dma_buf_attachment *attach)
-{
-	return 0;
-}
-
-static void memreg_export_unpin(struct dma_buf_attachment *attach)
-{
-}
-
 static const struct dma_buf_ops memreg_export_ops = {
-	.pin		= memreg_export_pin,
-	.unpin		= memreg_export_unpin,
 	.map_dma_buf	= memreg_export_map,
 	.unmap_dma_buf	= memreg_export_unmap,
 	.release	= memreg_export_release,
@@ -254,6 +247,35 @@ struct page *memreg_dev_export_page(const struct dma_buf *dmabuf,
 	const struct memreg_export *exp = dmabuf->priv;
 
 	return exp->d->pages[exp->first + pgoff];
+}
+
+/*
+ * A DMABUF registration of our export @dmabuf wants to be told of its
+ * revocation: @node joins the export's watchers, and @revoke(@node) is
+ * called when the allocation is freed.  -ENODEV if it is revoked already:
+ * nothing may register memory its owner took back.
+ */
+int memreg_dev_export_watch(struct dma_buf *dmabuf, struct list_head *node)
+{
+	struct memreg_export *exp = dmabuf->priv;
+	int err = 0;
+
+	mutex_lock(&exp->maps_lock);
+	if (exp->revoked)
+		err = -ENODEV;
+	else
+		list_add(node, &exp->watchers);
+	mutex_unlock(&exp->maps_lock);
+	return err;
+}
+
+void memreg_dev_export_unwatch(struct dma_buf *dmabuf, struct list_head *node)
+{
+	struct memreg_export *exp = dmabuf->priv;
+
+	mutex_lock(&exp->maps_lock);
+	list_del_init(node);
+	mutex_unlock(&exp->maps_lock);
 }
 
 int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
@@ -285,6 +307,7 @@ int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
 	exp->first = req->offset >> PAGE_SHIFT;
 	exp->npages = len >> PAGE_SHIFT;
 	INIT_LIST_HEAD(&exp->node);
+	INIT_LIST_HEAD(&exp->watchers);
 	mutex_init(&exp->maps_lock);
 
 	info.ops = &memreg_export_ops;
@@ -336,6 +359,7 @@ put:
  */
 void memreg_dev_export_revoke(struct memreg_dalloc *d)
 {
+	struct list_head *w, *next;
 	struct memreg_export *exp;
 
 	mutex_lock(&d->exports_lock);
@@ -344,6 +368,11 @@ void memreg_dev_export_revoke(struct memreg_dalloc *d)
 			continue;
 		mutex_lock(&exp->maps_lock);
 		WRITE_ONCE(exp->revoked, true);
+		/* memreg's registrations: no copy of theirs after this */
+		list_for_each_safe(w, next, &exp->watchers) {
+			list_del_init(w);
+			memreg_dmabuf_revoke_watcher(w);
+		}
 		mutex_unlock(&exp->maps_lock);
 		dma_resv_lock(exp->dmabuf->resv, NULL);
 		dma_buf_move_notify(exp->dmabuf);

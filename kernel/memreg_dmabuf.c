@@ -4,22 +4,23 @@
  * owns, named by a dma-buf fd and a range of it (MEMREG_MEM_DMABUF).
  *
  * Attachment: a registration attaches only to exporters that can move
- * their memory (those with pin/unpin: GPU VRAM, and memreg's own exports,
- * which say so to be told of revocation), always dynamically (with
- * move_notify) and never pinned, and never maps the attachment.
+ * their memory (those with pin/unpin: GPU VRAM), always dynamically (with
+ * move_notify), never pinned, and never maps the attachment.
  *  - Exporters that cannot move their memory (udmabuf, the dma-heaps)
  *    get no attachment: the registration's reference on the dma-buf keeps
  *    the memory where it is.  An attachment would cost the whole buffer's
  *    scatterlist (the dma-buf core maps a static exporter's buffer at
  *    attach time for a dynamic importer), per registration.
+ *  - memreg's own exports get none either: the registration watches the
+ *    export (memreg_dev_export_watch()), which tells it when the exporting
+ *    process frees the allocation (DEV_FREE, close, exit), as move_notify
+ *    would; a revoked export cannot be registered (ENODEV).  That is the
+ *    revocation the tests exercise on every kernel.
  *  - Exporters that can move it are not pinned: a pin would keep VRAM
  *    from being evicted for as long as the registration lives, which is
  *    what RDMA accepts only for devices that cannot take a page fault
  *    (ib_umem_dmabuf_get_pinned).  memreg never needs the memory to stay
  *    put: its move_notify revokes the registration instead.
- *  memreg's own exports call move_notify when the exporting process frees
- *  the allocation (DEV_FREE, close, exit): that is the revocation the
- *  tests exercise on every kernel.
  *
  * CPU access: a registration costs the kernel a constant, whatever the
  * size of the buffer: no kernel mapping is kept for its lifetime.
@@ -42,18 +43,22 @@
  * registration is still made, charged and listed, but TRANSFER refuses
  * it (EOPNOTSUPP).  Attach tries one vmap to tell, and gives it back.
  *
- * Revocation against copies: a copy counts itself in the registration's
- * copies_inflight, then checks reg->revoked (and again before every
- * page); move_notify sets revoked, then waits until no copy is counted.
- * Each side looks after a full barrier, so either the copy sees revoked
- * or move_notify sees the copy and waits for it: once it returns no copy
- * touches the memory, and a copy in flight ends with EKEYREVOKED, never
- * with bytes read after the move.  A counter, not a lock: a transfer
- * between two dma-bufs counts itself in both, and with a rwsem two
- * revocations and two such transfers the other way round would deadlock
- * (readers queue behind a waiting writer).  Copies never wait for a
- * reservation lock while counted (the exporter's begin_cpu_access may take
- * it, so it is called before), and move_notify runs with it held.
+ * Revocation against copies: a copy is prepared first (the exporter's
+ * begin_cpu_access, and the kernel mapping of another exporter's buffer:
+ * both may take the buffer's reservation lock), once for as long as a
+ * TRANSFER call keeps using the registration, then counted in the
+ * registration's copies_inflight around each descriptor, which checks
+ * reg->revoked (and again before every page).  Revocation sets revoked,
+ * then waits until no copy is counted.  Each side looks after a full
+ * barrier, so either the copy sees revoked or the revocation sees the copy
+ * and waits for it: once it returns no copy touches the memory, and a copy
+ * in flight ends with EKEYREVOKED, never with bytes read after the move.
+ * A counter, not a lock: a transfer between two dma-bufs counts itself in
+ * both, and with a rwsem two revocations and two such transfers the other
+ * way round would deadlock (readers queue behind a waiting writer).  No
+ * copy waits for a lock while it is counted on either side: both sides
+ * are prepared before either is counted, and move_notify runs with the
+ * reservation lock held.
  *
  * The charge is against the process's device byte limit (limit_type),
  * not RLIMIT_MEMLOCK: memreg pins nothing of the process's own memory.
@@ -75,8 +80,9 @@
 struct memreg_dmabuf_reg {
 	struct memreg_reg reg;
 	struct dma_buf *dmabuf;			/* referenced */
-	struct dma_buf_attachment *attach;	/* NULL: a static exporter */
+	struct dma_buf_attachment *attach;	/* only for dynamic exporters */
 	bool own_export;			/* memreg's: pages, no map */
+	struct list_head watch_node;		/* in the export's watchers */
 	bool cpu_access;			/* copies may reach it */
 	atomic_t copies_inflight;		/* see the revocation above */
 	/* another exporter's buffer: its kernel mapping, while copies run */
@@ -95,14 +101,11 @@ static struct memreg_dmabuf_reg *to_dmabuf_reg(const struct memreg_reg *reg)
 }
 
 /*
- * The exporter moves or takes back the memory (it holds the buffer's
- * reservation lock).  From now on no copy may touch it: wait for those
- * under way, which stop at their next page.
+ * The exporter moves or takes back the memory.  From now on no copy may
+ * touch it: wait for those under way, which stop at their next page.
  */
-static void memreg_dmabuf_move_notify(struct dma_buf_attachment *attach)
+static void memreg_dmabuf_revoke(struct memreg_dmabuf_reg *dreg)
 {
-	struct memreg_dmabuf_reg *dreg = attach->importer_priv;
-
 	if (READ_ONCE(dreg->reg.revoked))
 		return;
 	WRITE_ONCE(dreg->reg.revoked, true);
@@ -112,6 +115,19 @@ static void memreg_dmabuf_move_notify(struct dma_buf_attachment *attach)
 		       !atomic_read(&dreg->copies_inflight));
 	pr_debug("memreg: registration %u of dma-buf %llu revoked by %s\n",
 		 dreg->reg.id, dreg->ino, dreg->exporter);
+}
+
+/* Another driver's (it holds the buffer's reservation lock). */
+static void memreg_dmabuf_move_notify(struct dma_buf_attachment *attach)
+{
+	memreg_dmabuf_revoke(attach->importer_priv);
+}
+
+/* memreg's own export (memreg_dev_export_revoke()). */
+void memreg_dmabuf_revoke_watcher(struct list_head *node)
+{
+	memreg_dmabuf_revoke(container_of(node, struct memreg_dmabuf_reg,
+					  watch_node));
 }
 
 static const struct dma_buf_attach_ops memreg_dmabuf_attach_ops = {
@@ -158,7 +174,14 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 	if (err)
 		goto put;
 	dreg->dmabuf = dmabuf;
-	if (dma_buf_is_dynamic(dmabuf)) {
+	INIT_LIST_HEAD(&dreg->watch_node);
+	dreg->own_export = memreg_dev_export_owns(dmabuf);
+	if (dreg->own_export) {
+		/* ENODEV: its allocation was freed already */
+		err = memreg_dev_export_watch(dmabuf, &dreg->watch_node);
+		if (err)
+			goto uncharge;
+	} else if (dma_buf_is_dynamic(dmabuf)) {
 		dreg->attach = dma_buf_dynamic_attach(dmabuf,
 						      memreg_dma_device(),
 						      &memreg_dmabuf_attach_ops,
@@ -169,7 +192,6 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 			goto uncharge;
 		}
 	}
-	dreg->own_export = memreg_dev_export_owns(dmabuf);
 	dreg->cpu_access = dreg->own_export ||
 			   memreg_dmabuf_probe_vmap(dmabuf);
 	strscpy(dreg->exporter, dmabuf->exp_name ? dmabuf->exp_name : "?",
@@ -195,6 +217,8 @@ static void memreg_dmabuf_release(struct memreg_reg *reg)
 	/* no copy runs: the mapping went with the last one */
 	WARN_ON_ONCE(dreg->map_users);
 	dreg->cpu_access = false;
+	if (dreg->own_export)
+		memreg_dev_export_unwatch(dreg->dmabuf, &dreg->watch_node);
 	if (dreg->attach)
 		dma_buf_detach(dreg->dmabuf, dreg->attach);
 	dma_buf_put(dreg->dmabuf);
@@ -217,11 +241,6 @@ static struct page *memreg_dmabuf_page_at(const struct memreg_reg *reg,
 	*off = offset_in_page(p);
 	/* vmap()ed pages, or a buffer in the direct map */
 	return is_vmalloc_addr(p) ? vmalloc_to_page(p) : virt_to_page(p);
-}
-
-static enum dma_data_direction memreg_dmabuf_dir(bool write)
-{
-	return write ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
 }
 
 /* Another exporter's kernel mapping, for one more copy. */
@@ -253,45 +272,57 @@ static void memreg_dmabuf_map_put(struct memreg_dmabuf_reg *dreg)
 	mutex_unlock(&dreg->map_lock);
 }
 
-static void memreg_dmabuf_copy_end(struct memreg_reg *reg, bool write)
-{
-	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
-
-	if (atomic_dec_and_test(&dreg->copies_inflight))
-		wake_up_var(&dreg->copies_inflight);
-	if (!dreg->own_export)
-		memreg_dmabuf_map_put(dreg);
-	dma_buf_end_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
-}
-
-static int memreg_dmabuf_copy_begin(struct memreg_reg *reg, bool write)
+/*
+ * Copies are about to use the registration (a TRANSFER call took it):
+ * the exporter's CPU access, and another exporter's kernel mapping.
+ * Either may take the reservation lock: nothing is counted yet.
+ */
+static int memreg_dmabuf_copy_prepare(struct memreg_reg *reg)
 {
 	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
 	int err;
 
 	if (!dreg->cpu_access)
 		return -EOPNOTSUPP;
-	if (READ_ONCE(reg->revoked))
-		return -EKEYREVOKED;
-	/*
-	 * Both may take the reservation lock: before the copy is counted
-	 * (move_notify runs with it held and waits for counted copies).
-	 */
-	err = dma_buf_begin_cpu_access(dreg->dmabuf, memreg_dmabuf_dir(write));
+	err = dma_buf_begin_cpu_access(dreg->dmabuf, DMA_BIDIRECTIONAL);
 	if (err)
 		return err;
 	if (!dreg->own_export) {
 		err = memreg_dmabuf_map_get(dreg);
-		if (err) {
-			dma_buf_end_cpu_access(dreg->dmabuf,
-					       memreg_dmabuf_dir(write));
-			return err;
-		}
+		if (err)
+			dma_buf_end_cpu_access(dreg->dmabuf, DMA_BIDIRECTIONAL);
 	}
+	return err;
+}
+
+static void memreg_dmabuf_copy_finish(struct memreg_reg *reg)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+
+	if (!dreg->own_export)
+		memreg_dmabuf_map_put(dreg);
+	dma_buf_end_cpu_access(dreg->dmabuf, DMA_BIDIRECTIONAL);
+}
+
+static void memreg_dmabuf_copy_end(struct memreg_reg *reg)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+
+	if (atomic_dec_and_test(&dreg->copies_inflight))
+		wake_up_var(&dreg->copies_inflight);
+}
+
+/* One copy (a descriptor) begins: counted, unless revoked. */
+static int memreg_dmabuf_copy_begin(struct memreg_reg *reg)
+{
+	struct memreg_dmabuf_reg *dreg = to_dmabuf_reg(reg);
+
+	if (READ_ONCE(reg->revoked))
+		return -EKEYREVOKED;
 	atomic_inc(&dreg->copies_inflight);
-	smp_mb__after_atomic();	/* pairs with memreg_dmabuf_move_notify() */
+	smp_mb__after_atomic();	/* pairs with memreg_dmabuf_revoke() */
 	if (READ_ONCE(reg->revoked)) {
-		memreg_dmabuf_copy_end(reg, write);
+		memreg_dmabuf_copy_end(reg);
 		return -EKEYREVOKED;
 	}
 	return 0;
@@ -325,6 +356,8 @@ const struct memreg_mem_ops memreg_dmabuf_mem_ops = {
 	.attach			= memreg_dmabuf_attach,
 	.release		= memreg_dmabuf_release,
 	.page_at		= memreg_dmabuf_page_at,
+	.copy_prepare		= memreg_dmabuf_copy_prepare,
+	.copy_finish		= memreg_dmabuf_copy_finish,
 	.copy_begin		= memreg_dmabuf_copy_begin,
 	.copy_end		= memreg_dmabuf_copy_end,
 	.fill_nl		= memreg_dmabuf_fill_nl,

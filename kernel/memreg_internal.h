@@ -221,9 +221,15 @@ struct sk_buff;
  *	of what attach took
  * @page_at: the page holding byte @addr of the registration, and the
  *	byte's offset in it: what transfers copy through
- * @copy_begin: optional; a copy (@write: into it) is about to use
- *	page_at; 0, or -errno to refuse it.  Not called twice for one copy
- *	(a copy within one registration begins once, as a write).
+ * @copy_prepare: optional; copies (a TRANSFER call) are about to use the
+ *	registration, for as long as until @copy_finish: get what they need
+ *	that may sleep or take locks (CPU access, a kernel mapping); 0, or
+ *	-errno to refuse them.  Called once per call and registration.
+ * @copy_finish: optional; let go of what @copy_prepare took
+ * @copy_begin: optional; one copy is about to use page_at; 0, or -errno
+ *	to refuse it.  Takes no lock: the other side of the copy may be
+ *	counted already.  Not called twice for one copy (a copy within one
+ *	registration begins once).
  * @copy_end: optional; that copy is done
  * @fill_nl: optional; the type's own attributes of a dump entry
  * @nl_bytes: the netlink attribute of the type's registered bytes (stats,
@@ -246,8 +252,10 @@ struct memreg_mem_ops {
 	void (*release)(struct memreg_reg *reg);
 	struct page *(*page_at)(const struct memreg_reg *reg, u64 addr,
 				unsigned int *off);
-	int (*copy_begin)(struct memreg_reg *reg, bool write);
-	void (*copy_end)(struct memreg_reg *reg, bool write);
+	int (*copy_prepare)(struct memreg_reg *reg);
+	void (*copy_finish)(struct memreg_reg *reg);
+	int (*copy_begin)(struct memreg_reg *reg);
+	void (*copy_end)(struct memreg_reg *reg);
 	int (*fill_nl)(struct sk_buff *skb, const struct memreg_reg *reg);
 	u16 nl_bytes, nl_peak_bytes, nl_max_bytes;	/* MEMREG_A_* of the type */
 };
@@ -443,6 +451,10 @@ struct dma_buf;
 bool memreg_dev_export_owns(const struct dma_buf *dmabuf);
 struct page *memreg_dev_export_page(const struct dma_buf *dmabuf,
 				    pgoff_t pgoff);
+int memreg_dev_export_watch(struct dma_buf *dmabuf, struct list_head *node);
+void memreg_dev_export_unwatch(struct dma_buf *dmabuf, struct list_head *node);
+/* memreg_dmabuf.c: the export behind @node (a watcher) is revoked */
+void memreg_dmabuf_revoke_watcher(struct list_head *node);
 
 /* memreg_user.c: per-user accounts */
 struct memreg_user *memreg_user_get(kuid_t uid);
@@ -455,7 +467,8 @@ void memreg_user_uncharge_dev(struct memreg_user *u, u64 len);
 void memreg_user_uncharge_file(struct memreg_user *u);
 unsigned int memreg_user_files(const struct memreg_user *u);
 int memreg_user_import_begin(struct memreg_user *u);
-void memreg_user_import_failed(struct memreg_user *u);
+void memreg_user_import_done(struct memreg_user *u, bool found);
+void memreg_user_exit(void);
 
 /* memreg_ipc.c: named dma-bufs for CANN's IPC calls */
 unsigned int memreg_ipc_max_names(void);

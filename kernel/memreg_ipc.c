@@ -320,10 +320,11 @@ int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)
 		err = name && uid_eq(name->ctx->uid, mf->ctx->uid) ?
 			-EPERM : -ENOENT;
 		mutex_unlock(&memreg_ipc_lock);
-		memreg_user_import_failed(user);
+		memreg_user_import_done(user, false);
 		atomic64_inc(&mf->ctx->ipc_import_failed);
 		return err;
 	}
+	memreg_user_import_done(user, true);
 	dmabuf = name->dmabuf;
 	get_dma_buf(dmabuf);
 	mutex_unlock(&memreg_ipc_lock);

@@ -19,6 +19,13 @@
  * A holder with oom_score_adj -1000 is never chosen, as for the OOM
  * killer; a memory cgroup's OOM is left to the cgroup (device pages are
  * charged to the allocator's cgroup, whose limit fails the allocation).
+ *
+ * What the notifier cannot see: it is not told the OOM's constraints, so
+ * it also acts for a GFP_NOFS allocation (where the kernel would kill
+ * nobody), under a cpuset or mempolicy (where the holder's pages may be
+ * on other nodes), and for sysrq-f (where the kernel kills as well).  It
+ * ignores oom_score_adj other than -1000.  Those are the price of a
+ * holder that would otherwise never be chosen at all.
  */
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -48,22 +55,53 @@ static unsigned long memreg_oom_task_pages(struct task_struct *p)
 	return pages;
 }
 
-/* The live process holding the most device memory, referenced. */
+/*
+ * What killing @ctx's process would give back: its allocations, less
+ * those whose handle it freed keeping their exports (other processes may
+ * hold those, and killing it only revokes them).  Under ctx->lock.
+ */
+static u64 memreg_oom_ctx_bytes(struct memreg_ctx *ctx)
+{
+	struct memreg_dalloc *d;
+	u64 bytes = 0;
+	int i;
+
+	for (i = 0; i < MEMREG_MAX_DEVICES; i++)
+		bytes += ctx->dev_alloc[i];
+	list_for_each_entry(d, &ctx->kept, kept_node)
+		bytes -= min(bytes, d->len);
+	return bytes;
+}
+
+/*
+ * The live process holding the most device memory, referenced: a context
+ * whose process still runs in its address space (not one an exec() left
+ * behind, whose memory that process's death would not free).
+ */
 static struct pid *memreg_oom_holder(unsigned long *dev_pages)
 {
+	struct task_struct *task;
 	struct memreg_ctx *ctx;
 	struct pid *best = NULL;
 	unsigned long id;
 	u64 most = 0, bytes;
-	int i;
+	bool live;
 
 	rcu_read_lock();
 	xa_for_each(&memreg_ctxs, id, ctx) {
 		spin_lock(&ctx->lock);
-		for (bytes = 0, i = 0; i < MEMREG_MAX_DEVICES; i++)
-			bytes += ctx->dev_alloc[i];
+		bytes = memreg_oom_ctx_bytes(ctx);
 		spin_unlock(&ctx->lock);
-		if (bytes > most && pid_task(ctx->tgid, PIDTYPE_TGID)) {
+		if (bytes <= most)
+			continue;
+		task = pid_task(ctx->tgid, PIDTYPE_TGID);
+		if (!task || is_global_init(task) ||
+		    (task->flags & PF_KTHREAD))
+			continue;
+		task_lock(task);
+		live = task->mm == ctx->mm;
+		task_unlock(task);
+		if (live) {
 			most = bytes;
 			best = ctx->tgid;
 		}
@@ -98,6 +136,9 @@ static int memreg_oom_notify(struct notifier_block *nb, unsigned long unused,
 	struct task_struct *task;
 	struct pid *pid;
 
+	/* a dying allocator: the OOM killer lets it have reserves and go */
+	if (fatal_signal_pending(current))
+		return NOTIFY_DONE;
 	pid = memreg_oom_holder(&dev_pages);
 	if (!pid)
 		return NOTIFY_DONE;
@@ -106,7 +147,11 @@ static int memreg_oom_notify(struct notifier_block *nb, unsigned long unused,
 		goto put_pid;
 
 	mutex_lock(&memreg_oom_lock);
-	/* killed already, and still exiting: wait for it, a while */
+	/*
+	 * Killed already, and still exiting: wait for it, a while; then
+	 * the OOM killer goes on (a victim stuck in D state, or one whose
+	 * mm another process shares).
+	 */
 	if (pid == memreg_oom_victim) {
 		if (time_before(jiffies, memreg_oom_killed_at + 2 * HZ))
 			*freed += dev_pages;

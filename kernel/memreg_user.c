@@ -21,14 +21,18 @@
  *    over and exit cannot hold more than that, usable or not.
  *  - Guesses.  A failed IPC_IMPORT tells a guessed name from a wrong one
  *    only by succeeding; failures are rationed per user (a token bucket,
- *    ipc_import_fail_rate a second), so forking does not multiply the
- *    rate.  While the bucket is empty every import is refused with
- *    EAGAIN before the name is looked up.
+ *    ipc_import_fail_rate a second), so neither forking nor threads
+ *    multiply the rate: every import takes a token before the lookup and
+ *    gives it back if it succeeds.  While the bucket is empty every
+ *    import is refused with EAGAIN before the name is looked up.
  *
  * An account is made by the first process of its user to open
- * /dev/memreg (each context holds a reference) and goes with the last
- * object charged to it: a charge holds a reference too, since an object
- * may outlive the process that made it.
+ * /dev/memreg (each context holds a reference) and is unused once the
+ * last object charged to it is gone (a charge holds a reference too,
+ * since an object may outlive the process that made it).  An unused
+ * account is freed only once its bucket is full again, so that closing
+ * and reopening does not buy a fresh burst of guesses: the next new
+ * account frees those.
  */
 #include <linux/atomic.h>
 #include <linux/errno.h>
@@ -59,14 +63,18 @@ MODULE_PARM_DESC(max_user_dev_bytes,
 static DEFINE_HASHTABLE(memreg_users, 6);
 static DEFINE_SPINLOCK(memreg_users_lock);
 
-/* The per-user file limit in force: the parameter, or its default. */
+/*
+ * The per-user file limit in force: the parameter, or its default, a
+ * sixteenth of file-max within [1024, 65536] (systemd sets file-max to
+ * LONG_MAX, where a sixteenth is no limit).
+ */
 unsigned int memreg_user_max_files(void)
 {
 	unsigned int max = READ_ONCE(max_user_files);
 
 	if (max)
 		return max;
-	return max_t(unsigned long, 1024, get_max_files() / 16);
+	return clamp_t(unsigned long, get_max_files() / 16, 1024, 65536);
 }
 MEMREG_EXPORT_FOR_KUNIT(memreg_user_max_files);
 
@@ -75,19 +83,64 @@ unsigned int memreg_user_import_fail_rate(void)
 	return READ_ONCE(ipc_import_fail_rate);
 }
 
+/* Refill the bucket for the time gone by; under u->lock. */
+static void memreg_user_refill(struct memreg_user *u)
+{
+	unsigned long rate = memreg_user_import_fail_rate();
+	unsigned long now = jiffies, gone = now - u->import_stamp;
+	u64 add = div_u64((u64)gone * rate, HZ);
+
+	if (!add)
+		return;
+	u->import_budget = min_t(u64, u->import_budget + add, 10 * rate);
+	u->import_stamp = now;
+}
+
+/* An unused account whose bucket is full: nothing to remember. */
+static bool memreg_user_forgettable(struct memreg_user *u)
+{
+	bool full;
+
+	spin_lock(&u->lock);
+	memreg_user_refill(u);
+	full = u->import_budget >= 10 * memreg_user_import_fail_rate();
+	spin_unlock(&u->lock);
+	return full;
+}
+
+/* Free the unused accounts that have nothing to remember; table locked. */
+static void memreg_user_forget_unused(struct hlist_head *dead)
+{
+	struct hlist_node *tmp;
+	struct memreg_user *u;
+	int bkt;
+
+	hash_for_each_safe(memreg_users, bkt, tmp, u, node) {
+		if (!refcount_read(&u->ref) && memreg_user_forgettable(u)) {
+			hash_del(&u->node);
+			hlist_add_head(&u->node, dead);
+		}
+	}
+}
+
 /* The account of @uid, referenced; created if there is none. */
 struct memreg_user *memreg_user_get(kuid_t uid)
 {
-	struct memreg_user *u, *fresh;
+	struct memreg_user *u, *fresh, *old;
+	struct hlist_head dead = HLIST_HEAD_INIT;
+	struct hlist_node *tmp;
 
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	spin_lock(&memreg_users_lock);
 	hash_for_each_possible(memreg_users, u, node, __kuid_val(uid)) {
 		if (uid_eq(u->uid, uid)) {
-			refcount_inc(&u->ref);
+			/* an unused one is used again, bucket and all */
+			if (!refcount_inc_not_zero(&u->ref))
+				refcount_set(&u->ref, 1);
 			goto out;
 		}
 	}
+	memreg_user_forget_unused(&dead);
 	u = fresh;
 	fresh = NULL;
 	if (u) {
@@ -101,22 +154,43 @@ struct memreg_user *memreg_user_get(kuid_t uid)
 out:
 	spin_unlock(&memreg_users_lock);
 	kfree(fresh);
+	hlist_for_each_entry_safe(old, tmp, &dead, node)
+		kfree(old);
 	return u;
 }
 
 void memreg_user_put(struct memreg_user *u)
 {
-	/* under the lock: memreg_user_get() must not find it going */
+	/* under the lock: memreg_user_get() revives unused ones */
 	spin_lock(&memreg_users_lock);
 	if (!refcount_dec_and_test(&u->ref)) {
 		spin_unlock(&memreg_users_lock);
 		return;
 	}
-	hash_del(&u->node);
-	spin_unlock(&memreg_users_lock);
 	WARN_ON_ONCE(atomic_read(&u->files));
 	WARN_ON_ONCE(atomic64_read(&u->dev_bytes));
+	/* guesses spent lately: kept, and freed once forgotten */
+	if (!memreg_user_forgettable(u)) {
+		spin_unlock(&memreg_users_lock);
+		return;
+	}
+	hash_del(&u->node);
+	spin_unlock(&memreg_users_lock);
 	kfree(u);
+}
+
+/* Module unload: every account is unused by now. */
+void memreg_user_exit(void)
+{
+	struct hlist_node *tmp;
+	struct memreg_user *u;
+	int bkt;
+
+	hash_for_each_safe(memreg_users, bkt, tmp, u, node) {
+		WARN_ON_ONCE(refcount_read(&u->ref));
+		hash_del(&u->node);
+		kfree(u);
+	}
 }
 
 /*
@@ -167,27 +241,23 @@ unsigned int memreg_user_files(const struct memreg_user *u)
 	return atomic_read(&u->files);
 }
 
-/* Refill the bucket for the time gone by; under u->lock. */
-static void memreg_user_refill(struct memreg_user *u)
-{
-	unsigned long rate = memreg_user_import_fail_rate();
-	unsigned long now = jiffies, gone = now - u->import_stamp;
-	u64 add = div_u64((u64)gone * rate, HZ);
-
-	if (!add)
-		return;
-	u->import_budget = min_t(u64, u->import_budget + add, 10 * rate);
-	u->import_stamp = now;
-}
-
-/* May @u try an IPC import now?  -EAGAIN while its budget is spent. */
+/*
+ * May @u try an IPC import now?  Takes a guess from its budget, which
+ * memreg_user_import_done() gives back if the import succeeds: N threads
+ * cannot all pass on the last one.  -EAGAIN while the budget is spent.
+ * A rate of 0 rations nothing.
+ */
 int memreg_user_import_begin(struct memreg_user *u)
 {
 	int err = 0;
 
+	if (!memreg_user_import_fail_rate())
+		return 0;
 	spin_lock(&u->lock);
 	memreg_user_refill(u);
-	if (!u->import_budget)
+	if (u->import_budget)
+		u->import_budget--;
+	else
 		err = -EAGAIN;
 	spin_unlock(&u->lock);
 	if (err)
@@ -195,12 +265,18 @@ int memreg_user_import_begin(struct memreg_user *u)
 	return err;
 }
 
-/* An import of @u named no name it may use: one guess spent. */
-void memreg_user_import_failed(struct memreg_user *u)
+/* The import memreg_user_import_begin() let through is done. */
+void memreg_user_import_done(struct memreg_user *u, bool found)
 {
+	if (!found) {
+		atomic64_inc(&memreg_stats.ipc_import_failed);
+		return;
+	}
+	if (!memreg_user_import_fail_rate())
+		return;
+	/* a hit costs no guess */
 	spin_lock(&u->lock);
-	if (u->import_budget)
-		u->import_budget--;
+	u->import_budget = min_t(u64, u->import_budget + 1,
+				 10 * memreg_user_import_fail_rate());
 	spin_unlock(&u->lock);
-	atomic64_inc(&memreg_stats.ipc_import_failed);
 }

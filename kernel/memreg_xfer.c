@@ -8,7 +8,10 @@
  * pin: it looks the two registrations up under RCU, takes a reference on
  * each (unregister and exit then wait for nothing but the last put), and
  * copies page by page through the kernel's direct map.  Consecutive
- * descriptors naming the same handles reuse the references.
+ * descriptors naming the same handles reuse the references, and what the
+ * backends prepared for copies (a dma-buf's CPU access and kernel
+ * mapping: copy_prepare), which costs as much for one byte as for the
+ * whole buffer.
  */
 #include <linux/errno.h>
 #include <linux/highmem.h>
@@ -37,16 +40,31 @@ struct memreg_xfer_state {
 	u64 write_bytes;
 };
 
+/* @reg joins the call: what its backend needs for copies, once. */
+static int memreg_xfer_prepare(struct memreg_reg *reg)
+{
+	return reg->ops->copy_prepare ? reg->ops->copy_prepare(reg) : 0;
+}
+
+static void memreg_xfer_finish(struct memreg_reg *reg)
+{
+	if (reg->ops->copy_finish)
+		reg->ops->copy_finish(reg);
+}
+
 static void memreg_xfer_drop_local(struct memreg_xfer_state *st)
 {
-	if (st->lreg)
+	if (st->lreg) {
+		memreg_xfer_finish(st->lreg);
 		memreg_reg_put(st->lreg);
+	}
 	st->lreg = NULL;
 }
 
 static void memreg_xfer_drop_remote(struct memreg_xfer_state *st)
 {
 	if (st->rreg) {
+		memreg_xfer_finish(st->rreg);
 		memreg_reg_put(st->rreg);
 		memreg_grant_put(st->grant);
 	}
@@ -96,9 +114,10 @@ static int memreg_xfer_copy(struct memreg_reg *dst, u64 daddr,
 }
 
 /*
- * Copy with both sides' backends told (a dma-buf's CPU access and its
- * revocation), @dst written.  A process may import its own grant: then
- * both sides are one registration, told once.
+ * Copy with both sides' backends told (a dma-buf's revocation), @dst
+ * written.  Both were prepared when the call took them, so neither begin
+ * takes a lock while the other side is counted.  A process may import its
+ * own grant: then both sides are one registration, told once.
  */
 static int memreg_xfer_copy_between(struct memreg_reg *dst, u64 daddr,
 				    struct memreg_reg *src, u64 saddr,
@@ -108,21 +127,21 @@ static int memreg_xfer_copy_between(struct memreg_reg *dst, u64 daddr,
 	int err;
 
 	if (tell_src) {
-		err = src->ops->copy_begin(src, false);
+		err = src->ops->copy_begin(src);
 		if (err)
 			return err;
 	}
 	if (dst->ops->copy_begin) {
-		err = dst->ops->copy_begin(dst, true);
+		err = dst->ops->copy_begin(dst);
 		if (err)
 			goto end_src;
 	}
 	err = memreg_xfer_copy(dst, daddr, src, saddr, len);
 	if (dst->ops->copy_end)
-		dst->ops->copy_end(dst, true);
+		dst->ops->copy_end(dst);
 end_src:
 	if (tell_src)
-		src->ops->copy_end(src, false);
+		src->ops->copy_end(src);
 	return err;
 }
 
@@ -141,9 +160,15 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 
 	if (!st->lreg || st->lhandle != d->local_handle) {
 		memreg_xfer_drop_local(st);
-		st->lreg = memreg_reg_get(st->mf, d->local_handle);
-		if (!st->lreg)
+		reg = memreg_reg_get(st->mf, d->local_handle);
+		if (!reg)
 			return -ENOENT;
+		err = memreg_xfer_prepare(reg);
+		if (err) {
+			memreg_reg_put(reg);
+			return err;
+		}
+		st->lreg = reg;
 		st->lhandle = d->local_handle;
 	}
 	if (!st->rreg || st->rhandle != d->remote_handle) {
@@ -152,6 +177,12 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 					    &st->grant);
 		if (IS_ERR(reg))
 			return PTR_ERR(reg);
+		err = memreg_xfer_prepare(reg);
+		if (err) {
+			memreg_reg_put(reg);
+			memreg_grant_put(st->grant);
+			return err;
+		}
 		st->rreg = reg;
 		st->rhandle = d->remote_handle;
 	}

@@ -29,7 +29,8 @@ files0=$(files)
 cg=
 if is_root && grep -qw memory /proc/cgroups 2>/dev/null; then
 	mkdir -p /sys/fs/cgroup
-	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
 	if echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
 	   mkdir -p /sys/fs/cgroup/audit; then
 		echo $((384 << 20)) >/sys/fs/cgroup/audit/memory.max

@@ -420,6 +420,63 @@ static void row_ipc_allow(void)
 }
 
 /*
+ * @procs processes guess names for @secs seconds at once, each with its
+ * own open of /dev/memreg; their counts summed.
+ */
+static void guess_procs(int procs, double secs, long *enoent, long *throttled,
+			long *tries, double *took)
+{
+	struct timespec t0, t1;
+	long c[3];
+	int p[2], i, st;
+
+	*enoent = *throttled = *tries = 0;
+	if (pipe(p))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < procs; i++) {
+		if (fork())
+			continue;
+		{
+			uint8_t guess[16] = { 0 };
+			int cfd = open_or_die(), err;
+			double el;
+
+			memset(c, 0, sizeof(c));
+			guess[6] = (uint8_t)i;
+			do {
+				guess[0] = (uint8_t)c[2];
+				guess[1] = (uint8_t)(c[2] >> 8);
+				guess[4] = (uint8_t)(c[2] >> 16);
+				err = ipc_import(cfd, guess);
+				c[2]++;
+				if (err == -EAGAIN)
+					c[1]++;
+				else if (err == -ENOENT)
+					c[0]++;
+				clock_gettime(CLOCK_MONOTONIC, &t1);
+				el = (t1.tv_sec - t0.tv_sec) +
+				     (t1.tv_nsec - t0.tv_nsec) / 1e9;
+			} while (el < secs);
+			if (write(p[1], c, sizeof(c)) != sizeof(c))
+				_exit(1);
+			_exit(0);
+		}
+	}
+	close(p[1]);
+	while (read(p[0], c, sizeof(c)) == sizeof(c)) {
+		*enoent += c[0];
+		*throttled += c[1];
+		*tries += c[2];
+	}
+	close(p[0]);
+	while (wait(&st) > 0)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*took = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/*
  * Guessing short names: a name this process may not import and one that
  * does not exist get one errno, and failures are rationed per user.
  */
@@ -427,9 +484,8 @@ static void row_ipc_guess(long rate)
 {
 	const char *row = "ipc-guess";
 	uint8_t token[16], guess[16];
-	struct timespec t0, t1;
 	uint64_t dev;
-	int fd = open_or_die(), dfd, err, st;
+	int fd = open_or_die(), dfd, st, i;
 	long tries = 0, throttled = 0, enoent = 0;
 	double secs;
 	pid_t pid;
@@ -461,37 +517,47 @@ static void row_ipc_guess(long rate)
 	else
 		NOT_OK("%s: our own user's refusals (status %d)", row, st);
 
-	/* guess for 3 seconds: no more than the rate (and its burst) */
-	memset(guess, 0, sizeof(guess));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		guess[0] = (uint8_t)tries;
-		guess[1] = (uint8_t)(tries >> 8);
-		guess[4] = (uint8_t)(tries >> 16);
-		err = ipc_import(fd, guess);
-		tries++;
-		if (err == -EAGAIN)
-			throttled++;
-		else if (err == -ENOENT)
-			enoent++;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	} while (secs < 3);
-	NOTE("%s: %ld tries in %.1f s: %ld looked up (ENOENT), %ld refused (EAGAIN)",
+	/*
+	 * Guess for 3 seconds from 4 processes at once (the budget is the
+	 * user's, and one guess is taken before each lookup: neither
+	 * processes nor threads multiply it), then from 3 processes one
+	 * after the other, each opening /dev/memreg anew (an account left
+	 * unused keeps its spent budget: reopening buys no new burst).
+	 */
+	guess_procs(4, 3.0, &enoent, &throttled, &tries, &secs);
+	NOTE("%s: 4 processes, %ld tries in %.1f s: %ld looked up (ENOENT), %ld refused (EAGAIN)",
 	     row, tries, secs, enoent, throttled);
 	/* the burst (10 s' worth) plus 3 s of refill, and some slack */
 	if (enoent <= rate * 14)
-		OK("%s: %ld lookups in 3 s, at most %ld a second after the burst",
+		OK("%s: %ld lookups in 3 s from 4 processes, at most %ld a second after the burst",
 		   row, enoent, rate);
 	else
-		NOT_OK("%s: %ld lookups in 3 s: not rationed (rate %ld)", row,
-		       enoent, rate);
+		NOT_OK("%s: %ld lookups in 3 s from 4 processes: not rationed (rate %ld)",
+		       row, enoent, rate);
 	if (throttled)
 		OK("%s: guesses past the budget refused with EAGAIN", row);
 	else
 		NOT_OK("%s: no guess refused", row);
 	close(dfd);
 	close(fd);
+	/* every process of the user has closed /dev/memreg in between */
+	enoent = 0;
+	for (i = 0; i < 3; i++) {
+		long e, t, n;
+		double sx;
+
+		guess_procs(1, 0.3, &e, &t, &n, &sx);
+		enoent += e;
+		secs += sx;
+	}
+	NOTE("%s: then 3 processes one after the other, 0.3 s each: %ld looked up",
+	     row, enoent);
+	if (enoent <= rate * 2)
+		OK("%s: reopening buys no new burst (%ld lookups in 0.9 s)", row,
+		   enoent);
+	else
+		NOT_OK("%s: reopening bought a new burst: %ld lookups in 0.9 s",
+		       row, enoent);
 }
 
 /*
@@ -654,8 +720,12 @@ static void row_dev_outlive(long per_mb, long user_mb)
 			usable++;
 			munmap(p, len);
 		}
+		/* nor register it, to copy through TRANSFER: ENODEV */
+		if (memtest_register_dmabuf(fd, fds[i], 0, 4096, NULL) !=
+		    -ENODEV)
+			usable++;
 	}
-	NOTE("%s: %ld of 16 helpers allocated %ld MiB and handed it over; %ld of those usable after they exited; the others: %s",
+	NOTE("%s: %ld of 16 helpers allocated %ld MiB and handed it over; %ld mappings or registrations of those made after they exited; the others: %s",
 	     row, got, per_mb, usable, err ? strerror(-err) : "-");
 	if (got == want && err == -ENOSPC)
 		OK("%s: the user held %ld MiB (ours and %ld helpers'), then ENOSPC",
