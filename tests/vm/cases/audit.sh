@@ -50,6 +50,9 @@ echo "# rows run as $(is_root && echo 'uid 1000' || id -u)${cg:+, in a 384 MiB m
 
 as_user memreg_audit dmabuf-reg
 as_user memreg_audit host-reg
+as_user memreg_audit dev-reg
+as_user memreg_audit grant-import
+as_user memreg_audit mstx
 as_user memreg_audit ipc-names "$names_max"
 as_user memreg_audit ipc-allow
 as_user memreg_audit ipc-guess "$rate"

@@ -18,7 +18,7 @@
  * them 3 s: the case runs three at once against the user's limit),
  * ipc-allow, ipc-guess RATE, ipc-oracle (as root), dev-outlive PER_MB
  * USER_MB (with those limits set), dev-hold and hog MB (the OOM case in
- * devmem_pressure.sh).
+ * devmem_pressure.sh), dev-reg, grant-import, mstx.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +38,8 @@
 #include "memtest.h"
 
 #define KiB	1024LL
+/* Live grants per registration: the module's MEMREG_MAX_GRANTS. */
+#define MEMREG_MAX_GRANTS_AUDIT	64
 #define MiB	(1024 * KiB)
 
 static int failed;
@@ -810,6 +812,182 @@ static void row_hog(long mb)
 	OK("hog: %ld MiB of anonymous memory taken and touched", mb);
 }
 
+/* DEVICE registrations of one page each of a mapped allocation. */
+static void row_dev_reg(void)
+{
+	const char *row = "dev-reg";
+	struct memreg_dev_alloc a = {
+		.size = sizeof(a), .device = 0, .len = 1 * MiB,
+		.policy = MEMREG_DEV_NORMAL_ONLY,
+	};
+	struct spend x, y;
+	long n = 0;
+	int fd = open_or_die(), err = 0;
+	char *p;
+
+	if (ioctl(fd, MEMREG_IOC_DEV_ALLOC, &a) ||
+	    (p = mmap(NULL, a.alloc_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      fd, a.mmap_offset)) == MAP_FAILED) {
+		NOT_OK("%s: no mapped allocation", row);
+		return;
+	}
+	measure(&x);
+	while (!err && n < 256 && n * 4096 < (long)a.alloc_len) {
+		err = memtest_register(fd, p + n * 4096, 4096,
+				       MEMREG_MEM_DEVICE, NULL);
+		if (!err)
+			n++;
+	}
+	measure(&y);
+	if (n == 256)
+		OK("%s: 256 registrations", row);
+	else
+		NOT_OK("%s: %ld registrations, then %s", row, n,
+		       strerror(-err));
+	if (n) {
+		struct cost c = per_unit(row, &x, &y, n);
+
+		within(row, "MemFree", c.mem, 4 * KiB);
+		within(row, "VmallocUsed", c.vmalloc, 0);
+	}
+	close(fd);
+}
+
+/*
+ * Grants (64 a registration, the limit) of 16 HOST registrations, then
+ * an import of each by the same process: 1024 of each.
+ */
+static void row_grant_import(void)
+{
+	static uint8_t tokens[16 * MEMREG_MAX_GRANTS_AUDIT][16];
+	struct spend a, b, c;
+	long ng = 0, ni = 0, i, r;
+	int fd = open_or_die(), err = 0;
+	char *p;
+
+	p = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED) {
+		NOT_OK("grant: no memory");
+		return;
+	}
+	measure(&a);
+	for (r = 0; r < 16 && !err; r++) {
+		struct memreg_register reg = {
+			.size = sizeof(reg), .type = MEMREG_MEM_HOST,
+			.addr = (uintptr_t)(p + r * 4096), .len = 4096,
+			.access = MEMREG_ACCESS_REMOTE_READ,
+		};
+		uint64_t h = 0;
+
+		err = ioctl(fd, MEMREG_IOC_REGISTER, &reg) ? -errno : 0;
+		h = reg.handle;
+		for (i = 0; !err; i++) {
+			struct memreg_grant g = {
+				.size = sizeof(g), .handle = h,
+				.access = MEMREG_ACCESS_REMOTE_READ,
+			};
+
+			if (ioctl(fd, MEMREG_IOC_GRANT, &g)) {
+				err = -errno;
+				break;
+			}
+			memcpy(tokens[ng++], g.token, 16);
+		}
+		if (err == -EMFILE && i == MEMREG_MAX_GRANTS_AUDIT)
+			err = 0;
+	}
+	measure(&b);
+	if (!err && ng == 16 * MEMREG_MAX_GRANTS_AUDIT)
+		OK("grant: %d a registration, then EMFILE", MEMREG_MAX_GRANTS_AUDIT);
+	else
+		NOT_OK("grant: %ld grants, then %s", ng, strerror(-err));
+	for (i = 0; i < ng; i++) {
+		struct memreg_import im = { .size = sizeof(im) };
+
+		memcpy(im.token, tokens[i], 16);
+		if (ioctl(fd, MEMREG_IOC_IMPORT, &im)) {
+			NOT_OK("import: import %ld: %s", i, strerror(errno));
+			break;
+		}
+		ni++;
+	}
+	measure(&c);
+	if (ng) {
+		struct cost g = per_unit("grant", &a, &b, ng);
+
+		within("grant", "MemFree", g.mem, 4 * KiB);
+	}
+	if (ni) {
+		struct cost im = per_unit("import", &b, &c, ni);
+
+		within("import", "MemFree", im.mem, 2 * KiB);
+	}
+	close(fd);
+	munmap(p, 16 * 4096);
+}
+
+static int mstx_ops(int fd, struct memreg_mstx_op *ops, uint32_t n)
+{
+	struct memreg_mstx m = {
+		.size = sizeof(m), .ops = (uintptr_t)ops, .count = n,
+		.op_size = sizeof(*ops),
+	};
+
+	return ioctl(fd, MEMREG_IOC_MSTX, &m) ? -errno : 0;
+}
+
+/* mstx heaps to the process's limit, then regions in one heap. */
+static void row_mstx(void)
+{
+	static struct memreg_mstx_op ops[1024];
+	struct spend a, b, c;
+	long heaps = 0, regions = 0, i;
+	int fd = open_or_die(), err = 0;
+
+	measure(&a);
+	while (!err) {
+		struct memreg_mstx_op op = {
+			.op = MEMREG_MSTX_HEAP_ADD, .heap = heaps + 1,
+			.addr = (heaps + 1) << 30, .len = 1 << 30,
+		};
+
+		err = mstx_ops(fd, &op, 1);
+		if (!err)
+			heaps++;
+	}
+	measure(&b);
+	if (err == -EMFILE)
+		OK("mstx-heap: %ld heaps, then EMFILE", heaps);
+	else
+		NOT_OK("mstx-heap: %ld heaps, then %s", heaps, strerror(-err));
+	/* 16384 regions of 64 bytes in heap 1, 1024 a call */
+	for (err = 0; !err && regions < 16384; regions += 1024) {
+		for (i = 0; i < 1024; i++)
+			ops[i] = (struct memreg_mstx_op) {
+				.op = MEMREG_MSTX_REGION_ADD, .heap = 1,
+				.addr = (1ULL << 30) + (regions + i) * 64,
+				.len = 64,
+			};
+		err = mstx_ops(fd, ops, 1024);
+	}
+	measure(&c);
+	if (err)
+		NOT_OK("mstx-region: region %ld: %s", regions, strerror(-err));
+	if (heaps) {
+		struct cost h = per_unit("mstx-heap", &a, &b, heaps);
+
+		within("mstx-heap", "MemFree", h.mem, 4 * KiB);
+	}
+	if (!err) {
+		struct cost r = per_unit("mstx-region", &b, &c, regions);
+
+		/* its struct and 16 B of its heap's bucket table */
+		within("mstx-region", "MemFree", r.mem, 256);
+	}
+	close(fd);
+}
+
 /* HOST registrations of one page each, to the process's limit. */
 static void row_host_reg(void)
 {
@@ -879,11 +1057,17 @@ int main(int argc, char **argv)
 		row_hog(arg);
 	else if (!strcmp(row, "ipc-oracle"))
 		row_ipc_oracle();
+	else if (!strcmp(row, "dev-reg"))
+		row_dev_reg();
+	else if (!strcmp(row, "grant-import"))
+		row_grant_import();
+	else if (!strcmp(row, "mstx"))
+		row_mstx();
 	else if (!strcmp(row, "host-reg"))
 		row_host_reg();
 	else {
 		fprintf(stderr,
-			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB\n");
+			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB | dev-reg | grant-import | mstx\n");
 		return 2;
 	}
 	return failed ? 1 : 0;
