@@ -36,9 +36,15 @@
 #include <linux/sched/task.h>
 #include "memreg_internal.h"
 
-/* The holder memreg killed last, and when: give it time to exit. */
+/*
+ * The holder memreg killed last, when, and what it held: give it time to
+ * exit.  It is no longer found as a holder then (its mm is gone before
+ * its pages are), and the OOM killer, which did not choose it, would not
+ * wait for it.
+ */
 static struct pid *memreg_oom_victim;
 static unsigned long memreg_oom_killed_at;
+static unsigned long memreg_oom_victim_pages;
 static DEFINE_MUTEX(memreg_oom_lock);
 
 /* A process's own pages, as the OOM killer counts them. */
@@ -139,6 +145,30 @@ static int memreg_oom_notify(struct notifier_block *nb, unsigned long unused,
 	/* a dying allocator: the OOM killer lets it have reserves and go */
 	if (fatal_signal_pending(current))
 		return NOTIFY_DONE;
+
+	mutex_lock(&memreg_oom_lock);
+	/*
+	 * Killed already, and still exiting: wait for it, a while; then
+	 * the OOM killer goes on (a victim stuck in D state, or one whose
+	 * mm another process shares).
+	 */
+	if (memreg_oom_victim) {
+		bool exiting;
+
+		rcu_read_lock();
+		exiting = pid_task(memreg_oom_victim, PIDTYPE_TGID);
+		rcu_read_unlock();
+		if (exiting &&
+		    time_before(jiffies, memreg_oom_killed_at + 2 * HZ)) {
+			*freed += memreg_oom_victim_pages;
+			mutex_unlock(&memreg_oom_lock);
+			return NOTIFY_OK;
+		}
+		put_pid(memreg_oom_victim);
+		memreg_oom_victim = NULL;
+	}
+	mutex_unlock(&memreg_oom_lock);
+
 	pid = memreg_oom_holder(&dev_pages);
 	if (!pid)
 		return NOTIFY_DONE;
@@ -147,16 +177,6 @@ static int memreg_oom_notify(struct notifier_block *nb, unsigned long unused,
 		goto put_pid;
 
 	mutex_lock(&memreg_oom_lock);
-	/*
-	 * Killed already, and still exiting: wait for it, a while; then
-	 * the OOM killer goes on (a victim stuck in D state, or one whose
-	 * mm another process shares).
-	 */
-	if (pid == memreg_oom_victim) {
-		if (time_before(jiffies, memreg_oom_killed_at + 2 * HZ))
-			*freed += dev_pages;
-		goto unlock;
-	}
 	if (task->signal->oom_score_adj == OOM_SCORE_ADJ_MIN)
 		goto unlock;
 	own = memreg_oom_task_pages(task);
@@ -171,6 +191,7 @@ static int memreg_oom_notify(struct notifier_block *nb, unsigned long unused,
 	put_pid(memreg_oom_victim);
 	memreg_oom_victim = get_pid(pid);
 	memreg_oom_killed_at = jiffies;
+	memreg_oom_victim_pages = dev_pages;
 	*freed += dev_pages;
 unlock:
 	mutex_unlock(&memreg_oom_lock);
