@@ -465,7 +465,6 @@ int memreg_user_charge_file(struct memreg_user *u);
 int memreg_user_charge_dev(struct memreg_user *u, u64 len, bool charge);
 void memreg_user_uncharge_dev(struct memreg_user *u, u64 len);
 void memreg_user_uncharge_file(struct memreg_user *u);
-unsigned int memreg_user_files(const struct memreg_user *u);
 int memreg_user_import_begin(struct memreg_user *u);
 void memreg_user_import_done(struct memreg_user *u, bool found);
 void memreg_user_exit(void);

@@ -284,14 +284,9 @@ free_nrs:
 static bool memreg_ipc_allowed(const struct memreg_ipc_name *name)
 {
 	struct pid *me = task_tgid(current);
-	unsigned int i;
 
-	if (name->any_pid || name->owner->ctx->tgid == me)
-		return true;
-	for (i = 0; i < name->npids; i++)
-		if (name->pids[i] == me)
-			return true;
-	return false;
+	return name->any_pid || name->owner->ctx->tgid == me ||
+	       memreg_ipc_listed(name, me);
 }
 
 int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)

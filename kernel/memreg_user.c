@@ -76,7 +76,6 @@ unsigned int memreg_user_max_files(void)
 		return max;
 	return clamp_t(unsigned long, get_max_files() / 16, 1024, 65536);
 }
-MEMREG_EXPORT_FOR_KUNIT(memreg_user_max_files);
 
 unsigned int memreg_user_import_fail_rate(void)
 {
@@ -234,11 +233,6 @@ int memreg_user_charge_dev(struct memreg_user *u, u64 len, bool charge)
 void memreg_user_uncharge_dev(struct memreg_user *u, u64 len)
 {
 	atomic64_sub(len, &u->dev_bytes);
-}
-
-unsigned int memreg_user_files(const struct memreg_user *u)
-{
-	return atomic_read(&u->files);
 }
 
 /*
