@@ -312,6 +312,15 @@ struct adxl_peer {
 	bool dead;			/* control connection lost */
 	struct adxl_ucx_ep *ep;		/* non-NULL: reached over UCX */
 	struct adxl_rdma_qp *qp;	/* non-NULL: reached over RDMA */
+	/*
+	 * Over RDMA, @qp and @rregs are replaced when the queue pair fails
+	 * while the peer is still there: a transfer holds
+	 * @rdma_lock for reading, a renewal for writing; @rdma_gen counts
+	 * the renewals, so that threads that failed together renew once
+	 * (rdma_link.c).
+	 */
+	pthread_rwlock_t rdma_lock;
+	unsigned int rdma_gen;
 	bool link_down;			/* the UCX/RDMA link failed or timed out */
 	uint32_t pid;
 	struct adxl_rreg *rregs;	/* sorted by addr */
@@ -365,6 +374,9 @@ struct adxl_link {
 	struct adxl_buf out;
 	size_t out_off;
 	struct adxl_rdma_qp *qp;	/* the peer's RDMA queue pair, if any */
+	/* renewals of @qp the peer may still ask for now (rdma_link.c) */
+	double qp_renew_tokens;
+	int64_t qp_renew_at;		/* ms, when the tokens were counted */
 };
 
 /*
@@ -630,6 +642,12 @@ adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
 /* The answer to an RDMA hello on link @l, framed into @out: 0 or -errno. */
 int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 		      const uint8_t *p, size_t len, struct adxl_buf *out);
+/* A new queue pair for @p, whose failed (gen: the caller's): a status. */
+adxl_status_t adxl__rdma_renew(struct adxl_engine *e, struct adxl_peer *p,
+			       unsigned int gen, int64_t deadline,
+			       int32_t min_ms);
+/* Whether @p is reached over RDMA and its queue pair failed. */
+bool adxl__rdma_failed(struct adxl_engine *e, struct adxl_peer *p);
 void adxl__rdma_peer_release(struct adxl_engine *e, struct adxl_peer *p);
 void adxl__rdma_link_release(struct adxl_engine *e, struct adxl_link *l);
 

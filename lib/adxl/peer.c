@@ -47,6 +47,7 @@ static void peer_free(struct adxl_engine *e, struct adxl_peer *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	pthread_mutex_destroy(&p->io_lock);
+	pthread_rwlock_destroy(&p->rdma_lock);
 	free(p->name);
 	free(p);
 }
@@ -323,10 +324,15 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	p = find_locked(e, name);
 	pthread_mutex_unlock(&e->lock);
 	if (p && !adxl__peer_dead(p) &&
-	    !__atomic_load_n(&p->link_down, __ATOMIC_RELAXED))
+	    !__atomic_load_n(&p->link_down, __ATOMIC_RELAXED) &&
+	    !adxl__rdma_failed(e, p))
 		return ADXL_ALREADY_CONNECTED;
 	if (p) {
-		/* Gone or its link broke: this Connect replaces it. */
+		/*
+		 * Gone, its link broke, or its RDMA queue pair failed (a
+		 * transfer timed out, renewed at the next one): this Connect
+		 * replaces it.
+		 */
 		p = unlink_peer(e, name);
 		if (p)
 			adxl__peer_put(e, p);
@@ -355,6 +361,7 @@ again:
 	p->fd = fd;
 	p->refs = 1;
 	pthread_mutex_init(&p->io_lock, NULL);
+	pthread_rwlock_init(&p->rdma_lock, NULL);
 	closed = false;
 	st = handshake(e, p, deadline, &closed);
 	if (st) {

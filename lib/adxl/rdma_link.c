@@ -113,6 +113,32 @@ static void grant(struct adxl_engine *e, struct adxl_link *l,
 	};
 }
 
+/*
+ * A second RDMA hello on a link asks for a new queue pair: the client's
+ * failed (our NIC refused a range the peer read after we deregistered
+ * it, which fails our queue pair too).  It costs us what a new Connect
+ * would, and is rationed per link: RENEW_RATE a second, as many at once.
+ */
+#define RENEW_RATE	10
+
+static bool may_renew(struct adxl_link *l)
+{
+	int64_t now = adxl__now_ms();
+
+	if (!l->qp_renew_at) {
+		l->qp_renew_tokens = RENEW_RATE;
+	} else {
+		l->qp_renew_tokens += (now - l->qp_renew_at) * RENEW_RATE / 1000.0;
+		if (l->qp_renew_tokens > RENEW_RATE)
+			l->qp_renew_tokens = RENEW_RATE;
+	}
+	l->qp_renew_at = now;
+	if (l->qp_renew_tokens < 1)
+		return false;
+	l->qp_renew_tokens -= 1;
+	return true;
+}
+
 int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 		      const uint8_t *p, size_t len, struct adxl_buf *reply)
 {
@@ -126,19 +152,25 @@ int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
 	if (adxl__rdma_hello_decode(p, len, &peer))
 		return -EPROTO;
 	memset(&out, 0, sizeof(out));
-	if (l->qp) {
-		/* one queue pair a link: a peer cannot make us churn them */
+	if (l->qp && !may_renew(l)) {
+		/* a peer cannot make us churn queue pairs */
 		snprintf(out.msg, sizeof(out.msg),
-			 "this link has its queue pair already");
+			 "this link renewed its queue pair too often (%d a second at most)",
+			 RENEW_RATE);
 	} else if (e->transport == ADXL_TRANSPORT_KERNEL ||
 		   e->transport == ADXL_TRANSPORT_UCX) {
 		snprintf(out.msg, sizeof(out.msg),
 			 "engine %.64s has Transport=%s: no RDMA", e->name,
 			 e->transport == ADXL_TRANSPORT_UCX ? "ucx" : "kernel");
-	} else if (adxl__rdma_start(e, err) ||
-		   link_qp(e, l, &peer, &out.qp, err)) {
+	} else if (adxl__rdma_start(e, err)) {
 		snprintf(out.msg, sizeof(out.msg), "engine %.64s: RDMA: %.160s",
 			 e->name, err);
+	} else {
+		/* a renewal: the old queue pair goes, with its grants */
+		adxl__rdma_link_release(e, l);
+		if (link_qp(e, l, &peer, &out.qp, err))
+			snprintf(out.msg, sizeof(out.msg),
+				 "engine %.64s: RDMA: %.160s", e->name, err);
 	}
 	if (out.msg[0])
 		out.status = ADXL_RDMA_REFUSED;
@@ -182,8 +214,18 @@ static adxl_status_t exchange(struct adxl_peer *p,
 		ret = adxl__send_msg(p->fd, ADXL_MSG_RDMA_HELLO, b.data, b.len,
 				     deadline);
 	adxl__buf_free(&b);
-	if (!ret)
+	/*
+	 * A renewal's answer may come after the late ack of a notify, or
+	 * the late answer of a query, that timed out earlier (notify.c).
+	 */
+	while (!ret) {
 		ret = adxl__recv_msg(p->fd, &type, msg, &len, deadline);
+		if (ret || (type != ADXL_MSG_NOTIFY_ACK &&
+			    type != ADXL_MSG_QUERY_REPLY))
+			break;
+		free(*msg);
+		*msg = NULL;
+	}
 	if (ret == -ETIMEDOUT) {
 		adxl__err("Connect %s: no answer to the RDMA hello in time",
 			  p->name);
@@ -273,6 +315,105 @@ fail:
 	free(in.regs);
 	free(msg);
 	return st;
+}
+
+/*
+ * Client side: the queue pair to @p failed while the peer is still there
+ * (rdma_transfer.c).  A new one, connected to a new one of the peer's over
+ * the same control connection, with a fresh table of the peer's
+ * registrations and rkeys; the old queue pair goes.  @gen is the
+ * generation the caller's transfer ran on: if another thread renewed
+ * since, that is enough.  ADXL_SUCCESS, or a status (logged): then the
+ * link is down.  The exchange has until @deadline, or @min_ms if that is
+ * later, or RENEW_MAX_MS with no deadline.
+ */
+#define RENEW_MAX_MS	10000
+
+adxl_status_t adxl__rdma_renew(struct adxl_engine *e, struct adxl_peer *p,
+			       unsigned int gen, int64_t deadline,
+			       int32_t min_ms)
+{
+	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_rdma_reply in = { 0 };
+	struct adxl_rdma_qpinfo mine;
+	struct adxl_rdma_qp *qp = NULL;
+	int64_t least = adxl__deadline(min_ms);
+	adxl_status_t st = ADXL_SUCCESS;
+	struct adxl_rreg *old_rregs;
+	size_t old_n;
+	uint8_t *msg = NULL;
+	uint8_t ip[4];
+
+	if (deadline < 0)
+		deadline = adxl__deadline(RENEW_MAX_MS);
+	else if (deadline < least)
+		deadline = least;
+	pthread_rwlock_wrlock(&p->rdma_lock);
+	if (p->rdma_gen != gen)
+		goto out;
+	if (__atomic_load_n(&p->link_down, __ATOMIC_RELAXED) ||
+	    adxl__peer_dead(p)) {
+		st = ADXL_NOT_CONNECTED;
+		goto out;
+	}
+	if (e->rdma_ops->qp_create(e->rdma, false, local_ipv4(p->fd, ip),
+				   &mine, &qp, err)) {
+		adxl__err("transfer to %s: a new RDMA queue pair: %s", p->name,
+			  err);
+		st = ADXL_FAILED;
+		goto out;
+	}
+	pthread_mutex_lock(&p->io_lock);
+	st = exchange(p, &mine, deadline, &in, &msg);
+	pthread_mutex_unlock(&p->io_lock);
+	if (st) {
+		/* the control stream may be out of step now: lose the peer */
+		adxl__peer_lost(p);
+		goto out;
+	}
+	if (in.status) {
+		adxl__err("transfer to %s: the peer refused a new RDMA queue pair: %s",
+			  p->name, in.msg);
+		st = ADXL_FAILED;
+		goto out;
+	}
+	if (e->rdma_ops->qp_connect(qp, &in.qp, e->rdma_tc, e->rdma_sl,
+				    err)) {
+		adxl__err("transfer to %s: a new RDMA queue pair: %s", p->name,
+			  err);
+		st = ADXL_FAILED;
+		goto out;
+	}
+	old_rregs = p->rregs;
+	old_n = p->n_rregs;
+	st = adxl__rregs_set(p, in.regs, in.n_regs);
+	if (st) {
+		p->rregs = old_rregs;
+		p->n_rregs = old_n;
+		goto out;
+	}
+	free(old_rregs);
+	e->rdma_ops->qp_destroy(p->qp);
+	p->qp = qp;
+	qp = NULL;
+	p->rdma_gen++;
+out:
+	pthread_rwlock_unlock(&p->rdma_lock);
+	if (qp)
+		e->rdma_ops->qp_destroy(qp);
+	free(in.regs);
+	free(msg);
+	return st;
+}
+
+bool adxl__rdma_failed(struct adxl_engine *e, struct adxl_peer *p)
+{
+	bool failed;
+
+	pthread_rwlock_rdlock(&p->rdma_lock);
+	failed = p->qp && e->rdma_ops->qp_failed(p->qp);
+	pthread_rwlock_unlock(&p->rdma_lock);
+	return failed;
 }
 
 /* The last reference to an RDMA peer: its queue pair. */

@@ -156,19 +156,21 @@ adxl() {
 		ok "VM $MEMREG_VM_PAIR: device memory went by RDMA (no range without an MR)"
 	fi
 
-	# 2. revocation: b reads a's buffer (device memory) in a loop,
-	#    checking every byte; a deregisters it 2 s after b loops.  b's next READ must fail
-	#    (the MR and its rkey are gone), never return other bytes.  It
-	#    fails with a's NAK (FAILED, "refused"), or, when rxe under
-	#    emulation loses that NAK and a's QP is in error from then on,
-	#    unanswered (TIMEOUT): seen once in 10 runs (fresh-ci, 6.12).
+	# 2. revocation: a registers its buffer (device memory) as 16
+	#    slices; b reads every slice in turn, checking every byte, on one
+	#    Connect; from 2 s after b loops, a deregisters 15 of them, 300 ms
+	#    apart.  b's next READ of a slice a deregistered must fail with a
+	#    status that says so, never return other bytes, and the link must
+	#    go on: a's NIC refusing a range fails both queue pairs (RC), and
+	#    b's engine renews them over the control connection before the
+	#    failing call returns; the slice left reads right after.
 	if [ "$MEMREG_VM_PAIR" = a ]; then
 		peer_run r -l "$me:29210" -k dev -s $size -S 41 -n -D 2000 \
-			-c "$peer:29211" -a notify -P 42 -C 120000
-		if wait_for $tmp/r.out '^deregistered' 1800; then
-			ok "VM a: DeregisterMem while b reads over RDMA"
+			-V 16 -c "$peer:29211" -a notify -P 42 -C 120000
+		if wait_for $tmp/r.out '^deregistered slice 14 ' 1800; then
+			ok "VM a: DeregisterMem of 15 slices, one by one, while b reads over RDMA"
 		else
-			not_ok "VM a: never deregistered (b never looped?)"
+			not_ok "VM a: never deregistered all 15 slices (b never looped?)"
 			tail -5 $tmp/r.out $tmp/r.err | sed 's/^/#   /'
 		fi
 		sleep 5
@@ -176,20 +178,30 @@ adxl() {
 		wait "$(cat $tmp/r.pid)"
 	else
 		peer_run r -l "$me:29211" -k host -s $size -S 42 -c "$peer:29210" \
-			-a notify -P 41 -L -t 10000 -C 120000
-		loop_end r
-		if contains "$err" '^error FAILED.*refused' ||
-		   contains "$err" '^error TIMEOUT'; then
-			ok "VM b: a READ of a deregistered range fails: ${err#error }"
+			-a notify -P 41 -L -V 16 -t 10000 -C 120000
+		wait "$(cat $tmp/r.pid)"
+		refused=$(grep -c '^gone slice [0-9]*: FAILED: .*deregistered' $tmp/r.out)
+		here=$(grep -c '^gone slice [0-9]*: PARAM_INVALID: .*not in memory' $tmp/r.out)
+		raced=$(grep -c '^raced slice' $tmp/r.out)
+		late=$(grep -c '^timed out slice' $tmp/r.out)
+		# A READ completed as a success though a refused it (its tail
+		# never copied) is 6.1's soft-RoCE bug (tests/vm/run, known
+		# warnings); on 6.12 there must be none.
+		if [ $((refused + here + raced + late)) = 15 ] &&
+		   [ $((refused + late)) -ge 1 ] &&
+		   { [ "$raced" = 0 ] || [ "$MEMREG_VM_KERNEL" = 6.1 ]; }; then
+			ok "VM b: each of 15 deregistered slices failed its next READ with a status that says so ($refused refused by a's NIC, then the link renewed; $here refused here by the renewed table; $raced READs raced their slice's deregistration; $late timed out, then found gone)"
 		else
-			not_ok "VM b: a READ after a deregistered: '$err'"
+			not_ok "VM b: deregistered slices: $refused refused by the NIC, $here here, $raced raced, $late timed out, of 15"
+			grep -E '^(gone|error|fail)' $tmp/r.out | head -5 | sed 's/^/#   /'
 			tail -5 $tmp/r.err | sed 's/^/#   /'
 		fi
-		if grep -q '^fail' $tmp/r.out; then
-			not_ok "VM b: a READ returned bytes that were not a's"
-			grep '^fail' $tmp/r.out | head -3 | sed 's/^/#   /'
+		if grep -q '^pass .* revocations on one Connect' $tmp/r.out &&
+		   ! grep -q '^fail' $tmp/r.out; then
+			ok "VM b: the link went on: $(sed -n 's/^pass //p' $tmp/r.out | grep revocations)"
 		else
-			ok "VM b: every READ that succeeded returned a's bytes ($(sed -n 's/^stopped after \([0-9]*\) transfers.*/\1/p' $tmp/r.out) checked)"
+			not_ok "VM b: the link did not survive the revocations"
+			grep -E '^(error|fail)' $tmp/r.out | head -3 | sed 's/^/#   /'
 		fi
 	fi
 

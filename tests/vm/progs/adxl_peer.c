@@ -34,6 +34,12 @@
  *  -T T         Initialize option Transport=T (auto, kernel, ucx, rdma)
  *  -D MS        (with -n) DeregisterMem our buffer MS ms after the peer
  *               said it loops: its reads must fail from then on
+ *  -V K         revocations: the buffer is registered as K slices; with
+ *               -n -D, K-1 of them are deregistered one after the other
+ *               (every 300 ms from MS) and the peer is told "vdone"; with
+ *               -L, the peer READs every slice in turn on one Connect
+ *               until told so: each slice's reads fail once it is gone,
+ *               with a status that says so, and the others go on
  *  -r           Connect must be refused (this host is not on the peer's
  *               allow-list, or we are another user of its host); then exit
  *  -t MS        transfer timeout (60000); -C MS Connect timeout (10000)
@@ -66,6 +72,10 @@ static adxl_mem_handle_t mem_handle;	/* mem's registration */
 static double peer_looping_at;		/* when the peer said "loop" */
 static bool addr_by_notify;
 static const char *my_name;		/* -l NAME */
+#define MAX_SLICES	64
+static int vslices;			/* -V K */
+static adxl_mem_handle_t slice_handle[MAX_SLICES];
+static bool vdone;			/* the peer said "vdone" */
 
 static double now_s(void);
 
@@ -224,6 +234,10 @@ static void on_notify(const char *name, size_t nl, const char *msg, size_t ml,
 		peer_looping_at = now_s();
 		return;
 	}
+	if (nl == 5 && !memcmp(name, "vdone", 5)) {
+		vdone = true;
+		return;
+	}
 	if (nl == 4 && !memcmp(name, "addr", 4) && ml < sizeof(buf)) {
 		memcpy(buf, msg, ml);
 		buf[ml] = '\0';
@@ -273,7 +287,27 @@ static int read_addr(const char *arg)
 
 static int reg(struct atl_mem *m, enum adxl_mem_type type)
 {
-	return atl_alloc_reg(eng, m, type, size, m == &mem ? &mem_handle : NULL);
+	struct adxl_mem_desc d;
+	size_t slice = size / (vslices ? vslices : 1);
+	int i;
+
+	if (m != &mem || !vslices)
+		return atl_alloc_reg(eng, m, type, size,
+				     m == &mem ? &mem_handle : NULL);
+	/* -V: one allocation, K registrations */
+	if (atl_alloc(m, type, size))
+		return -1;
+	for (i = 0; i < vslices; i++) {
+		d = (struct adxl_mem_desc){
+			(uintptr_t)m->addr + i * slice, slice
+		};
+		if (adxl_register_mem(eng, &d, type, &slice_handle[i])) {
+			fprintf(stderr, "RegisterMem slice %d: %s\n", i,
+				adxl_last_error());
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static double now_s(void)
@@ -392,6 +426,171 @@ static void loop_until_failure(void)
 	free(d);
 }
 
+/* Whether the slice of @d is found gone: its READ says so. */
+static bool gone_now(const struct adxl_transfer_desc *d)
+{
+	adxl_status_t st = adxl_transfer_sync(eng, peer, ADXL_READ, d, 1,
+					      xfer_timeout);
+
+	return (st == ADXL_FAILED && strstr(adxl_last_error(), "deregistered")) ||
+	       (st == ADXL_PARAM_INVALID &&
+		strstr(adxl_last_error(), "not in memory"));
+}
+
+/*
+ * -L -V K: READ each of the peer's K slices in turn, on one Connect, until
+ * the peer says it deregistered K-1 of them.  A slice's first failing read
+ * must say it is gone (FAILED, "deregistered"; or, once another renewal
+ * fetched the peer's table, refused here as not registered); any other
+ * failure ends the loop.  The slice left must read right after the last
+ * revocation, without a new Connect.
+ */
+static void loop_over_slices(void)
+{
+	size_t slice = size / vslices;
+	bool gone[MAX_SLICES] = { false };
+	unsigned long reads = 0, after = 0, raced = 0, timed_out = 0;
+	int n_gone = 0, i, ignored = 0, last = vslices - 1;
+	double end = now_s() + 120, loop_t0 = now_s();
+	adxl_status_t st;
+
+	while (!(vdone && n_gone == vslices - 1) && now_s() < end && !stop) {
+		for (i = 0; i < vslices; i++) {
+			struct adxl_transfer_desc d = {
+				(uintptr_t)scratch.addr + i * slice,
+				peer_addr + i * slice, slice
+			};
+			long long at;
+
+			if (gone[i])
+				continue;
+			memset(scratch.addr + i * slice, 0, slice);
+			st = adxl_transfer_sync(eng, peer, ADXL_READ, &d, 1,
+						xfer_timeout);
+			if ((st == ADXL_FAILED &&
+			     strstr(adxl_last_error(), "deregistered")) ||
+			    (st == ADXL_PARAM_INVALID &&
+			     strstr(adxl_last_error(), "not in memory"))) {
+				gone[i] = true;
+				n_gone++;
+				printf("gone slice %d: %s: %s (%.3f s)\n", i,
+				       atl_status(st), adxl_last_error(),
+				       now_s() - loop_t0);
+				continue;
+			}
+			/*
+			 * 6.1's rxe sometimes loses a's refusal, and then
+			 * answers nothing on the failed queue pair: our READ
+			 * times out.  The next call renews the link and must
+			 * then find the slice gone.
+			 */
+			if (st == ADXL_TIMEOUT && gone_now(&d)) {
+				gone[i] = true;
+				n_gone++;
+				timed_out++;
+				printf("timed out slice %d, then found it gone: %s (%.3f s)\n",
+				       i, adxl_last_error(), now_s() - loop_t0);
+				continue;
+			}
+			if (st) {
+				printf("error %s: %s\n", atl_status(st),
+				       adxl_last_error());
+				FAIL("slice %d: READ failed otherwise after %d revocations",
+				     i, n_gone);
+				return;
+			}
+			at = atl_check(scratch.addr + i * slice, slice,
+				       peer_seed, i * slice);
+			/*
+			 * A READ that raced the deregistration of its own
+			 * slice: soft-RoCE on 6.1 may complete it with the
+			 * tail never copied (its responder sends what it
+			 * could not read from the MR it was losing).  Such a
+			 * READ is told by its slice being gone at once; on a
+			 * slice still there, other bytes are a failure.
+			 */
+			if (at >= 0 && gone_now(&d)) {
+				gone[i] = true;
+				n_gone++;
+				raced++;
+				printf("raced slice %d: its READ succeeded with byte %lld on not the peer's, and the slice was deregistered (%.3f s)\n",
+				       i, at, now_s() - loop_t0);
+				continue;
+			}
+			if (at >= 0) {
+				const uint8_t *b = (uint8_t *)scratch.addr +
+						   i * slice;
+				size_t j, bad = 0, zero = 0;
+
+				for (j = at; j < slice; j++)
+					if (b[j] != atl_byte(peer_seed,
+							     i * slice + j)) {
+						bad++;
+						zero += !b[j];
+					}
+				FAIL("slice %d (of %d gone): byte %lld is not the peer's (%zu bytes differ from there, %zu of them zero), %.3f s after the peer looped",
+				     i, n_gone, at, bad, zero,
+				     now_s() - loop_t0);
+				return;
+			}
+			if (n_gone)
+				after++;
+			if (reads++ == 0) {
+				printf("looping\n");
+				adxl_send_notify(eng, peer, "loop", 4, "", 0,
+						 10000);
+			}
+		}
+		adxl_get_notifies(eng, on_notify, &ignored);
+	}
+	if (n_gone != vslices - 1 || !vdone) {
+		FAIL("%d of %d slices found gone in 120 s (the peer %s)",
+		     n_gone, vslices - 1,
+		     vdone ? "said it deregistered them" : "never said done");
+		return;
+	}
+	/* the slice never deregistered, on the same Connect, ten times */
+	for (i = 0; i < 10; i++) {
+		struct adxl_transfer_desc d = {
+			(uintptr_t)scratch.addr, peer_addr + last * slice, slice
+		};
+
+		memset(scratch.addr, 0, slice);
+		st = adxl_transfer_sync(eng, peer, ADXL_READ, &d, 1,
+					xfer_timeout);
+		if (st || atl_check(scratch.addr, slice, peer_seed,
+				    last * slice) >= 0) {
+			FAIL("the slice left, after %d revocations: %s: %s",
+			     n_gone, atl_status(st),
+			     st ? adxl_last_error() : "bytes differ");
+			return;
+		}
+		after++;
+	}
+	PASS("%d revocations on one Connect: each slice's READ failed once it was gone, and %lu READs of the others succeeded after them, byte for byte (%lu in all; %lu raced their slice's deregistration, %lu timed out before the next call found it gone)",
+	     n_gone, after, reads, raced, timed_out);
+}
+
+/* -n -D -V: deregister K-1 slices, 300 ms apart; then tell the peer. */
+static void revoke_slices(int *next, double start)
+{
+	adxl_status_t st;
+
+	if (*next >= vslices - 1 || now_s() < start + *next * 0.3)
+		return;
+	st = adxl_deregister_mem(eng, slice_handle[*next]);
+	if (st)
+		FAIL("DeregisterMem slice %d: %s", *next, atl_status(st));
+	else
+		printf("deregistered slice %d while the peer reads (%.3f s after it looped)\n",
+		       *next, now_s() - peer_looping_at);
+	if (++*next == vslices - 1) {
+		st = adxl_send_notify(eng, peer, "vdone", 5, "", 0, 10000);
+		if (st)
+			FAIL("SendNotify vdone: %s", atl_status(st));
+	}
+}
+
 /* -R: the peer's host is back: Connect until it answers. */
 static int reconnect(int secs)
 {
@@ -420,10 +619,11 @@ int main(int argc, char **argv)
 	const char *kind = "host", *peer_addr_arg = NULL, *transport = NULL;
 	int opt, wait_n = 0, got = 0, loop = 0, waited, again = 0;
 	int connect_timeout = 10000, serve_only = 0, refusal = 0, dereg_ms = -1;
+	int next_slice = 0;
 	struct sigaction sa = { .sa_handler = on_term };
 	adxl_status_t st;
 
-	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:nrD:")) != -1) {
+	while ((opt = getopt(argc, argv, "l:k:s:S:c:a:P:b:Lg:w:T:t:C:R:nrD:V:")) != -1) {
 		switch (opt) {
 		case 'l': name = optarg; break;
 		case 'k':
@@ -447,6 +647,11 @@ int main(int argc, char **argv)
 		case 'n': serve_only = 1; break;
 		case 'r': refusal = 1; break;
 		case 'D': dereg_ms = atoi(optarg); break;
+		case 'V':
+			vslices = atoi(optarg);
+			if (vslices < 2 || vslices > MAX_SLICES)
+				return 2;
+			break;
 		default: return 2;
 		}
 	}
@@ -490,6 +695,12 @@ int main(int argc, char **argv)
 		if (addr_by_notify && exchange_addr(&got))
 			return 1;
 	}
+	if (peer && loop && vslices) {
+		loop_over_slices();
+		adxl_engine_destroy(eng);
+		printf("done %d failures\n", failures);
+		return failures ? 1 : 0;
+	}
 	if (peer && loop) {
 		loop_until_failure();
 		if (!again)
@@ -507,7 +718,10 @@ int main(int argc, char **argv)
 	for (waited = 0; !stop && (wait_n == 0 ? !peer || serve_only :
 				  got < wait_n); waited++) {
 		adxl_get_notifies(eng, on_notify, &got);
-		if (dereg_ms >= 0 && peer_looping_at &&
+		if (dereg_ms >= 0 && vslices && peer_looping_at)
+			revoke_slices(&next_slice,
+				      peer_looping_at + dereg_ms / 1000.0);
+		else if (dereg_ms >= 0 && peer_looping_at &&
 		    now_s() - peer_looping_at >= dereg_ms / 1000.0) {
 			st = adxl_deregister_mem(eng, mem_handle);
 			if (st)
