@@ -3,7 +3,9 @@
 #   make            the library, the tool and the test programs (userspace)
 #   make module     memreg.ko for KDIR (default: the running kernel)
 #   make check      install what is missing, build, run every test; ends
-#                   with "N passed, N failed"
+#                   with every leg's seconds and "N passed, N failed"
+#   make check-quick  the unit suites' cmocka tests and one 6.1 boot of the
+#                   core VM cases (the inner loop; a few minutes)
 #   make bench      every benchmark (one VM boot per kernel, native micro-
 #                   benchmarks); report in build/bench/report.md
 #   make fuzz       the fuzzer for 30 minutes in a VM on the debug kernel
@@ -41,6 +43,9 @@ module:
 check:
 	scripts/check
 
+check-quick:
+	scripts/check --quick
+
 demo:
 	scripts/demo
 
@@ -59,4 +64,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all lib tool tests module check demo fuzz bench install uninstall clean
+.PHONY: all lib tool tests module check check-quick demo fuzz bench install uninstall clean

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The legs of make check, one target each (scripts/check runs this file
+# and prints the summary; make check-quick runs its quick legs).
+#
+#   make -f tests/check.mk host-legs  [-j2]   unit suites, style, install, dkms
+#   make -f tests/check.mk vm-legs            one VM leg after the other
+#   make -f tests/check.mk quick-legs [-j2]   make check-quick's legs
+#   make -f tests/check.mk leg-NAME           one leg, e.g. leg-vm-6.1
+#   make -f tests/check.mk -s print-legs      the legs check would run
+#
+# Each leg runs through scripts/leg: LOGS/NAME.log, .status and .secs, and
+# it never fails the make run (the summary counts its TAP lines).  VM legs
+# run one at a time: each VM has 2 vCPUs under TCG, so one fills both of
+# the machine's cores, and timing-sensitive cases failed beside another.
+#
+# CHECK_KERNELS (6.1 6.12 debug), CHECK_MODES (root user) and CHECK_RDMA
+# (1; 0 leaves the RDMA legs out) narrow it.
+
+TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+BUILD	:= $(TOP)/build
+LOGS	?= $(BUILD)/check
+LEG	:= $(TOP)/scripts/leg $(LOGS)
+VMRUN	:= $(TOP)/tests/vm/run
+KERNELS	:= $(or $(CHECK_KERNELS),6.1 6.12 debug)
+MODES	:= $(or $(CHECK_MODES),root user)
+RDMA	:= $(or $(CHECK_RDMA),1)
+has	= $(filter $(1),$(KERNELS))
+
+UNIT_SUITES := core tool adxl llm_datadist acl mstx rdma securec
+# Where a suite has a target for its cmocka tests alone (check-quick).
+QUICK_TARGET = $(if $(filter mstx tool,$(1)),run,unit)
+
+HOST_LEGS := $(UNIT_SUITES:%=unit-%) style install dkms
+VM_LEGS	:= $(foreach k,debug 6.12 6.1,$(if $(call has,$(k)),vm-$(k))) \
+	   $(foreach k,$(KERNELS),pressure-$(k)) \
+	   $(if $(call has,6.12),pair-6.12) \
+	   $(if $(filter 1,$(RDMA)),$(foreach k,$(filter-out debug,$(KERNELS)),rdma-$(k)) \
+		$(if $(call has,6.12),rdma-power-6.12) \
+		$(if $(call has,6.1),rdma-fanin-6.1))
+QUICK_LEGS := $(UNIT_SUITES:%=quick-unit-%) quick-vm-6.1
+
+.PHONY: host-legs vm-legs quick-legs print-legs print-quick-legs
+host-legs: $(HOST_LEGS:%=leg-%)
+vm-legs:
+	@for l in $(VM_LEGS); do $(MAKE) -s -f $(lastword $(MAKEFILE_LIST)) leg-$$l || exit 1; done
+quick-legs: $(QUICK_LEGS:%=leg-%)
+print-legs:
+	@echo $(HOST_LEGS) $(VM_LEGS)
+print-quick-legs:
+	@echo $(QUICK_LEGS)
+
+export CMOCKA_MESSAGE_OUTPUT := TAP
+
+# ------------------------------------------------------------------- host
+leg-unit-%:
+	@$(LEG) unit-$* -- $(MAKE) -s -C $(TOP)/tests/unit/$* run BUILD=$(BUILD)
+leg-quick-unit-%:
+	@$(LEG) quick-unit-$* -- $(MAKE) -s -C $(TOP)/tests/unit/$* \
+		$(call QUICK_TARGET,$*) BUILD=$(BUILD)
+leg-style:
+	@$(LEG) style -- $(TOP)/tests/style/check
+leg-install:
+	@$(LEG) install -- $(TOP)/tests/install/check
+leg-dkms:
+	@$(LEG) dkms -- $(TOP)/tests/dkms/check-kernels $(filter-out debug,$(KERNELS))
+
+# --------------------------------------------------------------------- VMs
+# One boot per kernel (tests/vm/boot-legs): the suite as root, then as uid
+# 1000, then (debug) the fuzzer; a boot of a Debian kernel costs 15-20 s
+# under TCG, of the debug kernel 40-60 s.  Devices of 256 MiB, so that
+# filling one is quick and fits the guest.
+#
+# What runs where.  The whole suite, as root and as the user, on 6.12.  On
+# 6.1 and the debug kernel (KASAN, kmemleak, lockdep) as root, all but the
+# library-only cases -- acl.sh, adxl.sh and mstx.sh drive the ioctls that
+# the itest_ programs and the other cases drive, and the rest of their time
+# is the library's, which does not change with the kernel -- and as the
+# user what reaches the kernel's refusals as an unprivileged caller: the
+# raw-ioctl programs, the adversary and the limits.
+#
+# The structured fuzzer (memreg_fuzz) runs for three minutes after the
+# suites on the debug kernel, as root and as uid 1000 at once; the long run
+# is make fuzz.  With the default devices (two of 1 GiB) in a 1 GiB guest
+# the fuzzers' device memory left the RAM reserve, and the OOM killer then
+# killed a worker (twice in CI, 2026-11-25/26): running out of RAM is the
+# 512 MB legs' test.
+VM_ROOT_6.12	:= all
+VM_USER_6.12	:= all
+VM_ROOT_6.1	:= -acl -adxl -mstx
+VM_USER_6.1	:= itest_ adversary limits
+VM_ROOT_debug	:= $(VM_ROOT_6.1)
+VM_USER_debug	:= $(VM_USER_6.1)
+VM_EXTRA_debug	:= fuzz.sh
+VM_SECS_debug	:= 2700
+mode	= $(if $(filter $(2),$(MODES)),$(1),none)
+
+leg-vm-%:
+	@$(LEG) vm-$* --vm -- $(VMRUN) --kernel $* --timeout $(or $(VM_SECS_$*),1500) \
+		--add /usr/bin/jq --modparam dev_capacity=$$((256 << 20)) -- \
+		boot-legs "$(call mode,$(VM_ROOT_$*),root)" \
+		"$(call mode,$(VM_USER_$*),user)" $(VM_EXTRA_$*)
+
+# make check-quick: the core cases on 6.1, as root, in one boot.
+leg-quick-vm-6.1:
+	@$(LEG) quick-vm-6.1 --vm -- $(VMRUN) --kernel 6.1 --timeout 600 \
+		--add /usr/bin/jq --modparam dev_capacity=$$((256 << 20)) -- \
+		boot-legs "itest_ limits lib devxfer" none
+
+# A VM with less RAM (512 MB) than its two emulated devices (1 GiB each, the
+# defaults): filling them ends with ENOMEM at the RAM reserve, as root, as
+# the user and in a memory cgroup; a holder of device memory that the OOM
+# killer must see is the one killed.  A memory cgroup cannot stand in for
+# the small VM: the RAM reserve and the OOM killer are the whole machine's.
+leg-pressure-%:
+	@$(LEG) pressure-$* --vm -- $(VMRUN) --kernel $* --mem 512 --timeout 1200 \
+		--add /usr/bin/jq -- devmem_pressure.sh
+
+# Two VMs, two modules: ADXL across hosts over UCX (TCP), with one host
+# powered off mid-transfer and booted again (tests/vm/adxl-pair).  On 6.12
+# only: the RDMA legs put the module of both kernels in two VMs.
+leg-pair-6.12:
+	@$(LEG) pair-6.12 --vm -- $(TOP)/tests/vm/adxl-pair --kernel 6.12
+
+# Two VMs with soft-RoCE (rdma_rxe on the same link): each on its own
+# device, memreg device memory in an RDMA memory region and the plugin's
+# per-peer memory windows (step verbs); then ADXL over RDMA, one-sided READ
+# and WRITE of host and device memory, revocation of 15 registrations under
+# one Connect and kill -9 of either side mid-transfer (step adxl); once, on
+# 6.12, a host that loses power while both read each other's memory
+# (--power); and once, on 6.1, three VMs on a hub where one engine reads
+# from two peers at once (--fanin).  Debian 6.12's rdma_rxe took a double
+# fault in its requester in one of seven runs under TCG: such a crash has no
+# memreg function in it, and the leg runs once more (--vm).
+leg-rdma-%:
+	@$(LEG) rdma-$* --vm -- $(TOP)/tests/vm/rdma-pair --kernel $* --only "verbs adxl"
+leg-rdma-power-6.12:
+	@$(LEG) rdma-power-6.12 --vm -- $(TOP)/tests/vm/rdma-pair --kernel 6.12 --power
+leg-rdma-fanin-6.1:
+	@$(LEG) rdma-fanin-6.1 --vm -- $(TOP)/tests/vm/rdma-pair --kernel 6.1 --fanin
