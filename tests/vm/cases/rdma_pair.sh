@@ -173,12 +173,15 @@ adxl() {
 			not_ok "VM a: never deregistered all 15 slices (b never looped?)"
 			tail -5 $tmp/r.out $tmp/r.err | sed 's/^/#   /'
 		fi
-		sleep 5
+		# serve until b is done (a READ whose refusal rxe lost times
+		# out after 5 s, and b's next call renews the link with us)
+		wait_for $tmp/r.out '^peer finished' 1200 ||
+			not_ok "VM a: b never said it finished"
 		kill "$(cat $tmp/r.pid)"
 		wait "$(cat $tmp/r.pid)"
 	else
 		peer_run r -l "$me:29211" -k host -s $size -S 42 -c "$peer:29210" \
-			-a notify -P 41 -L -V 16 -t 10000 -C 120000
+			-a notify -P 41 -L -V 16 -t 5000 -C 120000
 		wait "$(cat $tmp/r.pid)"
 		refused=$(grep -c '^gone slice [0-9]*: FAILED: .*deregistered' $tmp/r.out)
 		here=$(grep -c '^gone slice [0-9]*: PARAM_INVALID: .*not in memory' $tmp/r.out)

@@ -39,7 +39,8 @@
  *               (every 300 ms from MS) and the peer is told "vdone"; with
  *               -L, the peer READs every slice in turn on one Connect
  *               until told so: each slice's reads fail once it is gone,
- *               with a status that says so, and the others go on
+ *               with a status that says so, and the others go on; then
+ *               it tells the peer "vend" (which prints "peer finished")
  *  -r           Connect must be refused (this host is not on the peer's
  *               allow-list, or we are another user of its host); then exit
  *  -t MS        transfer timeout (60000); -C MS Connect timeout (10000)
@@ -236,6 +237,10 @@ static void on_notify(const char *name, size_t nl, const char *msg, size_t ml,
 	}
 	if (nl == 5 && !memcmp(name, "vdone", 5)) {
 		vdone = true;
+		return;
+	}
+	if (nl == 4 && !memcmp(name, "vend", 4)) {
+		printf("peer finished\n");
 		return;
 	}
 	if (nl == 4 && !memcmp(name, "addr", 4) && ml < sizeof(buf)) {
@@ -697,6 +702,8 @@ int main(int argc, char **argv)
 	}
 	if (peer && loop && vslices) {
 		loop_over_slices();
+		/* the peer serves until we are done, whatever the outcome */
+		adxl_send_notify(eng, peer, "vend", 4, "", 0, 10000);
 		adxl_engine_destroy(eng);
 		printf("done %d failures\n", failures);
 		return failures ? 1 : 0;
