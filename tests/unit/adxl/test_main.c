@@ -8,6 +8,9 @@ int main(int argc, char **argv)
 	/* test_ucx.c runs this binary again as a peer it can stop and kill. */
 	if (argc > 1 && !strncmp(argv[1], "ucx-", 4))
 		return test_ucx_peer_main(argc, argv);
+	/* test_adxl GLOB: only the tests whose names match */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return test_name_group() + test_msg_group() + test_wire_group() +
 	       test_api_group() + test_engine_group() + test_ucx_group() +
 	       test_ucx_wire_group() + test_rdma_group() +

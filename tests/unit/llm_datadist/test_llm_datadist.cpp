@@ -596,7 +596,7 @@ void TestSwitchRoles(void **)
 
 }  // namespace
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest pair_tests[] = {
 		cmocka_unit_test_setup_teardown(TestRegister, Setup, Teardown),
@@ -613,6 +613,9 @@ int main(void)
 
 	srand(static_cast<unsigned int>(time(nullptr)) ^
 	      static_cast<unsigned int>(getpid()));
+	/* test_llm_datadist GLOB: only the tests whose names match */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests_name("llm_datadist: two instances on a fake module",
 					   pair_tests, nullptr, nullptr) +
 	       cmocka_run_group_tests_name("llm_datadist: alone", alone,

@@ -640,7 +640,7 @@ static void test_fork_child(void **state)
 	mstxMemHeapUnregister(domain, h);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach),
@@ -663,5 +663,8 @@ int main(void)
 
 	if (fake_kernel_setup())
 		return 1;
+	/* test_mstx GLOB: only the tests whose names match */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests_name("mstx", tests, NULL, NULL);
 }

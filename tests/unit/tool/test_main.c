@@ -21,7 +21,7 @@ static const struct {
 	{ run_tests, &n_run_tests },
 };
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct CMUnitTest *all;
 	size_t i, n = 0;
@@ -37,6 +37,9 @@ int main(void)
 		       *sets[i].count * sizeof(*all));
 		n += *sets[i].count;
 	}
+	/* test_tool GLOB: only the tests whose names match */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	/* the function behind cmocka_run_group_tests(), for a run-time array */
 	failed = _cmocka_run_group_tests("memreg tool", all, n, NULL, NULL);
 	free(all);
