@@ -67,7 +67,8 @@ leg-dkms:
 # under TCG, of the debug kernel 40-60 s.  Devices of 256 MiB, so that
 # filling one is quick and fits the guest.
 #
-# What runs where.  The whole suite, as root and as the user, on 6.12.  On
+# What runs where.  The whole suite as root on 6.12, and as the user all
+# but the audit (below).  On
 # 6.1 and the debug kernel (KASAN, kmemleak, lockdep) as root, all but the
 # library-only cases -- acl.sh, adxl.sh and mstx.sh drive the ioctls that
 # the itest_ programs and the other cases drive, and the rest of their time
@@ -82,7 +83,11 @@ leg-dkms:
 # killed a worker (twice in CI, 2026-11-25/26): running out of RAM is the
 # 512 MB legs' test.
 VM_ROOT_6.12	:= all
-VM_USER_6.12	:= all
+# The audit's rows run as uid 1000 in the root run (in a memory cgroup,
+# which the user cannot make); run again as the user after the root run in
+# the same boot, its MemFree deltas measured the root run's leftovers being
+# freed (4620 B an import against a bound of 2048, fresh-ci 2026-11-27).
+VM_USER_6.12	:= -audit
 VM_ROOT_6.1	:= -acl -adxl -mstx
 VM_USER_6.1	:= itest_ adversary limits
 VM_ROOT_debug	:= $(VM_ROOT_6.1)
