@@ -13,7 +13,8 @@
  * What a peer may reach is what it was given here: the rkeys granted for
  * the registrations at that moment (later registrations need a new
  * Connect, as for tokens and UCX, or come with a renewal of the queue
- * pair after a failure: adxl__rdma_renew()), and only while they stay registered --
+ * pair after a failure: adxl__rdma_renew()), and only while they stay
+ * registered --
  * DeregisterMem deregisters the MR, which kills every rkey granted for it.
  * The server's queue pair lives as long as the link: when the peer
  * disconnects, exits or its host goes away, the link closes and the queue
