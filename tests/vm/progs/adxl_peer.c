@@ -431,15 +431,23 @@ static void loop_until_failure(void)
 	free(d);
 }
 
-/* Whether the slice of @d is found gone: its READ says so. */
-static bool gone_now(const struct adxl_transfer_desc *d)
+/*
+ * Whether status @st (with adxl_last_error()) says the range is gone: the
+ * peer's NIC refused it (FAILED, "deregistered"), or a renewed table no
+ * longer holds it (PARAM_INVALID, "not in memory").
+ */
+static bool says_gone(adxl_status_t st)
 {
-	adxl_status_t st = adxl_transfer_sync(eng, peer, ADXL_READ, d, 1,
-					      xfer_timeout);
-
 	return (st == ADXL_FAILED && strstr(adxl_last_error(), "deregistered")) ||
 	       (st == ADXL_PARAM_INVALID &&
 		strstr(adxl_last_error(), "not in memory"));
+}
+
+/* Whether the slice of @d is found gone: its READ says so. */
+static bool gone_now(const struct adxl_transfer_desc *d)
+{
+	return says_gone(adxl_transfer_sync(eng, peer, ADXL_READ, d, 1,
+					    xfer_timeout));
 }
 
 /*
@@ -472,10 +480,7 @@ static void loop_over_slices(void)
 			memset(scratch.addr + i * slice, 0, slice);
 			st = adxl_transfer_sync(eng, peer, ADXL_READ, &d, 1,
 						xfer_timeout);
-			if ((st == ADXL_FAILED &&
-			     strstr(adxl_last_error(), "deregistered")) ||
-			    (st == ADXL_PARAM_INVALID &&
-			     strstr(adxl_last_error(), "not in memory"))) {
+			if (says_gone(st)) {
 				gone[i] = true;
 				n_gone++;
 				printf("gone slice %d: %s: %s (%.3f s)\n", i,
