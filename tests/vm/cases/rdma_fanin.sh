@@ -1,5 +1,5 @@
 #!/bin/sh
-# not in the suite: a leg of its own (tests/vm/rdma-pair --fanin)
+# not in the suite: tests/vm/rdma-pair --fanin (after its steps with --only)
 # Fan-in over soft-RoCE between the three VMs of tests/vm/pair -c, joined
 # by a hub: b and c each serve 4 MiB of host memory with a pattern of
 # their own; a's one engine (adxl_fanin) connects to both, reads both at
@@ -35,8 +35,10 @@ a)
 b|c)
 	if [ "$MEMREG_VM_PAIR" = b ]; then seed=71; else seed=72; fi
 	export MEMREG_ADXL_ALLOW_PEERS="$MEMREG_VM_ADDR_A"
+	# c may wait for a while a and b run rdma_pair.sh's steps first
+	# (tests/vm/rdma-pair --only ... --fanin, make check's rdma-6.1)
 	adxl_peer -T rdma -l "$me:$port" -k host -s $size -S $seed -n -w 1 \
-		-c "$MEMREG_VM_ADDR_A:$port" -a notify -P 0 -C 120000 \
+		-c "$MEMREG_VM_ADDR_A:$port" -a notify -P 0 -C 600000 \
 		>$tmp/serve.out 2>$tmp/serve.err &
 	echo $! >$tmp/serve.pid
 	judge serve "VM $MEMREG_VM_PAIR: served a's reads over RDMA, and holds what a wrote"
