@@ -39,6 +39,7 @@ void adxl__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void adxl__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* What the engine chose (a transport): stderr with MEMREG_ADXL_VERBOSE=1. */
 void adxl__info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void adxl__trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- name.c: "ip", "ip:port", "[ipv6]", "[ipv6]:port" ---- */
 

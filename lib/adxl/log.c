@@ -55,6 +55,24 @@ void adxl__info(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * MEMREG_ADXL_VERBOSE=2: the steps of Connect and of the engine's port,
+ * with the monotonic clock's seconds, to line up two hosts' logs.
+ */
+void adxl__trace(const char *fmt, ...)
+{
+	const char *v = getenv("MEMREG_ADXL_VERBOSE");
+	char line[448];
+	va_list ap;
+
+	if (!v || atoi(v) < 2)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "adxl: [%.3f] %s\n", adxl__now_ms() / 1000.0, line);
+}
+
 const char *adxl_last_error(void)
 {
 	return last_error;

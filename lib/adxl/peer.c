@@ -270,6 +270,7 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 	p->pid = in.pid;
 	p->same_kernel = !memcmp(in.instance_id, e->instance_id,
 				 sizeof(e->instance_id));
+	adxl__trace("Connect %s: hello answered (pid %u)", p->name, in.pid);
 	if (e->transport == ADXL_TRANSPORT_RDMA) {
 		st = adxl__rdma_connect(e, p, deadline, false);
 	} else if (e->transport == ADXL_TRANSPORT_AUTO && !p->same_kernel) {
@@ -358,6 +359,7 @@ again:
 		close(fd);
 		return ADXL_FAILED;
 	}
+	adxl__trace("Connect %s: dialed (fd %d)", name, fd);
 	p->fd = fd;
 	p->refs = 1;
 	pthread_mutex_init(&p->io_lock, NULL);
@@ -386,6 +388,7 @@ again:
 	p->next = e->peers;
 	e->peers = p;
 	pthread_mutex_unlock(&e->lock);
+	adxl__trace("Connect %s: connected", name);
 	return ADXL_SUCCESS;
 }
 

@@ -186,6 +186,8 @@ static void add_link(struct adxl_engine *e, int fd,
 	l->key = *k;
 	e->n_links++;
 	pthread_mutex_unlock(&e->notify_lock);
+	adxl__trace("%s: link %llu accepted (fd %d), waiting for its hello",
+		    e->name, (unsigned long long)l->id, fd);
 }
 
 /*
@@ -271,6 +273,8 @@ static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
 		status = ADXL_HELLO_WRONG_NAME;
 	else
 		status = adxl__peer_allowed(e, l->fd, why, sizeof(why));
+	adxl__trace("%s: link %llu: hello from %s, status %u", e->name,
+		    (unsigned long long)l->id, in.name, status);
 	/* This host: nothing more of this link until the client proves. */
 	if (status == ADXL_HELLO_PROVE)
 		return adxl__proof_challenge(e, l, in.name);
@@ -291,6 +295,9 @@ static int answer_notify(struct adxl_engine *e, struct adxl_link *l,
 		return -EPROTO;
 	if (!adxl__notify_queue(e, l, name, name_len, msg, msg_len, &status))
 		status = ADXL_FAILED;
+	adxl__trace("%s: link %llu (%s): notify %.*s, status %u", e->name,
+		    (unsigned long long)l->id, l->name, (int)name_len, name,
+		    status);
 	ret = adxl__ack_encode(seq, status, &b);
 	if (!ret)
 		ret = adxl__frame_msg(&l->out, ADXL_MSG_NOTIFY_ACK, b.data,
@@ -312,6 +319,8 @@ static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 	case ADXL_MSG_NOTIFY:
 		return answer_notify(e, l, p, len);
 	case ADXL_MSG_UCX_HELLO:
+		adxl__trace("%s: link %llu (%s): UCX hello", e->name,
+			    (unsigned long long)l->id, l->name);
 		return l->hello_done ? adxl__ucx_answer(e, p, len, &l->out) :
 				       -EPROTO;
 	case ADXL_MSG_RDMA_HELLO:

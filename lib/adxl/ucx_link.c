@@ -88,6 +88,7 @@ adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
 	st = adxl__ucx_start(e);
 	if (st)
 		return st;
+	adxl__trace("Connect %s: UCX started, sending the UCX hello", p->name);
 	ret = adxl__ucx_hello_encode(&b);
 	if (!ret)
 		ret = adxl__send_msg(p->fd, ADXL_MSG_UCX_HELLO, b.data, b.len,
@@ -116,6 +117,7 @@ adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
 		st = ADXL_FAILED;
 		goto out;
 	}
+	adxl__trace("Connect %s: UCX reply, opening the endpoint", p->name);
 	ret = e->ucx_ops->ep_open(e->ucx, in.addr, in.addr_len, in.key,
 				  deadline, &p->ep, err);
 	if (ret) {

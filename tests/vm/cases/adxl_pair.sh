@@ -30,6 +30,13 @@ peer_run() {
 	echo $! >$tmp/$name.pid
 }
 
+# The power loss's engines trace their Connects and their port
+# (MEMREG_ADXL_VERBOSE=2) onto the console, "engine NAME: ..." in the VM's
+# log: a VM the harness stops after the other failed judges nothing.
+trace_engine() {
+	tail -f $tmp/$1.err 2>/dev/null | sed "s/^/engine $1: /" &
+}
+
 # Engines on port 29000 hold host memory in a and device memory in b, on
 # 29001 the other way round; each reads and writes its peer's buffer in
 # batches of 1 to 4096 descriptors and checks every byte, and checks what
@@ -81,8 +88,10 @@ exchange() {
 # one-CPU guest could spin in virtio-net's softirq poll and never run the
 # poweroff work (a soft lockup until the run's timeout, seen on 6.1).
 victim() {
+	export MEMREG_ADXL_VERBOSE=2
 	peer_run v -l "$me:29100" -k dev -s $size -S 31 -c "$peer:29100" \
 		-a notify -P 32 -L -C 120000
+	trace_engine v
 	if wait_for $tmp/v.out '^peer looping' 3000 &&
 	   wait_for $tmp/v.out '^looping' 3000; then
 		sleep 1
@@ -98,8 +107,10 @@ victim() {
 # reads of ours, until a's host vanishes; then Connect again until a is
 # back and run the exchange.
 survivor() {
+	export MEMREG_ADXL_VERBOSE=2
 	peer_run s -l "$me:29100" -k host -s $size -S 32 -c "$peer:29100" \
 		-a notify -P 31 -L -R 600 -t 5000 -w 1 -C 120000 -b 1,4096
+	trace_engine s
 	wait "$(cat $tmp/s.pid)"
 	rc=$?
 	err=$(grep '^error' $tmp/s.out)
@@ -136,9 +147,10 @@ survivor() {
 
 # a's second boot: the exchange with b, which connected to us again.
 back() {
-	export UCX_LOG_LEVEL=debug UCX_LOG_PRINT_ENABLE=n
+	export UCX_LOG_LEVEL=debug UCX_LOG_PRINT_ENABLE=n MEMREG_ADXL_VERBOSE=2
 	peer_run n -l "$me:29100" -k dev -s $size -S 31 -c "$peer:29100" \
 		-a notify -P 32 -w 1 -C 120000 -b 1,4096
+	trace_engine n
 	judge n "VM a (booted again): device memory with b's host memory"
 }
 
