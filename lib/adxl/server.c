@@ -65,6 +65,8 @@
  * since Linux 5.4).
  */
 #define LISTEN_BACKLOG		4096
+/* One message served for longer than this delays every other link. */
+#define SLOW_SERVE_MS		2000
 /* The largest message a peer sends us: a notify (two strings) or a hello. */
 #define IN_MAX			(2 * ADXL_NOTIFY_MAX_LEN + 1024)
 
@@ -397,10 +399,18 @@ static int start_payload(struct adxl_link *l)
 static int serve_message(struct adxl_engine *e, struct adxl_link *l)
 {
 	uint32_t h[3];
+	int64_t t0;
 	int ret;
 
 	memcpy(h, l->hdr, sizeof(h));
+	t0 = adxl__now_ms();
 	ret = dispatch(e, l, be32toh(h[1]), l->in, l->in_len);
+	/* Every other link waits meanwhile: say so when that is long. */
+	if (adxl__now_ms() - t0 > SLOW_SERVE_MS)
+		adxl__warn("%s: serving message type %u of link %llu (%s) took %lld ms",
+			   e->name, be32toh(h[1]), (unsigned long long)l->id,
+			   l->name[0] ? l->name : "no hello yet",
+			   (long long)(adxl__now_ms() - t0));
 	free(l->in);
 	l->in = NULL;
 	l->in_len = l->in_have = l->hdr_have = 0;
@@ -529,8 +539,27 @@ static void *server_main(void *arg)
 
 		/* Backwards: closing a link moves the last one into its slot. */
 		for (i = e->n_links; i-- > 0;) {
-			why = link_expired(&e->links[i], now, hello_ms,
-					   &wait_ms);
+			struct adxl_link *l = &e->links[i];
+
+			why = link_expired(l, now, hello_ms, &wait_ms);
+			/*
+			 * What arrived while this thread was busy elsewhere
+			 * counts: read it before judging.  A hello that came in
+			 * time, unread because serving another link took long,
+			 * is no reason to drop the link.  The deadlines do not
+			 * move: a peer that trickles still runs out of time.
+			 */
+			if (why && !l->proving) {
+				ret = flush(l);
+				if (!ret)
+					ret = link_read(e, l);
+				if (ret) {
+					drop(e, i, ret);
+					continue;
+				}
+				why = link_expired(l, adxl__now_ms(), hello_ms,
+						   &wait_ms);
+			}
 			if (why) {
 				adxl__warn("%s: dropping a link: %s", e->name,
 					   why);
