@@ -189,9 +189,17 @@ adxl() {
 		late=$(grep -c '^timed out slice' $tmp/r.out)
 		# A READ completed as a success though a refused it (its tail
 		# never copied) is 6.1's soft-RoCE bug (tests/vm/run, known
-		# warnings); on 6.12 there must be none.
+		# warnings); on 6.12 there must be none.  The first READ of a
+		# gone slice goes to a's NIC (the table here is not renewed
+		# yet): on 6.12 a's NIC refuses it, or its refusal is lost and
+		# it times out; on 6.1 the bug may complete it instead, and
+		# the READ that then finds it gone is refused by a's NIC and
+		# renews the link, so that all the others are refused here
+		# (make check, 2026-11-27: 13 here, 2 raced).
+		at_nic=$((refused + late))
+		[ "$MEMREG_VM_KERNEL" = 6.1 ] && at_nic=$((at_nic + raced))
 		if [ $((refused + here + raced + late)) = 15 ] &&
-		   [ $((refused + late)) -ge 1 ] &&
+		   [ "$at_nic" -ge 1 ] &&
 		   { [ "$raced" = 0 ] || [ "$MEMREG_VM_KERNEL" = 6.1 ]; }; then
 			ok "VM b: each of 15 deregistered slices failed its next READ with a status that says so ($refused refused by a's NIC, then the link renewed; $here refused here by the renewed table; $raced READs raced their slice's deregistration; $late timed out, then found gone)"
 		else
