@@ -48,13 +48,30 @@ as_user() {
 }
 echo "# rows run as $(is_root && echo 'uid 1000' || id -u)${cg:+, in a 384 MiB memory cgroup}"
 
-as_user memreg_audit dmabuf-reg
-as_user memreg_audit host-reg
-as_user memreg_audit dev-reg
-as_user memreg_audit grant-import
-as_user memreg_audit mstx
-as_user memreg_audit ipc-names "$names_max"
-as_user memreg_audit ipc-allow
+# row ROW [ARG]: one row as the user.  MemFree is the whole machine's: an
+# allocation elsewhere in the VM inside a row's window (a THP, a per-cpu
+# list refilled) lowers it too, and once in a fresh-ci run it put 4.4 MB
+# on 1024 grants (4412 B a grant, 96 B in every other run).  A row whose
+# only failures are MemFree bounds runs once more, and the second run's
+# lines count: an amplification fails both times.
+row() {
+	as_user memreg_audit "$@" >/tmp/audit-row.out 2>&1
+	if grep -q '^not ok' /tmp/audit-row.out &&
+	   ! grep '^not ok' /tmp/audit-row.out | grep -qv ': MemFree .* over the bound'; then
+		sed 's/^/# first run: /' /tmp/audit-row.out
+		echo "# $1: over a MemFree bound, and nothing else: measured again"
+		as_user memreg_audit "$@" >/tmp/audit-row.out 2>&1
+	fi
+	cat /tmp/audit-row.out
+}
+
+row dmabuf-reg
+row host-reg
+row dev-reg
+row grant-import
+row mstx
+row ipc-names "$names_max"
+row ipc-allow
 as_user memreg_audit ipc-guess "$rate"
 memreg_audit ipc-oracle
 
