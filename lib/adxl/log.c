@@ -57,7 +57,8 @@ void adxl__info(const char *fmt, ...)
 
 /*
  * MEMREG_ADXL_VERBOSE=2: the steps of Connect and of the engine's port,
- * with the monotonic clock's seconds, to line up two hosts' logs.
+ * with the monotonic clock's seconds, to line up two hosts' logs.  Not
+ * "[12.345]": the VM harness takes that for a kernel message's stamp.
  */
 void adxl__trace(const char *fmt, ...)
 {
@@ -70,7 +71,7 @@ void adxl__trace(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "adxl: [%.3f] %s\n", adxl__now_ms() / 1000.0, line);
+	fprintf(stderr, "adxl: at %.3f s: %s\n", adxl__now_ms() / 1000.0, line);
 }
 
 const char *adxl_last_error(void)

@@ -399,18 +399,19 @@ static int start_payload(struct adxl_link *l)
 static int serve_message(struct adxl_engine *e, struct adxl_link *l)
 {
 	uint32_t h[3];
-	int64_t t0;
+	int64_t took;
 	int ret;
 
 	memcpy(h, l->hdr, sizeof(h));
-	t0 = adxl__now_ms();
+	took = adxl__now_ms();
 	ret = dispatch(e, l, be32toh(h[1]), l->in, l->in_len);
+	took = adxl__now_ms() - took;
 	/* Every other link waits meanwhile: say so when that is long. */
-	if (adxl__now_ms() - t0 > SLOW_SERVE_MS)
+	if (took > SLOW_SERVE_MS)
 		adxl__warn("%s: serving message type %u of link %llu (%s) took %lld ms",
 			   e->name, be32toh(h[1]), (unsigned long long)l->id,
 			   l->name[0] ? l->name : "no hello yet",
-			   (long long)(adxl__now_ms() - t0));
+			   (long long)took);
 	free(l->in);
 	l->in = NULL;
 	l->in_len = l->in_have = l->hdr_have = 0;

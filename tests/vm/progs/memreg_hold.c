@@ -155,7 +155,8 @@ int main(int argc, char **argv)
 		 * in its leaf) after an RCU grace period.  Unpaced, 34,000
 		 * cycles a second outran grace periods that took seconds
 		 * under TCG, and 724 MB of nodes waiting for them OOM-killed
-		 * the holders (6.12, 2026-11-27).  2,000 a second is 1.2 MB.
+		 * the holders (6.12, 2026-11-27).  At 2,000 a second, a second's
+		 * lag of grace periods holds 1.2 MB.
 		 */
 		usleep(500);
 	}
