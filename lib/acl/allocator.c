@@ -39,7 +39,8 @@ aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
 aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
 {
 	if (!allocatorDesc)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"allocatorDesc is NULL"));
 	/* Registrations hold copies: they keep working. */
 	free(allocatorDesc);
 	return acl_ret(ACL_SUCCESS);
@@ -51,7 +52,8 @@ aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !allocator)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					d ? "allocator" : "allocatorDesc"));
 	d->obj = allocator;
 	return acl_ret(ACL_SUCCESS);
 }
@@ -62,7 +64,8 @@ aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					d ? "func" : "allocatorDesc"));
 	d->alloc = func;
 	return acl_ret(ACL_SUCCESS);
 }
@@ -73,7 +76,8 @@ aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					d ? "func" : "allocatorDesc"));
 	d->free = func;
 	return acl_ret(ACL_SUCCESS);
 }
@@ -84,7 +88,8 @@ aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					d ? "func" : "allocatorDesc"));
 	d->advise = func;
 	return acl_ret(ACL_SUCCESS);
 }
@@ -95,7 +100,8 @@ aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocato
 	struct acl_allocator_desc *d = allocatorDesc;
 
 	if (!d || !func)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					d ? "func" : "allocatorDesc"));
 	d->get_addr = func;
 	return acl_ret(ACL_SUCCESS);
 }
@@ -108,11 +114,27 @@ aclError aclrtAllocatorRegister(aclrtStream stream,
 	int err;
 
 	/* Every field but the advise function is required. */
-	if (!stream || !d || !d->obj || !d->alloc || !d->free || !d->get_addr)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (!stream)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"stream is NULL: the default stream takes no allocator"));
+	if (!d)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"allocatorDesc is NULL"));
+	if (!d->obj || !d->alloc || !d->free || !d->get_addr)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"allocatorDesc %p has no %s: set it with aclrtAllocatorSet%sToDesc",
+					allocatorDesc,
+					!d->obj ? "allocator object" :
+					!d->alloc ? "alloc function" :
+					!d->free ? "free function" :
+					"getAddrFromBlock function",
+					!d->obj ? "Obj" : !d->alloc ? "AllocFunc" :
+					!d->free ? "FreeFunc" :
+					"GetAddrFromBlockFunc"));
 	a = malloc(sizeof(*a));
 	if (!a)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
+					"out of host memory"));
 	a->desc = allocatorDesc;
 	a->obj = d->obj;
 	a->alloc = d->alloc;
@@ -127,7 +149,8 @@ aclError aclrtAllocatorRegister(aclrtStream stream,
 	pthread_mutex_unlock(&table_lock);
 	if (err) {
 		free(a);
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
+					"out of host memory"));
 	}
 	free(old);
 	return acl_ret(ACL_SUCCESS);
@@ -156,10 +179,13 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream,
 	struct acl_allocator a;
 
 	if (!allocatorDesc || !stream)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					stream ? "allocatorDesc" : "stream"));
 	/* Not registered: a parameter error, as in CANN. */
 	if (memreg__acl_allocator_lookup(stream, &a))
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"stream %p has no allocator registered",
+					stream));
 	/* The descriptor as registered; the rest is the copy. */
 	*allocatorDesc = a.desc;
 	if (allocator)
@@ -180,7 +206,8 @@ aclError aclrtAllocatorUnregister(aclrtStream stream)
 	struct acl_allocator *a;
 
 	if (!stream)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"stream is NULL: the default stream takes no allocator"));
 	pthread_mutex_lock(&table_lock);
 	a = memreg__ptrmap_del(&table, stream);
 	pthread_mutex_unlock(&table_lock);

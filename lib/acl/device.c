@@ -24,13 +24,23 @@ struct acl_context *memreg__acl_lock_context(void)
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_context *ctx = cur_ctx;
 
-	if (!ctx)
+	/*
+	 * Why there is none, for the caller that returns
+	 * ACL_ERROR_RT_CONTEXT_NULL (a caller that goes on without one
+	 * leaves the thread's error as it was: see errors.c).
+	 */
+	if (!ctx) {
+		acl_fail(ACL_ERROR_RT_CONTEXT_NULL,
+			 "no current context in this thread: aclrtSetDevice or aclrtSetCurrentContext was not called, or the device was reset since");
 		return NULL;
+	}
 	pthread_mutex_lock(&rt->lock);
 	if (memreg__ptrmap_get(&rt->contexts, ctx) == ctx &&
 	    ctx->id == cur_ctx_id)
 		return ctx;
 	pthread_mutex_unlock(&rt->lock);
+	acl_fail(ACL_ERROR_RT_CONTEXT_NULL,
+		 "this thread's current context was destroyed (aclrtResetDevice, aclrtDestroyContext or aclFinalize)");
 	return NULL;
 }
 

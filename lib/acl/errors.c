@@ -49,11 +49,17 @@ aclError memreg__acl_error(int memreg_err)
 /*
  * The calling thread's last failure, for aclrtGetLastError,
  * aclrtPeekAtLastError and aclGetRecentErrMsg.  @detail is why, written
- * by memreg__acl_fail() in the call still running (@fresh); the public
- * call, returning, makes the message of its name, the code and that.
+ * by memreg__acl_fail() in the call still running (@fresh) for the code
+ * @detail_err; the public call, returning, makes the message of its
+ * name, the code and that reason if it is the reason for that code.
+ *
+ * memreg__acl_fail() does not touch @last_err: a lookup may say why it
+ * found nothing (no context, an unknown stream) and its caller still
+ * succeed, or fail for another reason; only acl_ret() records a failure.
  */
 static __thread aclError last_err;
 static __thread char last_msg[512];
+static __thread aclError detail_err;
 static __thread char detail[320];
 static __thread bool fresh;
 /* What aclGetRecentErrMsg returned last: it stays valid until the next. */
@@ -94,6 +100,19 @@ static const char *err_name(aclError err)
 		N(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT),
 		N(ACL_ERROR_RT_SYS_DMA),
 		N(ACL_ERROR_RT_DRV_INTERNAL_ERROR),
+		N(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT),
+		N(ACL_ERROR_RT_EVENT_CAPTURED),
+		N(ACL_ERROR_RT_INTERNAL_ERROR),
+		N(ACL_ERROR_RT_MODEL_CAPTURED),
+		N(ACL_ERROR_RT_MODEL_EXECUTE),
+		N(ACL_ERROR_RT_MODEL_RUNNING),
+		N(ACL_ERROR_RT_NO_PERMISSION),
+		N(ACL_ERROR_RT_OVER_LIMIT),
+		N(ACL_ERROR_RT_STREAM_CAPTURED),
+		N(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD),
+		N(ACL_ERROR_RT_STREAM_MODEL),
+		N(ACL_ERROR_RT_STREAM_NOT_CAPTURED),
+		N(ACL_ERROR_RT_TS_ERROR),
 #undef N
 	};
 	size_t i;
@@ -110,7 +129,7 @@ aclError memreg__acl_fail(aclError err, const char *fmt, ...)
 
 	if (err == ACL_SUCCESS)
 		return err;
-	last_err = err;
+	detail_err = err;
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
@@ -121,7 +140,7 @@ aclError memreg__acl_fail(aclError err, const char *fmt, ...)
 aclError memreg__acl_ret(const char *func, aclError err)
 {
 	if (err != ACL_SUCCESS) {
-		bool why = fresh && last_err == err && detail[0];
+		bool why = fresh && detail_err == err && detail[0];
 
 		last_err = err;
 		snprintf(last_msg, sizeof(last_msg), "%s failed: %s (%d)%s%s",

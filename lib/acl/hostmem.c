@@ -5,7 +5,9 @@
  * module as HOST memory, so they are charged to RLIMIT_MEMLOCK and show
  * in the module's accounting (and `memreg region`) like any registration.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,17 +27,28 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
 	void *p;
 	int err;
 
-	if (!hostPtr || !size || size > SIZE_MAX - page)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (!hostPtr)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"hostPtr is NULL"));
+	if (!size)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "size is 0"));
+	if (size > SIZE_MAX - page)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"size %zu is too large to round up",
+					size));
 	h = calloc(1, sizeof(*h));
 	if (!h)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
+					"out of host memory"));
 	h->len = (size + page - 1) & ~(page - 1);
 	p = mmap(NULL, h->len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
+		ret = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+			       "mmap of %zu bytes: %s", h->len,
+			       strerror(errno));
 		free(h);
-		return acl_ret(ACL_ERROR_RT_MEMORY_ALLOCATION);
+		return acl_ret(ret);
 	}
 
 	/* The module descriptor is the current context's runtime's. */
@@ -49,7 +62,7 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
 		ret = memreg__acl_error(err);
 	} else if (memreg__ptrmap_put(&rt->hostmem, p, h)) {
 		memreg_unregister(rt->mctx, h->handle);
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	pthread_mutex_unlock(&rt->lock);
 	if (ret)
@@ -68,16 +81,24 @@ aclError aclrtFreeHost(void *hostPtr)
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_hostmem *h;
 
+	aclError ret = ACL_SUCCESS;
+
 	if (!hostPtr)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"hostPtr is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	h = memreg__ptrmap_del(&rt->hostmem, hostPtr);
 	/* Unpinned before the pages go, so no pin outlives its mapping. */
-	if (h)
+	if (h) {
 		memreg_unregister(rt->mctx, h->handle);
+		memreg__acl_freed_note(hostPtr, "aclrtFreeHost");
+	} else {
+		ret = memreg__acl_bad_pointer("hostPtr", hostPtr, true,
+					      "free");
+	}
 	pthread_mutex_unlock(&rt->lock);
-	if (!h)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (ret)
+		return acl_ret(ret);
 	munmap(hostPtr, h->len);
 	free(h);
 	return acl_ret(ACL_SUCCESS);
@@ -97,6 +118,7 @@ void memreg__acl_hostmem_release(void)
 		if (!slot->key)
 			continue;
 		memreg_unregister(rt->mctx, h->handle);
+		memreg__acl_freed_note((void *)slot->key, "aclFinalize");
 		munmap((void *)slot->key, h->len);
 		free(h);
 	}

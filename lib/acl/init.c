@@ -37,16 +37,24 @@ static int read_config(const char *path, char **buf, size_t *len)
 	if (!path || !*path)
 		return 0;
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		acl_fail(ACL_ERROR_INVALID_PARAM, "configPath %s: %s", path,
+			 strerror(errno));
 		return -1;
+	}
 	p = malloc(CONFIG_MAX);
 	if (!p) {
+		acl_fail(ACL_ERROR_INVALID_PARAM,
+			 "no memory to read configPath %s", path);
 		fclose(f);
 		return -1;
 	}
 	n = fread(p, 1, CONFIG_MAX, f);
 	/* Larger than any real configuration, or unreadable: refuse it. */
 	if (ferror(f) || !feof(f)) {
+		acl_fail(ACL_ERROR_INVALID_PARAM, ferror(f) ?
+			 "configPath %s cannot be read" :
+			 "configPath %s is larger than 1 MiB", path);
 		fclose(f);
 		free(p);
 		return -1;
@@ -73,10 +81,15 @@ aclError aclInit(const char *configPath)
 		/* Callers treat the repeat code as success; it still counts. */
 		if (len != rt->config_len ||
 		    (len && memcmp(cfg, rt->config, len))) {
-			ret = ACL_ERROR_INVALID_PARAM;
+			ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+				       "already initialized with another configuration (configPath %s)",
+				       configPath && *configPath ? configPath :
+				       "none");
 		} else {
 			rt->init_refs++;
-			ret = ACL_ERROR_REPEAT_INITIALIZE;
+			ret = acl_fail(ACL_ERROR_REPEAT_INITIALIZE,
+				       "already initialized (%u references now)",
+				       rt->init_refs);
 		}
 		free(cfg);
 	} else {
@@ -122,9 +135,10 @@ aclError aclFinalize(void)
 	if (rt->init_refs)
 		finalize_locked();
 	else if (rt->was_initialized)
-		ret = ACL_ERROR_REPEAT_FINALIZE;
+		ret = acl_fail(ACL_ERROR_REPEAT_FINALIZE, "already finalized");
 	else
-		ret = ACL_ERROR_UNINITIALIZE;
+		ret = acl_fail(ACL_ERROR_UNINITIALIZE,
+			       "aclInit was never called");
 	pthread_mutex_unlock(&rt->lock);
 	/*
 	 * Outside rt.lock: nothing in the pool refers to the runtime.  The
@@ -149,8 +163,11 @@ aclError aclFinalizeReference(uint64_t *refCount)
 		finalize_locked();
 		last = true;
 	} else {
-		ret = rt->was_initialized ? ACL_ERROR_REPEAT_FINALIZE :
-					    ACL_ERROR_UNINITIALIZE;
+		ret = rt->was_initialized ?
+			acl_fail(ACL_ERROR_REPEAT_FINALIZE,
+				 "already finalized") :
+			acl_fail(ACL_ERROR_UNINITIALIZE,
+				 "aclInit was never called");
 	}
 	if (refCount && ret == ACL_SUCCESS)
 		*refCount = rt->init_refs;

@@ -25,18 +25,40 @@
  * The checks after count 0, shared by both copies; *t_dst_dev and
  * *t_src_dev (if not NULL) get which sides are device memory.
  */
+static const char *const kind_names[] = {
+	"ACL_MEMCPY_HOST_TO_HOST",
+	"ACL_MEMCPY_HOST_TO_DEVICE",
+	"ACL_MEMCPY_DEVICE_TO_HOST",
+	"ACL_MEMCPY_DEVICE_TO_DEVICE",
+	"ACL_MEMCPY_DEFAULT",
+	"ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
+	"ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
+	"ACL_MEMCPY_INTER_DEVICE_TO_DEVICE",
+};
+
 static aclError check_copy(void *dst, size_t destMax, const void *src,
 			   size_t count, aclrtMemcpyKind kind,
 			   bool *t_dst_dev, bool *t_src_dev)
 {
+	unsigned int k = (unsigned int)kind;
 	bool dst_dev, src_dev;
 
 	if (!dst || !src)
-		return ACL_ERROR_INVALID_PARAM;
-	if ((unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+				dst ? "src" : "dst");
+	if (k == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
+	    k == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"kind %u (%s) is reserved: use ACL_MEMCPY_DEVICE_TO_DEVICE",
+				k, kind_names[k]);
+	if (k > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"kind %d is not an aclrtMemcpyKind (0..%d)",
+				(int)kind, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE);
 	if (destMax < count)
-		return ACL_ERROR_RT_PARAM_INVALID;
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"count %zu is larger than destMax %zu",
+				count, destMax);
 
 	switch (kind) {
 	case ACL_MEMCPY_HOST_TO_DEVICE:
@@ -62,10 +84,21 @@ static aclError check_copy(void *dst, size_t destMax, const void *src,
 	default:
 		return ACL_SUCCESS;
 	}
-	/* The host side is not checked: any memory of the process will do. */
-	if ((dst_dev && !memreg__acl_is_devmem(dst, count)) ||
-	    (src_dev && !memreg__acl_is_devmem(src, count)))
+	/*
+	 * The host side is not checked: any memory of the process will do.
+	 * The device side is the commonest mistake (a kind that does not
+	 * match the pointers, or a count past the allocation): say which.
+	 */
+	if (dst_dev && !memreg__acl_is_devmem(dst, count)) {
+		memreg__acl_explain_range(ACL_ERROR_RT_PARAM_INVALID, "dst",
+					  dst, count, kind_names[k]);
 		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	if (src_dev && !memreg__acl_is_devmem(src, count)) {
+		memreg__acl_explain_range(ACL_ERROR_RT_PARAM_INVALID, "src",
+					  src, count, kind_names[k]);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
 	if (t_dst_dev) {
 		*t_dst_dev = dst_dev;
 		*t_src_dev = src_dev;
@@ -114,7 +147,9 @@ static aclError enqueue(aclrtStream stream, struct acl_task *t, bool stage)
 		 */
 		buf = memreg__acl_stage_get(s, t->count, t);
 		if (!buf) {
-			ret = ACL_ERROR_RT_MEMORY_ALLOCATION;
+			ret = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+				       "no work memory of %zu bytes to stage the copy",
+				       t->count);
 			goto out;
 		}
 		memcpy(buf, t->src, t->count);
@@ -142,7 +177,8 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 		return acl_ret(ret);
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
+					"out of host memory"));
 	t->kind = ACL_TASK_COPY;
 	t->dst_dev = dst_dev;
 	/* Staged: the worker copies from the stream's work memory. */
@@ -159,9 +195,11 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 static aclError check_set(void *devPtr, size_t maxCount, size_t count)
 {
 	if (!devPtr)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
 	if (maxCount < count)
-		return ACL_ERROR_RT_PARAM_INVALID;
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"count %zu is larger than maxCount %zu",
+				count, maxCount);
 	return ACL_SUCCESS;
 }
 
@@ -195,7 +233,8 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 		return acl_ret(ret);
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
+					"out of host memory"));
 	t->kind = ACL_TASK_COPY;
 	t->dst = devPtr;
 	t->dst_dev = memreg__acl_is_devmem(devPtr, count);

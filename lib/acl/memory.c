@@ -96,6 +96,106 @@ struct acl_devmem *memreg__acl_devmem_find(const void *addr, size_t len)
 	return m;
 }
 
+/*
+ * The addresses freed last, so that a refusal can say "already freed"
+ * rather than "not from aclrtMalloc": the commonest mistake with a
+ * pointer is using it twice.  A ring, so it costs nothing to keep; a
+ * freed address given out again is live, and found as such first.
+ * rt.lock held.
+ */
+#define FREED_RING	128
+
+static struct {
+	uintptr_t addr;
+	const char *how;	/* "aclrtFree", "aclrtFreeHost", "aclFinalize" */
+} freed[FREED_RING];
+static unsigned int freed_next;
+
+void memreg__acl_freed_note(const void *addr, const char *how)
+{
+	freed[freed_next].addr = (uintptr_t)addr;
+	freed[freed_next].how = how;
+	freed_next = (freed_next + 1) % FREED_RING;
+}
+
+/* Who freed @addr last, if it is still in the ring; else NULL. */
+static const char *freed_by(const void *addr)
+{
+	unsigned int i, k;
+
+	/* Newest first: an address may have been freed more than once. */
+	for (i = 1; i <= FREED_RING; i++) {
+		k = (freed_next + FREED_RING - i) % FREED_RING;
+		if (freed[k].how && freed[k].addr == (uintptr_t)addr)
+			return freed[k].how;
+	}
+	return NULL;
+}
+
+aclError memreg__acl_bad_pointer(const char *arg, const void *p,
+				 bool host, const char *freer)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_devmem *m = memreg__acl_devmem_find(p, 1);
+	const char *how;
+
+	if (!host && memreg__ptrmap_get(&rt->hostmem, p))
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s %p is host memory from aclrtMallocHost: %s it with aclrtFreeHost",
+				arg, p, freer);
+	if (m && m->imported)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s %p is another process's memory imported by aclrtIpcMemImportByKey: aclrtIpcMemClose unmaps it",
+				arg, p);
+	if (m && m->vmm)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s %p is an aclrtMapMem mapping: aclrtUnmapMem unmaps it",
+				arg, p);
+	if (m && host && m->mem.addr == p)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s %p is device memory from aclrtMalloc: %s it with aclrtFree",
+				arg, p, freer);
+	if (m)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s %p is inside the device allocation at %p (offset %zu), not its start",
+				arg, p, m->mem.addr,
+				(size_t)((uintptr_t)p - (uintptr_t)m->mem.addr));
+	how = freed_by(p);
+	if (how)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s %p was already freed (by %s)", arg, p, how);
+	return acl_fail(ACL_ERROR_INVALID_PARAM,
+			"%s %p was not returned by %s", arg, p,
+			host ? "aclrtMallocHost" : "aclrtMalloc");
+}
+
+void memreg__acl_explain_range(aclError err, const char *arg, const void *p,
+			       size_t len, const char *need)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_devmem *m;
+	const char *how;
+
+	pthread_mutex_lock(&rt->lock);
+	m = memreg__acl_devmem_find(p, 1);
+	how = m ? NULL : freed_by(p);
+	if (m)
+		acl_fail(err,
+			 "%s %p + %zu runs past the end of its device allocation (%zu bytes at %p)",
+			 arg, p, len, m->mem.len, m->mem.addr);
+	else if (how)
+		acl_fail(err, "%s %p was freed (by %s)", arg, p, how);
+	else if (memreg__ptrmap_get(&rt->hostmem, p))
+		acl_fail(err,
+			 "%s %p is host memory (aclrtMallocHost), but %s needs device memory there",
+			 arg, p, need);
+	else
+		acl_fail(err,
+			 "%s %p is not device memory (from aclrtMalloc), as %s needs",
+			 arg, p, need);
+	pthread_mutex_unlock(&rt->lock);
+}
+
 bool memreg__acl_is_devmem(const void *addr, size_t len)
 {
 	bool ret;
@@ -166,21 +266,26 @@ static aclError dev_malloc(void **devPtr, size_t size,
 	size_t len;
 	int pol, err;
 
-	if (!devPtr || !size)
-		return ACL_ERROR_INVALID_PARAM;
+	if (!devPtr)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+	if (!size)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "size is 0");
 	/* Rounding and padding must not wrap. */
 	if (size > SIZE_MAX - ACL_MEM_ALIGN - ACL_MEM_PADDING)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"size %zu is too large to round up", size);
 	pol = dev_policy(policy);
 	/* The 1 GiB policies get no padding in CANN; they fail here anyway. */
 	if (pol < 0)
-		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				"policy 0x%x asks for 1 GiB pages, which the emulated devices do not have",
+				(unsigned int)policy);
 	len = ((size + ACL_MEM_ALIGN - 1) & ~(size_t)(ACL_MEM_ALIGN - 1)) +
 	      padding;
 
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	ctx = memreg__acl_lock_context();
 	if (!ctx) {
 		free(m);
@@ -196,7 +301,7 @@ static aclError dev_malloc(void **devPtr, size_t size,
 		ret = memreg__acl_error(err);
 	} else if (memreg__acl_devmem_insert(m)) {
 		memreg_dev_free(memreg__acl_rt.mctx, &m->mem);
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	if (ret) {
@@ -245,7 +350,8 @@ aclError aclrtFree(void *devPtr)
 	int err;
 
 	if (!devPtr)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"devPtr is NULL"));
 	/*
 	 * No implicit synchronisation, as in CANN: work queued on a stream
 	 * that still uses the memory must be waited for first.
@@ -259,7 +365,7 @@ aclError aclrtFree(void *devPtr)
 	 */
 	if (i == rt->nr_devmem || rt->devmem[i]->mem.addr != devPtr ||
 	    rt->devmem[i]->imported || rt->devmem[i]->vmm) {
-		ret = ACL_ERROR_INVALID_PARAM;
+		ret = memreg__acl_bad_pointer("devPtr", devPtr, false, "free");
 		goto out;
 	}
 	m = rt->devmem[i];
@@ -276,6 +382,7 @@ aclError aclrtFree(void *devPtr)
 	memmove(&rt->devmem[i], &rt->devmem[i + 1],
 		(rt->nr_devmem - i - 1) * sizeof(*rt->devmem));
 	rt->nr_devmem--;
+	memreg__acl_freed_note(devPtr, "aclrtFree");
 out:
 	pthread_mutex_unlock(&rt->lock);
 	free(m);
@@ -305,6 +412,7 @@ void memreg__acl_memory_release(void)
 		 */
 		if (memreg_dev_free(rt->mctx, &m->mem))
 			munmap(m->mem.addr, m->mem.len);
+		memreg__acl_freed_note(m->mem.addr, "aclFinalize");
 		free(m);
 	}
 	free(rt->devmem);
@@ -326,8 +434,13 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 	struct acl_context *ctx;
 	int err;
 
-	if (!free || !total || (unsigned int)attr > ACL_MEM_P2P_HUGE1G)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (!free || !total)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					free ? "total" : "free"));
+	if ((unsigned int)attr > ACL_MEM_P2P_HUGE1G)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"attr %d is not an aclrtMemAttr (0..%d)",
+					(int)attr, ACL_MEM_P2P_HUGE1G));
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);

@@ -460,6 +460,24 @@ bool memreg__acl_devmem_covers(const void *addr, size_t len);
 /* The same, taking rt.lock. */
 bool memreg__acl_is_devmem(const void *addr, size_t len);
 
+/*
+ * Why @p (the argument @arg) is not something to free with the call at
+ * hand: host memory (@host false) or device memory (@host true) to
+ * @freer ("free", "unmap") with the other call, inside an allocation,
+ * already freed, or never allocated.  Records it and returns
+ * ACL_ERROR_INVALID_PARAM; rt.lock held.
+ */
+aclError memreg__acl_bad_pointer(const char *arg, const void *p,
+				 bool host, const char *freer);
+/*
+ * Record @err with why [p, p + len) is not device memory where @need (a
+ * kind of copy, a call) wants it; takes rt.lock.
+ */
+void memreg__acl_explain_range(aclError err, const char *arg, const void *p,
+			       size_t len, const char *need);
+/* @addr was freed by @how (a static string); rt.lock held. */
+void memreg__acl_freed_note(const void *addr, const char *how);
+
 /* ---- ipc.c ---- */
 
 /* The aclError (recorded with why) of a failed memreg dma-buf/IPC call. */

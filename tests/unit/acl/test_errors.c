@@ -77,11 +77,11 @@ static void test_recent_msg(void **state)
 	assert_null(aclGetRecentErrMsg());
 	assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
 
-	/* A call with no reason of its own still names itself and the code. */
+	/* The whole message: the call, the code, the argument and why. */
 	assert_int_equal(aclrtMalloc(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
 	msg = aclGetRecentErrMsg();
 	assert_non_null(msg);
-	assert_string_equal(msg, "aclrtMalloc failed: ACL_ERROR_INVALID_PARAM (100000)");
+	assert_string_equal(msg, "aclrtMalloc failed: ACL_ERROR_INVALID_PARAM (100000): devPtr is NULL");
 
 	/* A refusal of the module: its reason (memreg_strerror) is kept. */
 	assert_int_equal(aclrtMalloc(&p, FAKE_CAPACITY * 2, ACL_MEM_MALLOC_HUGE_FIRST),
