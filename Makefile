@@ -14,7 +14,9 @@
 #   make demo       boot a VM with the module and show two processes'
 #                   registrations with the memreg tool
 #   make install    (root) DKMS module, udev rule, library, headers, tool,
-#                   man pages; make uninstall removes all of it
+#                   man pages; make uninstall removes all of it.  PREFIX
+#                   (/usr/local) and DESTDIR (a packager's staging root:
+#                   no DKMS run, no root needed) as usual
 # The one version of memreg (the package, the library file, the tool, the
 # module, DKMS): the file VERSION, read by every part that shows it.
 VERSION		:= $(shell cat $(CURDIR)/VERSION)
@@ -55,11 +57,13 @@ fuzz:
 bench:
 	scripts/bench
 
-install: lib tool
-	VERSION=$(VERSION) PREFIX=$(PREFIX) scripts/install
+# Not "install: lib tool": under sudo that would build as root in the
+# user's tree.  scripts/install builds as the checkout's owner.
+install:
+	VERSION=$(VERSION) PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install
 
 uninstall:
-	VERSION=$(VERSION) PREFIX=$(PREFIX) scripts/uninstall
+	VERSION=$(VERSION) PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/uninstall
 
 clean:
 	rm -rf $(BUILD)
