@@ -74,7 +74,7 @@ static aclError open_module(void)
 	if (!rt->devices) {
 		memreg_close(rt->mctx);
 		rt->mctx = NULL;
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	rt->nr_devices = info.devices;
 	rt->dev_capacity = info.dev_capacity;
@@ -167,7 +167,8 @@ aclError aclrtSetDevice(int32_t deviceId)
 	if (!dev->default_ctx) {
 		dev->default_ctx = context_new(deviceId, true);
 		if (!dev->default_ctx) {
-			ret = ACL_ERROR_BAD_ALLOC;
+			ret = acl_fail(ACL_ERROR_BAD_ALLOC,
+				       "out of host memory");
 			goto out;
 		}
 	}
@@ -224,7 +225,7 @@ aclError aclrtResetDeviceForce(int32_t deviceId)
 	n = memreg__ptrmap_values(&rt->contexts, NULL, 0);
 	all = n ? calloc(n, sizeof(*all)) : NULL;
 	if (n && !all) {
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		goto out;
 	}
 	n = memreg__ptrmap_values(&rt->contexts, (void **)all, n);
@@ -270,7 +271,7 @@ aclError aclrtGetDevice(int32_t *deviceId)
 	struct acl_context *ctx;
 
 	if (!deviceId)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "deviceId is NULL"));
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
@@ -285,7 +286,7 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 	aclError ret;
 
 	if (!count)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "count is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	ret = open_module();
 	if (!ret)
@@ -297,7 +298,7 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
 	if (!runMode)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "runMode is NULL"));
 	/* The program runs on the host; the devices are emulated beside it. */
 	*runMode = ACL_HOST;
 	return acl_ret(ACL_SUCCESS);
@@ -310,14 +311,14 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 	aclError ret;
 
 	if (!context)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "context is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	ret = check_device(deviceId);
 	if (ret)
 		goto out;
 	ctx = context_new(deviceId, false);
 	if (!ctx) {
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		goto out;
 	}
 	/* As in CANN, the new context becomes the thread's current one. */
@@ -335,12 +336,18 @@ aclError aclrtDestroyContext(aclrtContext context)
 	aclError ret = ACL_SUCCESS;
 
 	if (!context)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "context is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	ctx = memreg__ptrmap_get(&rt->contexts, context);
 	/* The default context belongs to aclrtSetDevice/aclrtResetDevice. */
-	if (!ctx || ctx->is_default)
-		ret = ACL_ERROR_INVALID_PARAM;
+	if (!ctx)
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "context %p is unknown or already destroyed",
+			       context);
+	else if (ctx->is_default)
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "context %p is device %d's default context: aclrtResetDevice ends it",
+			       context, ctx->device);
 	else
 		memreg__acl_context_destroy(ctx, false);
 	pthread_mutex_unlock(&rt->lock);
@@ -353,13 +360,17 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 	struct acl_context *ctx;
 
 	if (!context)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "context is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	ctx = memreg__ptrmap_get(&rt->contexts, context);
 	if (ctx)
 		set_current(ctx);
 	pthread_mutex_unlock(&rt->lock);
-	return acl_ret(ctx ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM);
+	if (!ctx)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"context %p is unknown or already destroyed",
+					context));
+	return acl_ret(ACL_SUCCESS);
 }
 
 aclError aclrtGetCurrentContext(aclrtContext *context)
@@ -367,7 +378,7 @@ aclError aclrtGetCurrentContext(aclrtContext *context)
 	struct acl_context *ctx;
 
 	if (!context)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "context is NULL"));
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);

@@ -314,13 +314,19 @@ static struct acl_event *event_get(aclrtEvent event)
 	struct acl_runtime *rt = &memreg__acl_rt;
 	struct acl_event *e;
 
-	if (!event)
+	if (!event) {
+		acl_fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
 		return NULL;
+	}
 	pthread_mutex_lock(&rt->lock);
 	e = memreg__ptrmap_get(&rt->events, event);
 	if (e)
 		event_ref(e);
 	pthread_mutex_unlock(&rt->lock);
+	/* Why, for the caller that refuses it: most do. */
+	if (!e)
+		acl_fail(ACL_ERROR_INVALID_PARAM,
+			 "event %p is unknown or already destroyed", event);
 	return e;
 }
 
@@ -340,12 +346,18 @@ static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 	struct acl_event *e;
 	aclError ret;
 
-	if (!event || (flags & ~EVENT_FLAGS))
-		return ACL_ERROR_INVALID_PARAM;
+	if (!event)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+	if (flags & ~EVENT_FLAGS)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flag 0x%x has bits that are no event flag (0x%x)",
+				flags, flags & ~EVENT_FLAGS);
 	/* As CANN documents: these two cannot be combined with others. */
 	if (((flags & ACL_EVENT_EXTERNAL) && flags != ACL_EVENT_EXTERNAL) ||
 	    ((flags & ACL_EVENT_IPC) && flags != ACL_EVENT_IPC))
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flag 0x%x: ACL_EVENT_EXTERNAL and ACL_EVENT_IPC take no other flag",
+				flags);
 	/*
 	 * CANN takes IPC only in aclrtCreateEventExWithFlag: the event that
 	 * aclrtIpcGetEventHandle accepts is a capturing one.
@@ -357,7 +369,7 @@ static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 	if (!memreg__acl_lock_context())
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	e = calloc(1, sizeof(*e));
-	ret = ACL_ERROR_BAD_ALLOC;
+	ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	if (e) {
 		e->refs = 1;	/* the table's */
 		e->flags = flags;
@@ -369,7 +381,8 @@ static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 				pthread_mutex_unlock(&rt->lock);
 				return ret;
 			}
-			ret = ACL_ERROR_BAD_ALLOC;
+			ret = acl_fail(ACL_ERROR_BAD_ALLOC,
+				       "out of host memory");
 		}
 		if (memreg__ptrmap_put(&rt->events, e, e)) {
 			ipc_unlink(e);
@@ -405,14 +418,17 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	struct acl_event *e;
 
 	if (!event)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"event is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	e = memreg__ptrmap_get(&rt->events, event);
 	if (e)
 		memreg__ptrmap_del(&rt->events, e);
 	pthread_mutex_unlock(&rt->lock);
 	if (!e)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"event %p is unknown or already destroyed",
+					event));
 	/*
 	 * An IPC event's creator takes its name away: no process can open
 	 * it any more, those that have keep their mapping.
@@ -503,7 +519,7 @@ static aclError queue_event_task(struct acl_event *e, aclrtStream stream,
 	ret = capture_allows(e, s, kind, external);
 	if (ret)
 		goto out;
-	ret = ACL_ERROR_BAD_ALLOC;
+	ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		goto out;
@@ -570,10 +586,17 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 		return acl_ret(ret);
 	/* CANN's answer for an IPC event, before the other checks. */
 	if (e->shm)
-		ret = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+		ret = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event %p is an IPC event: it cannot be reset",
+			       event);
 	/* Only flag events made for waits between streams have a flag to clear. */
 	else if (!e->ex && (e->flags & ACL_EVENT_SYNC))
 		ret = queue_event_task(e, stream, ACL_TASK_RESET, -1, false);
+	else
+		ret = acl_fail(ret, e->ex ?
+			       "event %p of aclrtCreateEventExWithFlag has no flag to reset" :
+			       "event %p was made without ACL_EVENT_SYNC: it has no flag to reset",
+			       event);
 	memreg__acl_event_put(e);
 	return acl_ret(ret);
 }
@@ -593,6 +616,10 @@ static aclError stream_wait(aclrtStream stream, aclrtEvent event,
 	if (e->shm || (e->flags & ACL_EVENT_SYNC))
 		ret = queue_event_task(e, stream, ACL_TASK_WAIT, timeout_ms,
 				       external);
+	else
+		ret = acl_fail(ret,
+			       "event %p was made without ACL_EVENT_SYNC: it cannot be waited for",
+			       event);
 	memreg__acl_event_put(e);
 	return ret;
 }
@@ -611,7 +638,9 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 {
 	/* Milliseconds; -1 (or 0, as CANN's "never") waits for ever. */
 	if (timeout < -1)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"timeout %d ms: -1 waits for ever, below that means nothing",
+					timeout));
 	return acl_ret(stream_wait(stream, event, timeout > 0 ? timeout : -1,
 				   false));
 }
@@ -749,7 +778,8 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
 	aclError ret;
 
 	if (!status)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"status is NULL"));
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
@@ -773,14 +803,17 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 	aclError ret;
 
 	if (!status)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"status is NULL"));
 	e = event_get(event);
 	if (e) {
 		ipc = e->shm != NULL;
 		memreg__acl_event_put(e);
 		/* CANN's rtEventQuery refuses IPC events. */
 		if (ipc)
-			return acl_ret(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+			return acl_ret(acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+						"event %p is an IPC event: aclrtQueryEventStatus tells its state",
+						event));
 	}
 	ret = aclrtQueryEventStatus(event, &st);
 	if (!ret)
@@ -795,13 +828,19 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
 	aclError ret = ACL_ERROR_INVALID_PARAM;
 
 	if (!status)
-		return acl_ret(ret);
+		return acl_ret(acl_fail(ret, "status is NULL"));
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ret);
 	if (e->shm) {
-		ret = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-	} else if (!e->ex) {
+		ret = acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event %p is an IPC event: it has no wait status",
+			       event);
+	} else if (e->ex) {
+		acl_fail(ret,
+			 "event %p of aclrtCreateEventExWithFlag has no wait status",
+			 event);
+	} else {
 		ret = refuse_captured(e);
 		pthread_mutex_lock(&memreg__acl_wait_lock);
 		if (!ret)
@@ -822,7 +861,9 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 	uint64_t upto;
 
 	if (timeout < -1)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"timeout %d ms: -1 waits for ever, below that means nothing",
+					timeout));
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
@@ -835,6 +876,9 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 		/* The latest record queued by any process before this call. */
 		upto = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
 		ret = ipc_wait(e->shm, upto, timeout, NULL);
+		if (ret == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
+			acl_fail(ret, "event %p was not reached within %d ms",
+				 event, timeout);
 		memreg__acl_event_put(e);
 		return acl_ret(ret);
 	}
@@ -851,7 +895,9 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 			break;
 	}
 	if (e->reached < upto)
-		ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+		ret = acl_fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+			       "event %p was not reached within %d ms",
+			       event, timeout);
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	memreg__acl_event_put(e);
 	return acl_ret(ret);
@@ -863,23 +909,32 @@ aclError aclrtSynchronizeEvent(aclrtEvent event)
 }
 
 /* The stamp of the last record run, in ns; rt error code if there is none. */
-static aclError event_stamp(struct acl_event *e, uint64_t *ns)
+static aclError event_stamp(struct acl_event *e, const char *arg,
+			    uint64_t *ns)
 {
 	aclError ret = ACL_SUCCESS;
 
 	/* CANN keeps no timestamps for IPC events. */
 	if (e->shm)
-		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				"%s %p is an IPC event: it has no timestamp",
+				arg, (void *)e);
 	if (!(e->flags & ACL_EVENT_TIME_LINE))
-		return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+		return acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+				"%s %p was made without ACL_EVENT_TIME_LINE",
+				arg, (void *)e);
 	ret = refuse_captured(e);
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	if (!recorded_done(e))
-		ret = ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+		ret = acl_fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+			       "%s %p: its last record has not run yet",
+			       arg, (void *)e);
 	else if (!e->stamped)
-		ret = ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+		ret = acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+			       "%s %p has no timestamp: never recorded, or reset since",
+			       arg, (void *)e);
 	else
 		*ns = (uint64_t)e->stamp.tv_sec * 1000000000ULL +
 		      (uint64_t)e->stamp.tv_nsec;
@@ -894,17 +949,21 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
 	aclError ret;
 
 	if (!ms)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "ms is NULL"));
 	a = event_get(startEvent);
 	b = event_get(endEvent);
 	ret = ACL_ERROR_INVALID_PARAM;
-	if (!a || !b)
+	if (!a || !b) {
+		acl_fail(ret, "%s %p is unknown or already destroyed",
+			 a ? "endEvent" : "startEvent", a ? endEvent : startEvent);
 		goto out;
-	ret = event_stamp(a, &ta);
+	}
+	ret = event_stamp(a, "startEvent", &ta);
 	if (!ret)
-		ret = event_stamp(b, &tb);
+		ret = event_stamp(b, "endEvent", &tb);
 	if (!ret && tb < ta)
-		ret = ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL;
+		ret = acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
+			       "endEvent was recorded before startEvent");
 	if (!ret)
 		*ms = (float)((double)(tb - ta) / 1e6);
 out:
@@ -921,12 +980,13 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
 	aclError ret;
 
 	if (!timestamp)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"timestamp is NULL"));
 	e = event_get(event);
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* Nanoseconds of CLOCK_MONOTONIC, where CANN gives its system counter. */
-	ret = event_stamp(e, timestamp);
+	ret = event_stamp(e, "event", timestamp);
 	memreg__acl_event_put(e);
 	return acl_ret(ret);
 }
@@ -936,7 +996,8 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
 	struct acl_event *e;
 
 	if (!handle || !event)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					handle ? "event" : "handle"));
 	e = event_get(event);
 	if (!e)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
@@ -960,7 +1021,8 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
 	aclError ret;
 
 	if (!event)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"event is NULL"));
 	memcpy(&h, handle.reserved, sizeof(h));
 	if (memcmp(h.magic, "memregEv", sizeof(h.magic)) ||
 	    h.version != IPC_HANDLE_VERSION || h.pid <= 0)
@@ -972,7 +1034,8 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
 	e = calloc(1, sizeof(*e));
 	if (!e) {
 		pthread_mutex_unlock(&rt->lock);
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
+					"out of host memory"));
 	}
 	e->refs = 1;
 	e->flags = ACL_EVENT_IPC;
@@ -980,7 +1043,7 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
 	e->handle = h;
 	ret = ipc_map(e, false);
 	if (!ret && memreg__ptrmap_put(&rt->events, e, e))
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	if (ret)
 		memreg__acl_event_put(e);
 	else

@@ -225,7 +225,7 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 				ctx->device, ACL_EMU_MAX_STREAMS);
 		return NULL;
 	}
-	*err = ACL_ERROR_BAD_ALLOC;
+	*err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	if (!s)
 		return NULL;
 	s->ctx = ctx;
@@ -243,7 +243,8 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 		goto err_free;
 	if (pthread_create(&s->worker, NULL, worker_main, s)) {
 		memreg__ptrmap_del(&rt->streams, s);
-		*err = ACL_ERROR_RT_NO_STREAM_RESOURCE;
+		*err = acl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+				"no thread for the stream's worker");
 		goto err_free;
 	}
 	rt->devices[ctx->device].nr_streams++;
@@ -285,7 +286,10 @@ struct acl_stream *memreg__acl_stream_get(aclrtStream stream, aclError *err)
 		if (s)
 			stream_ref(s);
 		pthread_mutex_unlock(&rt->lock);
-		*err = s ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+		*err = s ? ACL_SUCCESS :
+			acl_fail(ACL_ERROR_INVALID_PARAM,
+				 "stream %p is unknown or already destroyed",
+				 stream);
 		return s;
 	}
 
@@ -402,7 +406,8 @@ aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t)
 	pthread_mutex_lock(&s->lock);
 	if (s->stopping) {
 		pthread_mutex_unlock(&s->lock);
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"stream %u is being destroyed", s->id);
 	}
 	if (s->capture) {
 		t->tid = (uint32_t)gettid();
@@ -450,7 +455,9 @@ aclError memreg__acl_stream_sync_timeout(struct acl_stream *s, int32_t timeout)
 
 	/* The worker waiting for itself would never return. */
 	if (worker_stream == s)
-		return ACL_ERROR_RT_STREAM_CONTEXT;
+		return acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
+				"a callback of stream %u cannot wait for its own stream",
+				s->id);
 	if (memreg__acl_stream_capturing(s))
 		return refuse_captured(s, "synchronising");
 	if (timeout > 0)
@@ -467,9 +474,20 @@ aclError memreg__acl_stream_sync_timeout(struct acl_stream *s, int32_t timeout)
 	if (s->done < upto) {
 		/* Its error stays for the synchronisation that succeeds. */
 		pthread_mutex_unlock(&s->lock);
-		return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+		return acl_fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+				"stream %u has not finished within %d ms",
+				s->id, timeout);
 	}
 	err = s->error;
+	/* The task failed in the worker: here is where the caller learns. */
+	if (err == ACL_ERROR_RT_SYS_DMA)
+		acl_fail(err,
+			 "a task on stream %u found its device memory freed (aclrtFree before the stream was synchronised)",
+			 s->id);
+	else if (err)
+		acl_fail(err,
+			 "a task queued on stream %u failed since the last synchronisation",
+			 s->id);
 	s->error = ACL_SUCCESS;
 	pthread_mutex_unlock(&s->lock);
 	return err;
@@ -484,7 +502,7 @@ static aclError create_stream(aclrtStream *stream, uint32_t priority,
 	aclError err;
 
 	if (!stream)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "stream is NULL");
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
 		return ACL_ERROR_RT_CONTEXT_NULL;
@@ -541,7 +559,8 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
 	aclError err;
 
 	if (!stream)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"stream is NULL"));
 	err = stream_flags(flag, &flags);
 	if (err)
 		return acl_ret(err);
@@ -715,12 +734,16 @@ static aclError destroy_stream(aclrtStream stream, bool force)
 
 	/* The default stream goes with its context, never on its own. */
 	if (!stream)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"stream is NULL: the default stream goes with its context");
 	pthread_mutex_lock(&rt->lock);
 	s = memreg__ptrmap_get(&rt->streams, stream);
 	if (!s || s->ctx->default_stream == s) {
 		pthread_mutex_unlock(&rt->lock);
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM, s ?
+				"stream %p is a default stream: it goes with its context" :
+				"stream %p is unknown or already destroyed",
+				stream);
 	}
 	/* CANN refuses it, forced or not: the capture must end first. */
 	if (memreg__acl_stream_capturing(s)) {
@@ -764,7 +787,9 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 
 	/* -1 waits for ever, 0 only looks; nothing else below 0 means anything. */
 	if (timeout < -1)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"timeout %d ms: -1 waits for ever, below that means nothing",
+					timeout));
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
 		return acl_ret(err);
@@ -779,7 +804,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 	aclError err;
 
 	if (!status)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"status is NULL"));
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
 		return acl_ret(err);
