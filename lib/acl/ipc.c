@@ -103,6 +103,18 @@ aclError memreg__acl_ipc_error(int err)
 	return memreg__acl_fail(acl, "%s", memreg_strerror(err));
 }
 
+/* @key's token, or why it is not a key (recorded, as @arg). */
+static aclError key_token(const char *arg, const char *key, uint8_t *token)
+{
+	if (!key)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL", arg);
+	if (key_decode(key, token))
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s \"%.*s\" is not a key of aclrtIpcMemGetExportKey",
+				arg, ACL_IPC_KEY_LEN, key);
+	return ACL_SUCCESS;
+}
+
 /* The import of @token in the table, or NULL; rt.lock held. */
 static struct acl_devmem *find_import(const uint8_t *token)
 {
@@ -127,9 +139,19 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 	size_t offset;
 	int fd, err;
 
-	if (!devPtr || !size || !key || len < ACL_IPC_KEY_LEN ||
-	    (flags & ~ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION))
-		return ACL_ERROR_INVALID_PARAM;
+	if (!devPtr || !key)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+				devPtr ? "key" : "devPtr");
+	if (!size)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+	if (len < ACL_IPC_KEY_LEN)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"len %zu is less than ACL_IPC_KEY_LEN (%d)",
+				len, ACL_IPC_KEY_LEN);
+	if (flags & ~ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flags 0x%llx: only ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION",
+				(unsigned long long)flags);
 	if (!memreg__acl_lock_context())
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	m = memreg__acl_devmem_find(devPtr, size);
@@ -140,7 +162,7 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 		 * (aclrtMemExportToShareableHandle).
 		 */
 		ret = memreg__acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-				       "%p + %zu is not inside one allocation",
+				       "devPtr %p + size %zu is not inside one aclrtMalloc allocation",
 				       devPtr, size);
 		goto out;
 	}
@@ -148,7 +170,7 @@ static aclError export_key(void *devPtr, size_t size, char *key, size_t len,
 	offset = (size_t)((char *)devPtr - (char *)m->mem.addr);
 	if (offset % (size_t)sysconf(_SC_PAGESIZE)) {
 		ret = memreg__acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-				       "%p is not on a page of its allocation",
+				       "devPtr %p is not on a page of its allocation",
 				       devPtr);
 		goto out;
 	}
@@ -182,8 +204,14 @@ aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
 	uint8_t token[MEMREG_IPC_TOKEN_LEN];
 	int err;
 
-	if (!key || !pid || !num || key_decode(key, token))
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	aclError ret;
+
+	if (!pid || !num)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, pid ?
+					"num is 0" : "pid is NULL"));
+	ret = key_token("key", key, token);
+	if (ret)
+		return acl_ret(ret);
 	if (!memreg__acl_lock_context())
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	err = memreg_ipc_allow(memreg__acl_rt.mctx, token, pid, num);
@@ -207,13 +235,18 @@ static aclError import_key(void **devPtr, const char *key, uint64_t flags)
 	 * every emulated device's memory is mapped here alike, so either
 	 * flag gives the same mapping.
 	 */
-	if (!devPtr || !key ||
-	    (flags & ~ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) ||
-	    key_decode(key, token))
-		return ACL_ERROR_INVALID_PARAM;
+	if (!devPtr)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+	if (flags & ~ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flags 0x%llx: only ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS",
+				(unsigned long long)flags);
+	ret = key_token("key", key, token);
+	if (ret)
+		return ret;
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	ctx = memreg__acl_lock_context();
 	if (!ctx) {
 		free(m);
@@ -249,7 +282,7 @@ static aclError import_key(void **devPtr, const char *key, uint64_t flags)
 	if (memreg__acl_devmem_insert(m)) {
 		munmap(p, len);
 		close(fd);
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		goto out;
 	}
 	*devPtr = p;
@@ -280,8 +313,9 @@ aclError aclrtIpcMemClose(const char *key)
 	aclError ret = ACL_SUCCESS;
 	int err;
 
-	if (!key || key_decode(key, token))
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	ret = key_token("key", key, token);
+	if (ret)
+		return acl_ret(ret);
 	if (!memreg__acl_lock_context())
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
 	m = find_import(token);
@@ -311,7 +345,7 @@ aclError aclrtIpcMemClose(const char *key)
 aclError aclrtDeviceGetBareTgid(int32_t *pid)
 {
 	if (!pid)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "pid is NULL"));
 	*pid = (int32_t)getpid();
 	return acl_ret(ACL_SUCCESS);
 }

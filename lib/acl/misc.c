@@ -144,8 +144,13 @@ aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
 {
 	const char *v = pkg_version(pkgName);
 
-	if (!v || !versionStr)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (!versionStr)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"versionStr is NULL"));
+	if (!v)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"pkgName %s: only \"runtime\" and \"cann\" are installed",
+					pkgName ? pkgName : "NULL"));
 	snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%s", v);
 	return acl_ret(ACL_SUCCESS);
 }
@@ -160,9 +165,18 @@ aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
 	const char *v = pkg_version(pkgName);
 	unsigned int a = 0, b = 0, c = 0;
 
-	if (!v || !versionNum || sscanf(v, "%u.%u.%u", &a, &b, &c) < 1 ||
-	    a > 2000 || b > 99 || c > 99)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (!versionNum)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"versionNum is NULL"));
+	if (!v)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"pkgName %s: only \"runtime\" and \"cann\" are installed",
+					pkgName ? pkgName : "NULL"));
+	if (sscanf(v, "%u.%u.%u", &a, &b, &c) < 1 || a > 2000 || b > 99 ||
+	    c > 99)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"version %s does not fit CANN's numbering",
+					v));
 	*versionNum = (int32_t)(a * 1000000 + b * 10000 + c * 100 + 99);
 	return acl_ret(ACL_SUCCESS);
 }
@@ -204,7 +218,11 @@ static aclError current_device(int32_t *dev)
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	*dev = ctx->device;
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return (*dev >= 0 && *dev < 256) ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_DEVICEID;
+	if (*dev < 0 || *dev >= 256)
+		return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID,
+				"device %d: the overflow mode is kept for devices 0..255",
+				*dev);
+	return ACL_SUCCESS;
 }
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
@@ -214,7 +232,9 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
 
 	if (mode != ACL_RT_OVERFLOW_MODE_SATURATION &&
 	    mode != ACL_RT_OVERFLOW_MODE_INFNAN)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"mode %d: ACL_RT_OVERFLOW_MODE_SATURATION or _INFNAN",
+					(int)mode));
 	ret = current_device(&dev);
 	if (ret)
 		return acl_ret(ret);
@@ -229,7 +249,8 @@ aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
 	int32_t dev;
 
 	if (!mode)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"mode is NULL"));
 	ret = current_device(&dev);
 	if (ret)
 		return acl_ret(ret);
@@ -246,7 +267,8 @@ aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
 	aclError ret;
 
 	if (!outputAddr || !outputSize)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, outputAddr ?
+					"outputSize is 0" : "outputAddr is NULL"));
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
 		return acl_ret(ret);

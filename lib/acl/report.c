@@ -108,10 +108,12 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
 		return acl_ret(ret);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	if (s->subscribed) {
-		ret = ACL_ERROR_REPEAT_SUBSCRIBE;
+		ret = acl_fail(ACL_ERROR_REPEAT_SUBSCRIBE,
+			       "stream %u is already subscribed (by thread %llu)",
+			       s->id, (unsigned long long)s->report_tid);
 	} else if (nr_subs == cap_subs &&
 		   !(n = realloc(subs, (cap_subs * 2 + 8) * sizeof(*subs)))) {
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	} else {
 		if (nr_subs == cap_subs) {
 			subs = n;
@@ -136,8 +138,14 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
 	if (!s)
 		return acl_ret(ret);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
-	if (!s->subscribed || s->report_tid != threadId)
-		ret = ACL_ERROR_STREAM_NOT_SUBSCRIBE;
+	if (!s->subscribed)
+		ret = acl_fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
+			       "stream %u has no subscribed thread", s->id);
+	else if (s->report_tid != threadId)
+		ret = acl_fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
+			       "stream %u is subscribed by thread %llu, not %llu",
+			       s->id, (unsigned long long)s->report_tid,
+			       (unsigned long long)threadId);
 	else
 		unsubscribe(s);
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
@@ -153,9 +161,13 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
 	bool subscribed;
 	aclError ret;
 
-	if (!fn || (blockType != ACL_CALLBACK_NO_BLOCK &&
-		    blockType != ACL_CALLBACK_BLOCK))
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (!fn)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "fn is NULL"));
+	if (blockType != ACL_CALLBACK_NO_BLOCK &&
+	    blockType != ACL_CALLBACK_BLOCK)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"blockType %d: ACL_CALLBACK_NO_BLOCK or ACL_CALLBACK_BLOCK",
+					(int)blockType));
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
 		return acl_ret(ret);
@@ -163,10 +175,12 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
 	subscribed = s->subscribed;
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	/* No thread would ever run it. */
-	ret = ACL_ERROR_RT_STREAM_NO_CB_REG;
+	ret = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+		       "stream %u has no thread subscribed (aclrtSubscribeReport) to run callbacks",
+		       s->id);
 	if (!subscribed)
 		goto out;
-	ret = ACL_ERROR_BAD_ALLOC;
+	ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		goto out;
@@ -246,20 +260,25 @@ aclError aclrtProcessReport(int32_t timeout)
 
 	/* Milliseconds; -1 waits for ever. */
 	if (timeout < -1)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"timeout %d ms: -1 waits for ever, below that means nothing",
+					timeout));
 	if (timeout > 0)
 		memreg__acl_deadline(&ts, timeout);
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	for (;;) {
 		if (!thread_subscribed(self)) {
-			ret = ACL_ERROR_THREAD_NOT_SUBSCRIBE;
+			ret = acl_fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
+				       "this thread (%llu) is subscribed to no stream",
+				       (unsigned long long)self);
 			break;
 		}
 		r = take_report(self);
 		if (r)
 			break;
 		if (!timeout) {
-			ret = ACL_ERROR_WAIT_CALLBACK_TIMEOUT;
+			ret = acl_fail(ACL_ERROR_WAIT_CALLBACK_TIMEOUT,
+				       "no callback waiting to run");
 			break;
 		}
 		if (timeout < 0) {
@@ -268,7 +287,9 @@ aclError aclrtProcessReport(int32_t timeout)
 						  &memreg__acl_wait_lock, &ts) == ETIMEDOUT) {
 			r = take_report(self);
 			if (!r)
-				ret = ACL_ERROR_WAIT_CALLBACK_TIMEOUT;
+				ret = acl_fail(ACL_ERROR_WAIT_CALLBACK_TIMEOUT,
+					       "no callback came within %d ms",
+					       timeout);
 			break;
 		}
 	}

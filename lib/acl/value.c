@@ -100,7 +100,9 @@ static aclError value_queue(void *devAddr, uint64_t value, uint32_t flag,
 	aclError ret;
 	bool dev;
 
-	if (!devAddr || (uintptr_t)devAddr % sizeof(uint64_t))
+	if (!devAddr)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "devAddr is NULL");
+	if ((uintptr_t)devAddr % sizeof(uint64_t))
 		return acl_fail(ACL_ERROR_INVALID_PARAM,
 				"devAddr %p is not an 8-byte aligned address",
 				devAddr);
@@ -113,7 +115,7 @@ static aclError value_queue(void *devAddr, uint64_t value, uint32_t flag,
 				devAddr);
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	t->kind = kind;
 	t->dst = devAddr;
 	t->dst_dev = true;
