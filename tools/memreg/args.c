@@ -13,20 +13,25 @@
 void args_usage(FILE *f)
 {
 	fputs("Usage: memreg [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
-	      "       memreg stats\n"
-	      "       memreg proc [show] [pid PID]\n"
-	      "       memreg region [show] [pid PID]\n"
-	      "       memreg limits [show] [pid PID]\n"
-	      "       memreg limits set [pid PID] [regions N] [host SIZE] [dev SIZE]\n"
-	      "       memreg heap [show] [pid PID]\n"
-	      "       memreg dev [show] [dev N]\n"
+	      "       memreg stats [show]\n"
+	      "       memreg proc [show] [[pid] PID]\n"
+	      "       memreg region [show] [[pid] PID]\n"
+	      "       memreg heap [show] [[pid] PID]\n"
+	      "       memreg dev [show] [[dev] N]\n"
+	      "       memreg limits [show] [[pid] PID]\n"
+	      "       memreg limits set [pid PID | --all] [regions N] [host SIZE] [dev SIZE]\n"
 	      "       memreg monitor\n"
+	      "       memreg help\n"
+	      "       memreg OBJECT help\n"
 	      "OPTIONS: -j, --json     JSON output\n"
 	      "         -p, --pretty   indented JSON output (implies -j)\n"
 	      "         -h, --help     this help\n"
 	      "         -V, --version  version\n"
-	      "SIZE: bytes, or with a K, M, G, T suffix (KiB, MiB, ... also;\n"
-	      "      1G = 1024^3), or unlimited.  N: a number or unlimited.\n",
+	      "SIZE: bytes, or with a K, M, G, T, P or E suffix (KiB, MiB, ... EiB\n"
+	      "      also; 1G = 1024^3), or unlimited.  N: a number or unlimited.\n"
+	      "limits set without pid sets the defaults of every process that has no\n"
+	      "      limits of its own; a default of 0 refuses all their registrations\n"
+	      "      and needs --all.\n",
 	      f);
 }
 
@@ -171,7 +176,7 @@ static int parse_limit(struct memreg_args *a, unsigned int bit,
 			fprintf(err, "memreg: invalid %s \"%s\" (a number or unlimited)\n",
 				what, s);
 		else
-			fprintf(err, "memreg: invalid %s size \"%s\" (bytes, K/M/G/T suffix, or unlimited)\n",
+			fprintf(err, "memreg: invalid %s size \"%s\" (bytes, K/M/G/T/P/E suffix, or unlimited)\n",
 				what, s);
 		return EXIT_USAGE;
 	}
@@ -180,8 +185,19 @@ static int parse_limit(struct memreg_args *a, unsigned int bit,
 }
 
 /*
- * Keywords after the command.  @set_keywords: also regions/host/dev, for
- * "limits set"; otherwise only pid (or, for "dev", only dev).
+ * A bare value where a keyword would be: the value of the one filter the
+ * object has, as "ip link show eth0" is "ip link show dev eth0".  Only
+ * numbers, so that a misspelt keyword is still an unknown argument.
+ */
+static bool is_bare_value(const char *s)
+{
+	return *s >= '0' && *s <= '9';
+}
+
+/*
+ * Keywords after the command.  @set_keywords: regions/host/dev/--all and
+ * pid, for "limits set"; otherwise the object's filter, pid (or, for
+ * "dev", dev), with or without its keyword.
  */
 static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 			  int i, bool set_keywords, FILE *err)
@@ -190,7 +206,10 @@ static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 		const char *kw = argv[i], *val;
 		int ret;
 
-		if (a->object == OBJ_DEV) {
+		if (!set_keywords && is_bare_value(kw)) {
+			ret = a->object == OBJ_DEV ? parse_device(a, kw, err)
+						   : parse_pid(a, kw, err);
+		} else if (a->object == OBJ_DEV) {
 			if (!matches(kw, "dev")) {
 				fprintf(err, "memreg: unknown argument \"%s\"\n",
 					kw);
@@ -201,6 +220,9 @@ static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 		} else if (matches(kw, "pid")) {
 			val = keyword_value(argc, argv, &i, err);
 			ret = val ? parse_pid(a, val, err) : EXIT_USAGE;
+		} else if (set_keywords && !strcmp(kw, "--all")) {
+			a->all = true;
+			ret = 0;
 		} else if (set_keywords && matches(kw, "regions")) {
 			val = keyword_value(argc, argv, &i, err);
 			ret = val ? parse_limit(a, SET_REGIONS, "regions", val,
@@ -219,6 +241,49 @@ static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 		}
 		if (ret)
 			return value_error(err);
+	}
+	return 0;
+}
+
+/*
+ * "limits set" without pid changes the defaults of every process on the
+ * host that has no limits of its own, the running ones included.  A
+ * default of 0 refuses every registration of all of them; a script that
+ * lost its pid variable would do it silently, so it must be asked for by
+ * name.  A value of 1 or more lets some registration through and needs
+ * nothing more.
+ */
+static int check_limits_set(struct memreg_args *a, FILE *err)
+{
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} limits[] = {
+		{ SET_REGIONS, "regions" },
+		{ SET_HOST, "host" },
+		{ SET_DEV, "dev" },
+	};
+	const uint64_t *values[] = {
+		&a->max_regions, &a->max_host_bytes, &a->max_dev_bytes,
+	};
+	size_t k;
+
+	if (!a->set) {
+		fprintf(err, "memreg: limits set needs at least one of regions, host, dev\n");
+		return value_error(err);
+	}
+	if (a->all && a->has_pid) {
+		fprintf(err, "memreg: --all is for the host-wide defaults; it does not go with pid\n");
+		return value_error(err);
+	}
+	if (a->has_pid || a->all)
+		return 0;
+	for (k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+		if (!(a->set & limits[k].bit) || *values[k])
+			continue;
+		fprintf(err, "memreg: limits set %s 0 without pid refuses every registration of every process on the host; add --all if that is what you want\n",
+			limits[k].name);
+		return value_error(err);
 	}
 	return 0;
 }
@@ -281,7 +346,8 @@ int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
 		i++;
 	} else if (cmd && (a->object == OBJ_STATS ||
 			   a->object == OBJ_MONITOR ||
-			   !matches(cmd, a->object == OBJ_DEV ? "dev" : "pid"))) {
+			   (!is_bare_value(cmd) &&
+			    !matches(cmd, a->object == OBJ_DEV ? "dev" : "pid")))) {
 		fprintf(err, "memreg: unknown command \"%s\" for %s\n", cmd,
 			objects[k].name);
 		return usage_error(err);
@@ -301,11 +367,7 @@ int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
 				     err);
 		if (ret)
 			return ret;
-		if (a->action == ACT_SET && !a->set) {
-			fprintf(err, "memreg: limits set needs at least one of regions, host, dev\n");
-			return value_error(err);
-		}
-		return 0;
+		return a->action == ACT_SET ? check_limits_set(a, err) : 0;
 	default:
 		return parse_keywords(a, argc, argv, i, false, err);
 	}

@@ -46,6 +46,7 @@ struct memreg_args {
 	bool has_device;	/* memreg dev ... dev N */
 	uint32_t device;
 	unsigned int set;	/* SET_* */
+	bool all;		/* limits set --all: a default of 0 is meant */
 	uint64_t max_regions;
 	uint64_t max_host_bytes;
 	uint64_t max_dev_bytes;

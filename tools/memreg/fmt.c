@@ -83,6 +83,16 @@ size_t fmt_hex(char *buf, uint64_t v)
 	return n;
 }
 
+size_t fmt_hex16(char *buf, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < 16; i++)
+		buf[i] = digits[(v >> (4 * (15 - i))) & 0xf];
+	return 16;
+}
+
 /* @n bytes of @src as a string at @buf of @len, cut short as snprintf does. */
 static void fmt_copy(char *buf, size_t len, const char *src, size_t n)
 {
@@ -280,6 +290,8 @@ static const struct {
 	{ "G", 30 }, { "GiB", 30 },
 	{ "T", 40 }, { "TiB", 40 },
 	{ "P", 50 }, { "PiB", 50 },
+	/* up to 15E: 16E is 2^64, one more than "unlimited" */
+	{ "E", 60 }, { "EiB", 60 },
 };
 
 int parse_size(const char *s, uint64_t *out)

@@ -21,6 +21,12 @@
 size_t fmt_u64(char *buf, uint64_t v);
 size_t fmt_hex(char *buf, uint64_t v);
 
+/*
+ * @v as exactly 16 lower-case hex digits, leading zeros kept: a handle
+ * is always as wide as its column, whatever its random high bits.
+ */
+size_t fmt_hex16(char *buf, uint64_t v);
+
 /* "512B", "4.0MiB", "20.0GiB"; MEMREG_UNLIMITED as "unlimited". */
 void fmt_size(char *buf, size_t len, uint64_t bytes);
 
@@ -46,8 +52,10 @@ int parse_u32(const char *s, uint32_t *out);
 int parse_count(const char *s, uint64_t *out);
 
 /*
- * Bytes: "4096", "64K", "64KiB", "2M", "1G", "1GiB", "1T", "1P" (binary
- * multiples, case-insensitive; 1G = 2^30), or "unlimited".
+ * Bytes: "4096", "64K", "64KiB", "2M", "1G", "1GiB", "1T", "1P", "1E"
+ * (binary multiples, case-insensitive; 1G = 2^30), or "unlimited".  The
+ * kernel's limits are u64 bytes, so anything up to 2^64 - 2 can be said,
+ * and what fmt_size() prints (PiB, EiB) reads back.  -ERANGE from 16E.
  */
 int parse_size(const char *s, uint64_t *out);
 

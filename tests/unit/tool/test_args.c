@@ -255,10 +255,15 @@ static void test_args_limits_set(void **state)
 	expect_usage(ARGV("limits", "set", "host"),
 		     "memreg: \"host\" needs a value", false);
 	expect_usage(ARGV("limits", "set", "host", "1.5G"),
-		     "memreg: invalid host size \"1.5G\" (bytes, K/M/G/T suffix, or unlimited)",
+		     "memreg: invalid host size \"1.5G\" (bytes, K/M/G/T/P/E suffix, or unlimited)",
 		     false);
 	expect_usage(ARGV("limits", "set", "dev", "99999999999T"),
 		     "memreg: dev \"99999999999T\" is too large", false);
+	expect_usage(ARGV("limits", "set", "dev", "16E"),
+		     "memreg: dev \"16E\" is too large", false);
+	expect_ok(&a, ARGV("limits", "set", "host", "2P", "dev", "15E"));
+	assert_true(a.max_host_bytes == 2ULL << 50);
+	assert_true(a.max_dev_bytes == 15ULL << 60);
 	expect_usage(ARGV("limits", "set", "regions", "1K"),
 		     "memreg: invalid regions \"1K\" (a number or unlimited)",
 		     false);
@@ -271,12 +276,126 @@ static void test_args_limits_set(void **state)
 		     "memreg: unknown argument \"host\"", true);
 }
 
+/*
+ * A host-wide default of 0 refuses every process's registrations: only
+ * with --all.  With pid it is one process's business; 1 lets some through.
+ */
+static void test_args_limits_all(void **state)
+{
+	static const char no_all[] =
+		"memreg: limits set %s 0 without pid refuses every registration of every process on the host; add --all if that is what you want";
+	char msg[256];
+	struct memreg_args a;
+
+	(void)state;
+	snprintf(msg, sizeof(msg), no_all, "regions");
+	expect_usage(ARGV("limits", "set", "regions", "0"), msg, false);
+	expect_usage(ARGV("limits", "set", "host", "1G", "regions", "0"), msg,
+		     false);
+	snprintf(msg, sizeof(msg), no_all, "host");
+	expect_usage(ARGV("limits", "set", "host", "0"), msg, false);
+	expect_usage(ARGV("limits", "set", "host", "0G"), msg, false);
+	expect_usage(ARGV("limits", "set", "regions", "1", "host", "0K"), msg,
+		     false);
+	snprintf(msg, sizeof(msg), no_all, "dev");
+	expect_usage(ARGV("limits", "set", "dev", "0"), msg, false);
+
+	expect_ok(&a, ARGV("limits", "set", "--all", "regions", "0"));
+	assert_true(a.all);
+	assert_false(a.has_pid);
+	assert_int_equal(a.set, SET_REGIONS);
+	assert_int_equal(a.max_regions, 0);
+	expect_ok(&a, ARGV("limits", "set", "host", "0", "dev", "0", "--all"));
+	assert_true(a.all);
+	assert_int_equal(a.set, SET_HOST | SET_DEV);
+
+	/* one process, or a limit that lets something through */
+	expect_ok(&a, ARGV("limits", "set", "pid", "5", "regions", "0"));
+	assert_false(a.all);
+	assert_int_equal(a.max_regions, 0);
+	expect_ok(&a, ARGV("limits", "set", "regions", "1", "host", "1",
+			   "dev", "1"));
+	assert_false(a.all);
+	expect_ok(&a, ARGV("limits", "set", "--all", "regions", "100"));
+	assert_true(a.all);
+
+	expect_usage(ARGV("limits", "set", "--all", "pid", "5", "regions", "0"),
+		     "memreg: --all is for the host-wide defaults; it does not go with pid",
+		     false);
+	expect_usage(ARGV("limits", "set", "--all"),
+		     "memreg: limits set needs at least one of regions, host, dev",
+		     false);
+	/* a keyword of "limits set" only */
+	expect_usage(ARGV("limits", "show", "--all"),
+		     "memreg: unknown argument \"--all\"", true);
+	expect_usage(ARGV("proc", "--all"),
+		     "memreg: unknown command \"--all\" for proc", true);
+}
+
+/*
+ * The filter's value without its keyword, as "ip link show eth0": a pid
+ * for proc, region, heap and limits show, a device for dev.
+ */
+static void test_args_short_forms(void **state)
+{
+	struct memreg_args a;
+
+	(void)state;
+	expect_ok(&a, ARGV("dev", "0"));
+	assert_int_equal(a.object, OBJ_DEV);
+	assert_true(a.has_device);
+	assert_int_equal(a.device, 0);
+	expect_ok(&a, ARGV("dev", "show", "3"));
+	assert_true(a.has_device);
+	assert_int_equal(a.device, 3);
+	expect_ok(&a, ARGV("proc", "1234"));
+	assert_int_equal(a.object, OBJ_PROC);
+	assert_true(a.has_pid);
+	assert_int_equal(a.pid, 1234);
+	expect_ok(&a, ARGV("region", "show", "7"));
+	assert_int_equal(a.object, OBJ_REGION);
+	assert_int_equal(a.pid, 7);
+	expect_ok(&a, ARGV("r", "8"));
+	assert_int_equal(a.object, OBJ_REGION);
+	assert_int_equal(a.pid, 8);
+	expect_ok(&a, ARGV("heap", "42"));
+	assert_int_equal(a.object, OBJ_HEAP);
+	assert_int_equal(a.pid, 42);
+	expect_ok(&a, ARGV("limits", "99"));
+	assert_int_equal(a.object, OBJ_LIMITS);
+	assert_int_equal(a.action, ACT_SHOW);
+	assert_int_equal(a.pid, 99);
+	expect_ok(&a, ARGV("limits", "show", "100"));
+	assert_int_equal(a.pid, 100);
+
+	expect_usage(ARGV("dev", "0", "dev", "1"), "memreg: dev given twice",
+		     false);
+	expect_usage(ARGV("proc", "5", "pid", "6"), "memreg: pid given twice",
+		     false);
+	expect_usage(ARGV("dev", "1x"), "memreg: invalid device id \"1x\"",
+		     false);
+	expect_usage(ARGV("proc", "0"), "memreg: invalid pid \"0\"", false);
+	expect_usage(ARGV("region", "12x"), "memreg: invalid pid \"12x\"",
+		     false);
+	/* not where the value would be ambiguous, or is not a filter */
+	expect_usage(ARGV("limits", "set", "5", "regions", "1"),
+		     "memreg: unknown argument \"5\"", true);
+	expect_usage(ARGV("stats", "5"),
+		     "memreg: unknown command \"5\" for stats", true);
+	expect_usage(ARGV("monitor", "5"),
+		     "memreg: unknown command \"5\" for monitor", true);
+	expect_usage(ARGV("proc", "x5"),
+		     "memreg: unknown command \"x5\" for proc", true);
+}
+
 const struct CMUnitTest args_tests[] = {
 	cmocka_unit_test(test_args_options),
 	cmocka_unit_test(test_args_objects),
 	cmocka_unit_test(test_args_pid),
 	cmocka_unit_test(test_args_heap_dev),
 	cmocka_unit_test(test_args_limits_set),
+	cmocka_unit_test(test_args_limits_all),
+	cmocka_unit_test(test_args_short_forms),
 };
 
 const size_t n_args_tests = sizeof(args_tests) / sizeof(args_tests[0]);

@@ -125,9 +125,15 @@ static void test_parse_size(void **state)
 	expect_parse_size("unlimited", 0, MEMREG_UNLIMITED);
 	expect_parse_size("18446744073709551615", 0, UINT64_MAX);
 	expect_parse_size("16383P", 0, 16383ULL << 50);
+	/* what fmt_size() prints reads back: PiB and EiB too */
+	expect_parse_size("1PiB", 0, 1ULL << 50);
+	expect_parse_size("1E", 0, 1ULL << 60);
+	expect_parse_size("15e", 0, 15ULL << 60);
+	expect_parse_size("2EiB", 0, 2ULL << 60);
 
 	expect_parse_size("18446744073709551616", -ERANGE, 0);
 	expect_parse_size("16384P", -ERANGE, 0);
+	expect_parse_size("16E", -ERANGE, 0);
 	expect_parse_size("16777216T", -ERANGE, 0);
 
 	expect_parse_size("", -EINVAL, 0);
@@ -141,6 +147,8 @@ static void test_parse_size(void **state)
 	expect_parse_size("1GB", -EINVAL, 0);
 	expect_parse_size("1Gi", -EINVAL, 0);
 	expect_parse_size("1X", -EINVAL, 0);
+	expect_parse_size("1Z", -EINVAL, 0);
+	expect_parse_size("1EB", -EINVAL, 0);
 	expect_parse_size("Unlimited", -EINVAL, 0);
 }
 
@@ -170,11 +178,31 @@ static void test_parse_numbers(void **state)
 	assert_int_equal(parse_count("1K", &v), -EINVAL);
 }
 
+/* Handles: 0x and always 16 digits, whatever their top bits. */
+static void test_fmt_hex16(void **state)
+{
+	char buf[17];
+
+	(void)state;
+	buf[fmt_hex16(buf, 0x5eed0000beefULL)] = '\0';
+	assert_string_equal(buf, "00005eed0000beef");
+	buf[fmt_hex16(buf, 0x0123456789abcdefULL)] = '\0';
+	assert_string_equal(buf, "0123456789abcdef");
+	buf[fmt_hex16(buf, 0)] = '\0';
+	assert_string_equal(buf, "0000000000000000");
+	buf[fmt_hex16(buf, UINT64_MAX)] = '\0';
+	assert_string_equal(buf, "ffffffffffffffff");
+	/* fmt_hex() is for addresses: no leading zeros */
+	buf[fmt_hex(buf, 0x0123456789abcdefULL)] = '\0';
+	assert_string_equal(buf, "123456789abcdef");
+}
+
 const struct CMUnitTest fmt_tests[] = {
 	cmocka_unit_test(test_fmt_size),
 	cmocka_unit_test(test_fmt_count),
 	cmocka_unit_test(test_fmt_age),
 	cmocka_unit_test(test_fmt_hexbytes),
+	cmocka_unit_test(test_fmt_hex16),
 	cmocka_unit_test(test_parse_size),
 	cmocka_unit_test(test_parse_numbers),
 };
