@@ -367,6 +367,14 @@ void out_attr_hex(struct out *o, const char *key, const struct nlattr *a)
 		out_absent(o, key);
 }
 
+void out_attr_handle(struct out *o, const char *key, const struct nlattr *a)
+{
+	if (a)
+		out_handle(o, key, attr_u64(a));
+	else
+		out_absent(o, key);
+}
+
 void out_attr_age(struct out *o, const char *key, const struct nlattr *a)
 {
 	if (a)

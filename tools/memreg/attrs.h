@@ -63,6 +63,7 @@ void out_attr_u64(struct out *o, const char *key, const struct nlattr *a);
 void out_attr_count(struct out *o, const char *key, const struct nlattr *a);
 void out_attr_size(struct out *o, const char *key, const struct nlattr *a);
 void out_attr_hex(struct out *o, const char *key, const struct nlattr *a);
+void out_attr_handle(struct out *o, const char *key, const struct nlattr *a);
 void out_attr_age(struct out *o, const char *key, const struct nlattr *a);
 void out_attr_mem_type(struct out *o, const char *key,
 		       const struct nlattr *a);

@@ -130,6 +130,17 @@ int dev_print_row(struct out *o, struct nlmsghdr *nlh)
 	return 0;
 }
 
+int dev_sort_key(struct nlmsghdr *nlh, uint64_t key[2])
+{
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+
+	if (attrs_parse(nlh, tb) < 0)
+		return -EBADMSG;
+	key[0] = listing_key_u32(tb[MEMREG_A_DEVICE]);
+	key[1] = 0;
+	return 0;
+}
+
 int cmd_dev(struct memreg *m)
 {
 	static const struct listing dev_listing = {
@@ -137,6 +148,7 @@ int cmd_dev(struct memreg *m)
 		.cmd = MEMREG_CMD_DEV_GET,
 		.begin = dev_table_begin,
 		.print_row = dev_print_row,
+		.sort_key = dev_sort_key,
 	};
 
 	return listing_run(m, &dev_listing);

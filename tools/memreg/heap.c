@@ -141,6 +141,20 @@ int heap_print_row(struct out *o, struct nlmsghdr *nlh)
 	return 0;
 }
 
+/* By pid, then heap id: a process's "none" row (heap 0) comes first. */
+int heap_sort_key(struct nlmsghdr *nlh, uint64_t key[2])
+{
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+	struct nlattr *hb[MEMREG_HEAP_A_MAX + 1];
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[MEMREG_A_HEAP] ||
+	    attrs_parse_heap(tb[MEMREG_A_HEAP], hb) < 0)
+		return -EBADMSG;
+	key[0] = listing_key_u32(tb[MEMREG_A_PID]);
+	key[1] = listing_key_u32(hb[MEMREG_HEAP_A_ID]);
+	return 0;
+}
+
 int cmd_heap(struct memreg *m)
 {
 	static const struct listing heap_listing = {
@@ -148,6 +162,7 @@ int cmd_heap(struct memreg *m)
 		.cmd = MEMREG_CMD_HEAP_GET,
 		.begin = heap_table_begin,
 		.print_row = heap_print_row,
+		.sort_key = heap_sort_key,
 	};
 
 	return listing_run(m, &heap_listing);

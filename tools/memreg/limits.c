@@ -12,6 +12,7 @@
 #include <linux/memreg.h>
 
 #include "attrs.h"
+#include "comm.h"
 #include "tool.h"
 
 static const struct out_column limits_columns[] = {
@@ -118,7 +119,7 @@ static int limits_show(struct memreg *m)
 	return 0;
 
 no_context:
-	fprintf(m->err, "memreg: no memreg context for pid %u\n", m->args.pid);
+	proc_report_no_context(m->err, m->args.pid);
 	return 1;
 }
 
@@ -158,8 +159,7 @@ static int limits_set(struct memreg *m)
 	if (mrnl_transact(&m->nl, limits_set_request(m), limits_reply_ignore,
 			  NULL, &st)) {
 		if (st.error == ESRCH && m->args.has_pid)
-			fprintf(m->err, "memreg: no memreg context for pid %u\n",
-				m->args.pid);
+			proc_report_no_context(m->err, m->args.pid);
 		else
 			nlerr_report(m->err, "limits set", &st,
 				     "CAP_NET_ADMIN");

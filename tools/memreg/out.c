@@ -245,6 +245,19 @@ void out_hex(struct out *o, const char *key, uint64_t v)
 	out_cell_ascii(o, buf, 2 + fmt_hex(buf + 2, v));
 }
 
+void out_handle(struct out *o, const char *key, uint64_t v)
+{
+	char buf[FMT_BUF_LEN];
+
+	if (o->json_mode) {
+		json_kv_u64(&o->json, key, v);
+		return;
+	}
+	buf[0] = '0';
+	buf[1] = 'x';
+	out_cell_ascii(o, buf, 2 + fmt_hex16(buf + 2, v));
+}
+
 void out_age(struct out *o, const char *key, uint64_t ms)
 {
 	char buf[FMT_BUF_LEN];

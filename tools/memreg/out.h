@@ -74,6 +74,8 @@ void out_u64(struct out *o, const char *key, uint64_t v);
 void out_count(struct out *o, const char *key, uint64_t v);	/* "unlimited" */
 void out_size(struct out *o, const char *key, uint64_t bytes);	/* 4.0MiB */
 void out_hex(struct out *o, const char *key, uint64_t v);	/* 0x... */
+/* 0x and 16 digits: a handle's high bits are random, often 0 at the top */
+void out_handle(struct out *o, const char *key, uint64_t v);
 void out_age(struct out *o, const char *key, uint64_t ms);	/* 3m05s */
 void out_string(struct out *o, const char *key, const char *s);
 

@@ -186,6 +186,17 @@ int proc_print_row(struct out *o, struct nlmsghdr *nlh)
 	return 0;
 }
 
+int proc_sort_key(struct nlmsghdr *nlh, uint64_t key[2])
+{
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+
+	if (attrs_parse(nlh, tb) < 0)
+		return -EBADMSG;
+	key[0] = listing_key_u32(tb[MEMREG_A_PID]);
+	key[1] = 0;
+	return 0;
+}
+
 int cmd_proc(struct memreg *m)
 {
 	static const struct listing proc_listing = {
@@ -193,6 +204,7 @@ int cmd_proc(struct memreg *m)
 		.cmd = MEMREG_CMD_PROC_GET,
 		.begin = proc_table_begin,
 		.print_row = proc_print_row,
+		.sort_key = proc_sort_key,
 	};
 
 	return listing_run(m, &proc_listing);

@@ -83,7 +83,7 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 	else
 		out_absent(o, "comm");
 	out_attr_u32(o, "id", tb[MEMREG_A_ID]);
-	out_attr_hex(o, "handle", tb[MEMREG_A_HANDLE]);
+	out_attr_handle(o, "handle", tb[MEMREG_A_HANDLE]);
 	out_attr_mem_type(o, "type", tb[MEMREG_A_TYPE]);
 	/*
 	 * only DEVICE registrations have one: "-", and no JSON member; a
@@ -119,6 +119,17 @@ int region_print_row(struct out *o, struct nlmsghdr *nlh)
 	return 0;
 }
 
+int region_sort_key(struct nlmsghdr *nlh, uint64_t key[2])
+{
+	struct nlattr *tb[MEMREG_A_MAX + 1];
+
+	if (attrs_parse(nlh, tb) < 0)
+		return -EBADMSG;
+	key[0] = listing_key_u32(tb[MEMREG_A_PID]);
+	key[1] = listing_key_u32(tb[MEMREG_A_ID]);
+	return 0;
+}
+
 int cmd_region(struct memreg *m)
 {
 	static const struct listing region_listing = {
@@ -126,6 +137,7 @@ int cmd_region(struct memreg *m)
 		.cmd = MEMREG_CMD_REGION_GET,
 		.begin = region_table_begin,
 		.print_row = region_print_row,
+		.sort_key = region_sort_key,
 	};
 
 	return listing_run(m, &region_listing);

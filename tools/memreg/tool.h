@@ -11,6 +11,7 @@
 #ifndef MEMREG_TOOL_TOOL_H
 #define MEMREG_TOOL_TOOL_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <netlink/netlink.h>
@@ -33,31 +34,40 @@ int memreg_run(int argc, char **argv, FILE *out, FILE *err);
 int cmd_stats(struct memreg *m);
 int stats_print(struct out *o, struct nlmsghdr *nlh);
 
-/* memreg proc [show] [pid N] */
+/*
+ * The listings print their rows sorted by the key *_sort_key() takes
+ * from each message (see listing.h).
+ */
+
+/* memreg proc [show] [[pid] N] */
 int cmd_proc(struct memreg *m);
 void proc_table_begin(struct out *o);
 int proc_print_row(struct out *o, struct nlmsghdr *nlh);
+int proc_sort_key(struct nlmsghdr *nlh, uint64_t key[2]);
 
-/* memreg region [show] [pid N] */
+/* memreg region [show] [[pid] N] */
 int cmd_region(struct memreg *m);
 void region_table_begin(struct out *o);
 int region_print_row(struct out *o, struct nlmsghdr *nlh);
+int region_sort_key(struct nlmsghdr *nlh, uint64_t key[2]);
 /* the fields of a registration, shared with the monitor's events */
 void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback);
 
-/* memreg limits [show|set] ... */
+/* memreg limits [show] [[pid] N]; memreg limits set ... */
 int cmd_limits(struct memreg *m);
 int limits_print(struct out *o, struct nlmsghdr *nlh, bool with_pid);
 
-/* memreg heap [show] [pid N] */
+/* memreg heap [show] [[pid] N] */
 int cmd_heap(struct memreg *m);
 void heap_table_begin(struct out *o);
 int heap_print_row(struct out *o, struct nlmsghdr *nlh);
+int heap_sort_key(struct nlmsghdr *nlh, uint64_t key[2]);
 
-/* memreg dev [show] [dev N] */
+/* memreg dev [show] [[dev] N] */
 int cmd_dev(struct memreg *m);
 void dev_table_begin(struct out *o);
 int dev_print_row(struct out *o, struct nlmsghdr *nlh);
+int dev_sort_key(struct nlmsghdr *nlh, uint64_t key[2]);
 
 /* memreg monitor */
 int cmd_monitor(struct memreg *m);

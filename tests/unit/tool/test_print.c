@@ -9,6 +9,7 @@
 #include "tool_test.h"
 #include "comm.h"
 #include "fake_msgs.h"
+#include "listing.h"
 #include "tool.h"
 
 enum mode { TEXT, JSON, PRETTY };
@@ -101,7 +102,7 @@ static void test_region_table(void **state)
 	out_table_end(&p.o);
 	assert_string_equal(capture_text(&p.c),
 "PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   GRANTS IMPORTS AGE\n"
-"1234    trainer         48879    0x5eed0000beef     host   -    0x7f3a12400000     4.0MiB    1024     1      2       3m05s\n"
+"1234    trainer         48879    0x00005eed0000beef host   -    0x7f3a12400000     4.0MiB    1024     1      2       3m05s\n"
 "1       init            2        -                  device 1    -                  2.0GiB    0        -      -       1d01h\n");
 	capture_close(&p.c);
 }
@@ -616,6 +617,95 @@ static void test_many_rows(void **state)
 	capture_close(&p.c);
 }
 
+/* A region row with only what the sort and the handle column need. */
+static struct nl_msg *region_row(uint32_t pid, uint32_t id, uint64_t handle)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_REGION_GET);
+
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, pid), 0);
+	assert_int_equal(nla_put_string(msg, MEMREG_A_COMM, "x"), 0);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_ID, id), 0);
+	assert_int_equal(nla_put_u64(msg, MEMREG_A_HANDLE, handle), 0);
+	return msg;
+}
+
+/* Handles are 0x and 16 digits: the column lines up whatever the bits. */
+static void test_region_handle_width(void **state)
+{
+	struct printer p;
+	const char *text;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	region_table_begin(&p.o);
+	assert_int_equal(feed(&p, region_print_row,
+			      region_row(5, 1, 0x0a8db24a00000001ULL)), 0);
+	assert_int_equal(feed(&p, region_print_row,
+			      region_row(5, 2, 0x0000000100000002ULL)), 0);
+	assert_int_equal(feed(&p, region_print_row,
+			      region_row(5, 3, 0xf54d3c6200000003ULL)), 0);
+	out_table_end(&p.o);
+	text = capture_text(&p.c);
+	assert_non_null(strstr(text, "\n5       x               1        0x0a8db24a00000001 -      -    -  "));
+	assert_non_null(strstr(text, "\n5       x               2        0x0000000100000002 -      -    -  "));
+	assert_non_null(strstr(text, "\n5       x               3        0xf54d3c6200000003 -      -    -  "));
+	capture_close(&p.c);
+
+	/* JSON keeps the number */
+	printer_open(&p, JSON);
+	region_table_begin(&p.o);
+	assert_int_equal(feed(&p, region_print_row,
+			      region_row(5, 2, 0x0000000100000002ULL)), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+		"[{\"pid\":5,\"comm\":\"x\",\"id\":2,\"handle\":4294967298}]\n");
+	capture_close(&p.c);
+}
+
+static void expect_key(int (*sort_key)(struct nlmsghdr *, uint64_t[2]),
+		       struct nl_msg *msg, int ret, uint64_t k0, uint64_t k1)
+{
+	uint64_t key[2] = { 1, 1 };
+
+	assert_int_equal(sort_key(nlmsg_hdr(msg), key), ret);
+	if (!ret) {
+		assert_true(key[0] == k0);
+		assert_true(key[1] == k1);
+	}
+	nlmsg_free(msg);
+}
+
+/*
+ * What the listings sort by: pid then id (regions), pid then heap (heap
+ * "none" is 0, first), pid (processes), device (devices).  A row whose
+ * pid the reader may not see sorts last.
+ */
+static void test_sort_keys(void **state)
+{
+	struct nl_msg *msg;
+
+	(void)state;
+	expect_key(region_sort_key, fake_region_full(), 0, 1234, 0xbeef);
+	expect_key(region_sort_key, fake_region_hidden(), 0, 1, 2);
+	msg = fake_msg(MEMREG_CMD_REGION_GET);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_ID, 9), 0);
+	expect_key(region_sort_key, msg, 0, LISTING_KEY_LAST, 9);
+	expect_key(proc_sort_key, fake_proc_full(), 0, 1234, 0);
+	expect_key(proc_sort_key, fake_proc_sparse(), 0, 4242, 0);
+	expect_key(heap_sort_key, fake_heap(), 0, 1234, 3);
+	expect_key(heap_sort_key, fake_heap_none(), 0, 1234, 0);
+	expect_key(dev_sort_key, fake_dev(), 0, 0, 0);
+	expect_key(dev_sort_key, fake_dev_idle(), 0, 1, 0);
+
+	/* a message the printer would refuse is refused when it arrives */
+	msg = fake_msg(MEMREG_CMD_HEAP_GET);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 1), 0);
+	expect_key(heap_sort_key, msg, -EBADMSG, 0, 0);
+	msg = fake_msg(MEMREG_CMD_REGION_GET);
+	assert_int_equal(nla_put(msg, MEMREG_A_PID, 2, "ab"), 0);
+	expect_key(region_sort_key, msg, -EBADMSG, 0, 0);
+}
+
 const struct CMUnitTest print_tests[] = {
 	cmocka_unit_test_setup(test_proc_table, use_fake_proc),
 	cmocka_unit_test_setup(test_proc_json, use_fake_proc),
@@ -640,6 +730,8 @@ const struct CMUnitTest print_tests[] = {
 	cmocka_unit_test_setup(test_dev_json, use_fake_proc),
 	cmocka_unit_test_setup(test_dev_usage_malformed, use_fake_proc),
 	cmocka_unit_test_setup(test_monitor_heap, use_fake_proc),
+	cmocka_unit_test_setup(test_region_handle_width, use_fake_proc),
+	cmocka_unit_test_setup(test_sort_keys, use_fake_proc),
 };
 
 const size_t n_print_tests = sizeof(print_tests) / sizeof(print_tests[0]);

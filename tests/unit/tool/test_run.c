@@ -5,10 +5,13 @@
  * build host), the tool must say so and fail cleanly.
  */
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <netlink/genl/ctrl.h>
 
 #include "tool_test.h"
+#include "comm.h"
 #include "tool.h"
 
 #define ARGV(...)	((char *[]){ "memreg", __VA_ARGS__, NULL })
@@ -37,7 +40,21 @@ static void run_done(struct run *r)
 
 static void test_run_help_version(void **state)
 {
+	static const char *const synopsis[] = {
+		"\n       memreg stats [show]\n",
+		"\n       memreg proc [show] [[pid] PID]\n",
+		"\n       memreg region [show] [[pid] PID]\n",
+		"\n       memreg heap [show] [[pid] PID]\n",
+		"\n       memreg dev [show] [[dev] N]\n",
+		"\n       memreg limits [show] [[pid] PID]\n",
+		"\n       memreg limits set [pid PID | --all] [regions N] [host SIZE] [dev SIZE]\n",
+		"\n       memreg monitor\n",
+		"\n       memreg help\n",
+		"\n       memreg OBJECT help\n",
+		"K, M, G, T, P or E suffix",
+	};
 	struct run r;
+	size_t i;
 
 	(void)state;
 	run(&r, ARGV("-h"));
@@ -48,8 +65,10 @@ static void test_run_help_version(void **state)
 
 	run(&r, ARGV("help"));
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(capture_text(&r.out),
-			       "memreg limits set [pid PID]"));
+	/* every command, with the filters' short forms */
+	for (i = 0; i < sizeof(synopsis) / sizeof(synopsis[0]); i++)
+		if (!strstr(capture_text(&r.out), synopsis[i]))
+			fail_msg("\"%s\" not in the usage", synopsis[i]);
 	run_done(&r);
 
 	run(&r, ARGV("-V"));
@@ -80,6 +99,57 @@ static void test_run_usage_errors(void **state)
 	run(&r, ARGV("proc", "frobnicate"));
 	assert_int_equal(r.status, 2);
 	run_done(&r);
+
+	/* refused before any socket is opened: module or not, capability or not */
+	run(&r, ARGV("limits", "set", "regions", "0"));
+	assert_int_equal(r.status, 2);
+	assert_string_equal(capture_text(&r.out), "");
+	assert_non_null(strstr(capture_text(&r.err),
+			       "add --all if that is what you want\n"));
+	run_done(&r);
+}
+
+/* A pid that was a process and is no more: a reaped child's. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+/* Every command given a pid says the same when there is no such process. */
+static void test_run_no_such_process(void **state)
+{
+	struct capture err;
+	pid_t pid;
+	char want[128];
+
+	(void)state;
+	assert_true(proc_pid_alive(getpid()));
+	/* init is someone else's process: there, though not ours to signal */
+	assert_true(proc_pid_alive(1));
+	pid = dead_pid();
+	/* the pid could be taken again at once, but not in practice */
+	assert_false(proc_pid_alive(pid));
+
+	capture_open(&err);
+	proc_report_no_context(err.f, pid);
+	snprintf(want, sizeof(want),
+		 "memreg: no memreg context for pid %d: no such process\n",
+		 (int)pid);
+	assert_string_equal(capture_text(&err), want);
+	capture_close(&err);
+
+	capture_open(&err);
+	proc_report_no_context(err.f, getpid());
+	snprintf(want, sizeof(want), "memreg: no memreg context for pid %d\n",
+		 (int)getpid());
+	assert_string_equal(capture_text(&err), want);
+	capture_close(&err);
 }
 
 static bool memreg_family_present(void)
@@ -125,6 +195,7 @@ const struct CMUnitTest run_tests[] = {
 	cmocka_unit_test(test_run_help_version),
 	cmocka_unit_test(test_run_usage_errors),
 	cmocka_unit_test(test_run_module_not_loaded),
+	cmocka_unit_test(test_run_no_such_process),
 };
 
 const size_t n_run_tests = sizeof(run_tests) / sizeof(run_tests[0]);
