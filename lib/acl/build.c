@@ -176,11 +176,11 @@ aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	m = memreg__acl_model_new();
 	if (!m)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
 	m->built = true;
 	if (memreg__acl_model_publish(m)) {
 		memreg__acl_model_put(m);
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
 	}
 	*modelRI = m;
 	return acl_ret(ACL_SUCCESS);
@@ -235,7 +235,7 @@ aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
 			       s->id);
 		goto out;
 	}
-	err = ACL_ERROR_BAD_ALLOC;
+	err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		goto out;
@@ -357,7 +357,7 @@ aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		err = ACL_ERROR_BAD_ALLOC;
+		err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		goto out;
 	}
 	t->kind = ACL_TASK_MODEL_END;
@@ -513,7 +513,7 @@ static aclError run_one(struct acl_stream *s, const struct acl_task *run,
 	if (!c) {
 		memreg__acl_exception(s, (struct acl_task *)run,
 				      ACL_ERROR_BAD_ALLOC);
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	c->seq = run->seq;
 	if (c->kind == ACL_TASK_RECORD || c->kind == ACL_TASK_WAIT)

@@ -233,7 +233,8 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count,
 	bool dev;
 
 	if (!dst || !src)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					dst ? "src" : "dst"));
 	if (reserve)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 					"reserve is reserved, must be NULL"));
@@ -267,7 +268,7 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count,
 					"dst and src must be device memory of count bytes"));
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
 	t->kind = ACL_TASK_REDUCE;
 	t->dst = dst;
 	t->src = src;
@@ -619,7 +620,8 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
 	bool dev;
 
 	if (!taskInfo)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"taskInfo is NULL"));
 	dsize = elem_size(taskInfo->dataType);
 	if (!dsize)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
@@ -655,7 +657,7 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
 	if (!r || !t) {
 		free(r);
 		free(t);
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
 	}
 	r->info = *taskInfo;
 	r->dsize = dsize;

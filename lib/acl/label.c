@@ -116,7 +116,7 @@ aclError aclrtCreateLabel(aclrtLabel *label)
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	l = calloc(1, sizeof(*l));
 	if (!l)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
 	l->refs = 1;	/* the table's */
 	pthread_mutex_lock(&label_lock);
 	/* CANN's runtime runs out of label ids: its internal error. */
@@ -125,7 +125,7 @@ aclError aclrtCreateLabel(aclrtLabel *label)
 			       "%u labels already: CANN's most per process",
 			       MAX_LABELS);
 	else if (memreg__ptrmap_put(&labels, l, l))
-		err = ACL_ERROR_BAD_ALLOC;
+		err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	pthread_mutex_unlock(&label_lock);
 	if (err) {
 		free(l);
@@ -180,7 +180,7 @@ aclError aclrtCreateLabelList(aclrtLabel *labels_in, size_t num,
 					"num %zu: 1 to %u", num, MAX_LABELS));
 	ls = calloc(1, sizeof(*ls) + num * sizeof(ls->labels[0]));
 	if (!ls)
-		return acl_ret(ACL_ERROR_BAD_ALLOC);
+		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
 	ls->refs = 1;	/* the table's */
 	ls->n = num;
 	pthread_mutex_lock(&label_lock);
@@ -201,7 +201,7 @@ aclError aclrtCreateLabelList(aclrtLabel *labels_in, size_t num,
 			l->list = ls;	/* marks it, for the check above */
 	}
 	if (!err && memreg__ptrmap_put(&lists, ls, ls))
-		err = ACL_ERROR_BAD_ALLOC;
+		err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	if (err) {
 		/* Those marked before the failure are in no list. */
 		for (k = 0; k < i; k++) {
@@ -287,7 +287,7 @@ static struct acl_task *label_task(aclrtStream stream, enum acl_task_kind kind,
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		memreg__acl_stream_put(*s);
-		*err = ACL_ERROR_BAD_ALLOC;
+		*err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		return NULL;
 	}
 	t->kind = kind;

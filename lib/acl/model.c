@@ -292,7 +292,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 	s = memreg__acl_stream_get(stream, &err);
 	if (!s)
 		return acl_ret(err);
-	err = ACL_ERROR_BAD_ALLOC;
+	err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	m = memreg__acl_model_new();
 	if (!m)
 		goto out;
@@ -487,7 +487,7 @@ static aclError built_run(struct acl_model *m, struct acl_stream *s)
 				m->id);
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	t->kind = ACL_TASK_MODEL_RUN;
 	__atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED);
 	t->model = m;

@@ -148,9 +148,12 @@ static aclError check_attr(aclrtMemAttr attr)
 	case ACL_MEM_HUGE1G:
 	case ACL_MEM_P2P_HUGE1G:
 		/* The emulated devices have no 1 GiB pages. */
-		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+				"memAttr %d asks for 1 GiB pages, which the emulated devices do not have",
+				(int)attr);
 	default:
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"memAttr %d is no aclrtMemAttr", (int)attr);
 	}
 }
 
@@ -160,10 +163,14 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
 {
 	aclError ret;
 
-	if (!prop || !granularity ||
-	    (option != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM &&
-	     option != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED))
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+	if (!prop || !granularity)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					prop ? "granularity" : "prop"));
+	if (option != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM &&
+	    option != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"option %d is no aclrtMemGranularityOptions",
+					(int)option));
 	ret = check_attr(prop->memAttr);
 	if (ret)
 		return acl_ret(ret);
@@ -182,9 +189,20 @@ static aclError reserve(void **virPtr, size_t size, size_t alignment,
 	void *p;
 
 	/* alignment is reserved by CANN: 0 only. */
-	if (!virPtr || !size || alignment || flags > VMM_RESERVE_HUGE ||
-	    size > SIZE_MAX / 2 - VMM_GIB)
-		return ACL_ERROR_INVALID_PARAM;
+	if (!virPtr)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
+	if (!size)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+	if (alignment)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"alignment %zu: reserved, must be 0", alignment);
+	if (flags > VMM_RESERVE_HUGE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flags 0x%llx is no reservation flag",
+				(unsigned long long)flags);
+	if (size > SIZE_MAX / 2 - VMM_GIB)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"size %zu is too large", size);
 	size = align_up(size, VMM_GRANULE);
 	align = resv_align(size);
 	if (expectPtr) {
@@ -237,7 +255,7 @@ static aclError reserve(void **virPtr, size_t size, size_t alignment,
 		if (!n) {
 			pthread_mutex_unlock(&rt->lock);
 			munmap(r.map, r.map_len);
-			return ACL_ERROR_BAD_ALLOC;
+			return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		}
 		resv = n;
 		cap_resv = cap;
@@ -261,7 +279,8 @@ aclError aclrtReleaseMemAddress(void *virPtr)
 	aclError ret = ACL_SUCCESS;
 
 	if (!virPtr)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"virPtr is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	r = resv_find((uintptr_t)virPtr, 1);
 	if (!r || r->addr != (uintptr_t)virPtr) {
@@ -309,17 +328,33 @@ static aclError malloc_physical(aclrtDrvMemHandle *handle, size_t size,
 	size_t len;
 	int err;
 
-	if (!handle || !prop || !size || flags ||
-	    size > SIZE_MAX - VMM_GRANULE ||
-	    prop->handleType != ACL_MEM_HANDLE_TYPE_NONE ||
-	    prop->allocationType != ACL_MEM_ALLOCATION_TYPE_PINNED)
-		return ACL_ERROR_INVALID_PARAM;
+	if (!handle || !prop)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+				handle ? "prop" : "handle");
+	if (!size || size > SIZE_MAX - VMM_GRANULE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				size ? "size %zu is too large" : "size is %zu",
+				size);
+	if (flags)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flags 0x%llx: reserved, must be 0",
+				(unsigned long long)flags);
+	if (prop->handleType != ACL_MEM_HANDLE_TYPE_NONE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"prop->handleType %d: only ACL_MEM_HANDLE_TYPE_NONE",
+				(int)prop->handleType);
+	if (prop->allocationType != ACL_MEM_ALLOCATION_TYPE_PINNED)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"prop->allocationType %d: only ACL_MEM_ALLOCATION_TYPE_PINNED",
+				(int)prop->allocationType);
 	if (prop->location.type != ACL_MEM_LOCATION_TYPE_DEVICE)
 		return prop->location.type == ACL_MEM_LOCATION_TYPE_HOST ||
 		       prop->location.type == ACL_MEM_LOCATION_TYPE_HOST_NUMA ?
 		       acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				"physical host memory is not emulated") :
-		       ACL_ERROR_INVALID_PARAM;
+		       acl_fail(ACL_ERROR_INVALID_PARAM,
+				"prop->location.type %d is no location type",
+				(int)prop->location.type);
 	ret = check_attr(prop->memAttr);
 	if (ret)
 		return ret;
@@ -328,7 +363,7 @@ static aclError malloc_physical(aclrtDrvMemHandle *handle, size_t size,
 
 	h = calloc(1, sizeof(*h));
 	if (!h)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	if (!memreg__acl_lock_context()) {
 		free(h);
 		return ACL_ERROR_RT_CONTEXT_NULL;
@@ -363,7 +398,7 @@ static aclError malloc_physical(aclrtDrvMemHandle *handle, size_t size,
 	if (memreg__ptrmap_put(&handles, h, h)) {
 		phys_release(h);
 		pthread_mutex_unlock(&rt->lock);
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	pthread_mutex_unlock(&rt->lock);
 	*handle = h;
@@ -391,7 +426,8 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 	struct acl_physmem *h;
 
 	if (!handle)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"handle is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	h = memreg__ptrmap_del(&handles, handle);
 	if (!h) {
@@ -419,11 +455,19 @@ static aclError map_mem(void *virPtr, size_t size, size_t offset,
 	void *q;
 
 	/* offset and flags are reserved by CANN: 0 only. */
-	if (!virPtr || !size || offset || !handle || flags)
-		return ACL_ERROR_INVALID_PARAM;
+	if (!virPtr || !handle)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+				virPtr ? "handle" : "virPtr");
+	if (!size)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+	if (offset || flags)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"%s %llu: reserved, must be 0",
+				offset ? "offset" : "flags",
+				(unsigned long long)(offset ? offset : flags));
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	pthread_mutex_lock(&rt->lock);
 	h = memreg__ptrmap_get(&handles, handle);
 	if (!h) {
@@ -475,7 +519,7 @@ static aclError map_mem(void *virPtr, size_t size, size_t offset,
 		mmap(virPtr, h->len, PROT_NONE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
 		     -1, 0);
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		goto out;
 	}
 	h->maps++;
@@ -517,7 +561,8 @@ aclError aclrtUnmapMem(void *virPtr)
 	aclError ret = ACL_SUCCESS;
 
 	if (!virPtr)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"virPtr is NULL"));
 	pthread_mutex_lock(&rt->lock);
 	m = memreg__acl_devmem_find(virPtr, 1);
 	if (!m || !m->vmm || m->mem.addr != virPtr)
@@ -572,10 +617,17 @@ static aclError export_shareable(aclrtDrvMemHandle handle,
 	unsigned int kflags = MEMREG_IPC_SHORT_TOKEN;
 	int err;
 
-	if (!handle || !shareableHandle ||
-	    handleType != ACL_MEM_HANDLE_TYPE_NONE ||
-	    (flags & ~ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION))
-		return ACL_ERROR_INVALID_PARAM;
+	if (!handle || !shareableHandle)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+				handle ? "shareableHandle" : "handle");
+	if (handleType != ACL_MEM_HANDLE_TYPE_NONE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"handleType %d: only ACL_MEM_HANDLE_TYPE_NONE",
+				(int)handleType);
+	if (flags & ~ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flags 0x%llx: only ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION",
+				(unsigned long long)flags);
 	/* CANN's default checks the importer against the pid list. */
 	if (flags & ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
 		kflags |= MEMREG_IPC_ANY_PID;
@@ -634,7 +686,9 @@ aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle,
 	int err;
 
 	if (!shareableHandle || !pid || !pidNum)
-		return acl_ret(ACL_ERROR_INVALID_PARAM);
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s",
+					!shareableHandle ? "shareableHandle is 0" :
+					!pid ? "pid is NULL" : "pidNum is 0"));
 	handle_token(shareableHandle, token);
 	if (!memreg__acl_lock_context())
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
@@ -656,11 +710,13 @@ static aclError import_shareable(uint64_t shareableHandle, int32_t deviceId,
 	int fd, err;
 
 	if (!shareableHandle || !handle)
-		return ACL_ERROR_INVALID_PARAM;
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s",
+				handle ? "shareableHandle is 0" :
+				"handle is NULL");
 	handle_token(shareableHandle, token);
 	h = calloc(1, sizeof(*h));
 	if (!h)
-		return ACL_ERROR_BAD_ALLOC;
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	if (!memreg__acl_lock_context()) {
 		free(h);
 		return ACL_ERROR_RT_CONTEXT_NULL;
@@ -710,7 +766,7 @@ static aclError import_shareable(uint64_t shareableHandle, int32_t deviceId,
 	memcpy(h->token, token, sizeof(token));
 	if (memreg__ptrmap_put(&handles, h, h)) {
 		close(fd);
-		ret = ACL_ERROR_BAD_ALLOC;
+		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		goto out;
 	}
 	*handle = h;
