@@ -1,6 +1,7 @@
 # memreg - top-level build.
 #
-#   make            the library, the tool and the test programs (userspace)
+#   make            the library and the tool (what make install installs)
+#   make all        ... and the test programs (userspace)
 #   make module     memreg.ko for KDIR (default: the running kernel)
 #   make check      install what is missing, build, run every test; ends
 #                   with every leg's seconds and "N passed, N failed"
@@ -24,6 +25,12 @@ BUILD		:= $(CURDIR)/build
 PREFIX		?= /usr/local
 KVER		?= $(shell uname -r)
 KDIR		?= /lib/modules/$(KVER)/build
+
+# Plain `make` builds what `make install` installs, with only the packages
+# the README's Install section names; `make all` adds the test programs,
+# which need the test rig's (scripts/install-deps).
+.DEFAULT_GOAL := build
+build: lib tool
 
 all: lib tool tests
 
@@ -68,4 +75,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all lib tool tests module check check-quick demo fuzz bench install uninstall clean
+.PHONY: build all lib tool tests module check check-quick demo fuzz bench install uninstall clean
