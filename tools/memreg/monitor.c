@@ -17,10 +17,15 @@
 #include "fmt.h"
 #include "tool.h"
 
-/* Text labels of event fields, lower case as in "ip monitor". */
+/*
+ * Text labels of event fields, lower case as in "ip monitor".  One per
+ * field region_fields() writes, in its order: a field past the last
+ * label would be dropped, and a missing one would shift the labels.
+ */
 static const struct out_column region_event_columns[] = {
 	{ "pid", 0 }, { "comm", 0 }, { "id", 0 }, { "handle", 0 }, { "type", 0 },
-	{ "dev", 0 }, { "addr", 0 }, { "len", 0 }, { "pinned", 0 }, { "age", 0 },
+	{ "dev", 0 }, { "addr", 0 }, { "len", 0 }, { "pinned", 0 },
+	{ "grants", 0 }, { "imports", 0 }, { "age", 0 },
 };
 
 static const struct out_column refused_event_columns[] = {

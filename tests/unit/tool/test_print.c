@@ -354,6 +354,19 @@ static void test_monitor_sparse(void **state)
 			    "REG_REMOVED pid 1 comm init type type7 len 4.0KiB\n");
 	capture_close(&p.c);
 
+	/* every field a registration has gets its own label */
+	msg = fake_msg(MEMREG_CMD_EVENT_REG_ADDED);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 1), 0);
+	assert_int_equal(nla_put_string(msg, MEMREG_A_COMM, "init"), 0);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_GRANTS, 2), 0);
+	assert_int_equal(nla_put_u32(msg, MEMREG_A_IMPORTS, 3), 0);
+	assert_int_equal(nla_put_u64(msg, MEMREG_A_AGE_MS, 1500), 0);
+	printer_open(&p, TEXT);
+	assert_int_equal(feed(&p, monitor_print_event, msg), 0);
+	assert_string_equal(capture_text(&p.c),
+			    "REG_ADDED pid 1 comm init grants 2 imports 3 age 1.5s\n");
+	capture_close(&p.c);
+
 	/* the comm of a gone process is never looked up in /proc */
 	msg = fake_msg(MEMREG_CMD_EVENT_PROC_GONE);
 	assert_int_equal(nla_put_u32(msg, MEMREG_A_PID, 4242), 0);
