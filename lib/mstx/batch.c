@@ -21,8 +21,9 @@
  *
  * Everything goes to the kernel when a ring is full, when a heap is
  * registered or unregistered, when a thread exits, at exit, and every
- * MSTX_FLUSH_MS from a background thread, so the kernel is never more
- * than about 50 ms behind the program.
+ * MSTX_FLUSH_MS (40 ms) from a background thread, so the kernel is
+ * about 40 ms behind the program at most: the sleep, plus the flush
+ * itself and however late the thread is scheduled.
  */
 #include <errno.h>
 #include <signal.h>

@@ -36,7 +36,11 @@
  */
 #define MSTX_BUF_OPS		512
 
-/* How often the flusher sends what is buffered: well under 100 ms. */
+/*
+ * How often the flusher sends what is buffered, in ms: the most the
+ * kernel lags behind the program, give or take a flush.  docs/mstx.md
+ * and memreg(8) say 40 ms.
+ */
 #define MSTX_FLUSH_MS		40
 
 /*
