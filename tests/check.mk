@@ -33,7 +33,8 @@ HOST_LEGS := $(UNIT_SUITES:%=unit-%) style install dkms
 VM_LEGS	:= $(foreach k,debug 6.12 6.1,$(if $(call has,$(k)),vm-$(k))) \
 	   $(foreach k,$(KERNELS),pressure-$(k)) \
 	   $(if $(call has,6.12),pair-6.12) \
-	   $(if $(filter 1,$(RDMA)),$(foreach k,$(filter-out debug,$(KERNELS)),rdma-$(k)))
+	   $(if $(filter 1,$(RDMA)),$(foreach k,$(filter-out debug,$(KERNELS)),rdma-$(k))) \
+	   $(if $(call has,6.1),arm64)
 QUICK_LEGS := $(UNIT_SUITES:%=quick-unit-%) quick-vm-6.1
 
 .PHONY: host-legs vm-legs quick-legs print-legs print-quick-legs
@@ -124,6 +125,19 @@ leg-pressure-%:
 # only: the RDMA legs put the module of both kernels in two VMs.
 leg-pair-6.12:
 	@$(LEG) pair-6.12 --vm -- $(TOP)/tests/vm/adxl-pair --kernel 6.12
+
+# arm64 (tests/arm64/run): memreg.ko, libmemreg, the tool and two programs
+# cross built with Debian's aarch64-linux-gnu toolchain against Debian's
+# arm64 6.1 kernel (same ABI as the amd64 6.1 one), then one boot of that
+# kernel in qemu-system-aarch64 (TCG) with a busybox initramfs: the module
+# loads, libmemreg.so registers, device memory is registered as a dma-buf,
+# the tool lists both over netlink, the module unloads, no pin is left.
+# A smoke, not the suite: the suite's code paths are the same C on both
+# architectures; what only this leg sees is that it builds and runs on the
+# other one (the UAPI's layout, the module against arm64's kernel).  With
+# 6.1 in CHECK_KERNELS, since it boots a 6.1.
+leg-arm64:
+	@$(LEG) arm64 -- $(TOP)/tests/arm64/run
 
 # Two VMs with soft-RoCE (rdma_rxe on the same link): each on its own
 # device, memreg device memory in an RDMA memory region and the plugin's
