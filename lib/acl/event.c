@@ -929,7 +929,7 @@ static aclError event_stamp(struct acl_event *e, const char *arg,
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	if (!recorded_done(e))
 		ret = acl_fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
-			       "%s %p: its last record has not run yet",
+			       "%s %p has not been reached: never recorded, or its last record has not run yet",
 			       arg, (void *)e);
 	else if (!e->stamped)
 		ret = acl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,

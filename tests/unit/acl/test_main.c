@@ -51,6 +51,7 @@ int main(int argc, char **argv)
 		run_builtin_tests,
 		run_model_tests,
 		run_build_tests,
+		run_reason_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

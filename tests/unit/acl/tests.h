@@ -54,6 +54,7 @@ void run_ipcevent_tests(struct group_result *res);
 void run_builtin_tests(struct group_result *res);
 void run_model_tests(struct group_result *res);
 void run_build_tests(struct group_result *res);
+void run_reason_tests(struct group_result *res);
 
 #define RUN_GROUP(name, tests, setup, teardown, res)			\
 	do {								\
