@@ -176,19 +176,20 @@ void memreg__acl_explain_range(aclError err, const char *arg, const void *p,
 	struct acl_devmem *m;
 	const char *how;
 
+	/* What is live first: a freed address may have been given out again. */
 	pthread_mutex_lock(&rt->lock);
 	m = memreg__acl_devmem_find(p, 1);
-	how = m ? NULL : freed_by(p);
+	how = freed_by(p);
 	if (m)
 		acl_fail(err,
 			 "%s %p + %zu runs past the end of its device allocation (%zu bytes at %p)",
 			 arg, p, len, m->mem.len, m->mem.addr);
-	else if (how)
-		acl_fail(err, "%s %p was freed (by %s)", arg, p, how);
 	else if (memreg__ptrmap_get(&rt->hostmem, p))
 		acl_fail(err,
 			 "%s %p is host memory (aclrtMallocHost), but %s needs device memory there",
 			 arg, p, need);
+	else if (how)
+		acl_fail(err, "%s %p was freed (by %s)", arg, p, how);
 	else
 		acl_fail(err,
 			 "%s %p is not device memory (from aclrtMalloc), as %s needs",
