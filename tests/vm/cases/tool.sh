@@ -18,15 +18,43 @@ expect "region -j: every row is host memory of memreg_hold, 2 pages" \
 	"host memreg_hold 2 $pid" \
 	"$(echo "$json" | jq -r '[.[] | "\(.type) \(.comm) \(.pinned_pages) \(.pid)"] | unique | .[]')"
 
-# The table shows the exact handle and address in hex.
+# The table shows the exact handle (0x and 16 digits, leading zeros kept:
+# memreg_hold prints none) and address in hex.
 table=$(memreg region pid "$pid")
 missing=
 while read -r tag id handle addr len addr10; do
 	[ "$tag" = reg ] || continue
-	echo "$table" | grep -q "^$pid .* $id  *$handle  *host  *-  *$addr " ||
+	h16=${handle#0x}
+	while [ ${#h16} -lt 16 ]; do h16=0$h16; done
+	echo "$table" | grep -q "^$pid .* $id  *0x$h16  *host  *-  *$addr " ||
 		missing="$missing $handle"
 done <$h
 expect "region table: each handle and address" "" "$missing"
+expect "region table: every handle 0x and 16 digits" "" \
+	"$(echo "$table" | awk 'NR > 1 && $4 !~ /^0x[0-9a-f]{16}$/')"
+
+# The filter without its keyword, as "ip link show eth0".
+# (AGE moves on between two listings: compared without it)
+expect "region PID: the same as region pid PID" \
+	"$(echo "$table" | awk '{ $NF = ""; print }')" \
+	"$(memreg region "$pid" | awk '{ $NF = ""; print }')"
+expect "proc PID: one row, the pid's" "$pid" \
+	"$(memreg -j proc "$pid" | jq -r '.[].pid')"
+expect "dev 0: one row, device 0" "0" "$(memreg -j dev 0 | jq -r '.[].device')"
+out=$(memreg dev 99 2>&1)
+rc=$?
+expect "dev 99: no such device, exit 1" "1 memreg: no device 99" "$rc $out"
+
+# Rows sorted by pid, then id, in JSON and in the table; a second holder
+# started later, whatever ids the kernel gave it.
+start_hold /tmp/tool-hold-sort.txt -n 2 -s 4096 && pid_s=$hold_pid
+expect "region -j: rows sorted by pid, then id" "true" \
+	"$(memreg -j region | jq '[.[] | [.pid, .id]] as $k | $k == ($k | sort)')"
+check "region table: sorted by pid" sh -c \
+	"memreg region | awk 'NR > 1 { print \$1 }' | sort -n -c"
+expect "proc -j: rows sorted by pid" "true" \
+	"$(memreg -j proc | jq '[.[] | .pid] as $k | $k == ($k | sort)')"
+stop_hold "$pid_s"
 
 proc=$(memreg -j proc pid "$pid")
 expect "proc -j: counts and bytes" "1 3 24576 3 24576" \
@@ -37,8 +65,18 @@ expect "proc -j: uid and comm" "$(id -u) memreg_hold" \
 check "stats -j: at least our registrations and bytes" \
 	sh -c "memreg -j stats | jq -e '.regions >= 3 and .host_bytes >= 24576 and .procs >= 1 and (.instance_id | length) == 32'"
 stop_hold "$pid"
-expect "region -j after exit: nothing for the pid" 0 \
-	"$(memreg -j region pid "$pid" | jq length)"
+# A pid that is no process: an error, the same for every command; a live
+# process without a memreg context (init) is an empty table.
+for cmd in "region pid" "proc pid" "heap pid" "limits show pid" region; do
+	out=$(memreg -j $cmd "$pid" 2>/tmp/tool-err.txt)
+	rc=$?
+	expect "$cmd <exited pid>: exit 1, nothing on stdout, no such process" \
+		"1  memreg: no memreg context for pid $pid: no such process" \
+		"$rc $out $(cat /tmp/tool-err.txt)"
+done
+out=$(memreg -j region pid 1 2>&1)
+rc=$?
+expect "region pid 1 (no memreg context): [] and exit 0" "0 []" "$rc $out"
 
 # Events: two registrations come and go, then the process.
 mon=/tmp/tool-monitor.txt
@@ -76,8 +114,28 @@ else
 	stop_monitor $mon3 x
 fi
 
+# A host-wide default of 0 stops every process registering: refused (a
+# usage error, before any capability check) unless --all says so.
+max0=$(memreg -j stats | jq .max_regions)
+for lim in "regions 0" "host 0" "dev 0" "regions 5 host 0"; do
+	out=$(memreg limits set $lim 2>&1)
+	rc=$?
+	expect "limits set $lim: refused without --all, exit 2" 2 "$rc"
+	check "limits set $lim: says to add --all" \
+		contains "$out" "refuses every registration of every process on the host; add --all"
+done
+expect "limits set ... 0: default unchanged" "$max0" \
+	"$(memreg -j stats | jq .max_regions)"
+
 # Permissions.
 if is_root; then
+	check "limits set --all regions 0: accepted" \
+		memreg limits set --all regions 0
+	expect "limits set --all regions 0: the default is 0" 0 \
+		"$(memreg -j stats | jq .max_regions)"
+	memreg limits set regions "$max0" || not_ok "default restored"
+	expect "default restored" "$max0" "$(memreg -j stats | jq .max_regions)"
+
 	# a registration of another user: hidden from that user's view of
 	# root's process, shown to root
 	start_hold /tmp/tool-hold3.txt -n 1 -s 4096 && pid3=$hold_pid
