@@ -10,9 +10,10 @@
  *   demo_app NAME        (comm becomes NAME, the prefix of its lines)
  *
  * Commands:
- *   thp           four 1 MiB host registrations of differently backed
+ *   thp           seven 1 MiB host registrations of differently backed
  *                 memory (inside one THP, across two, half THP and half
- *                 4 KiB pages, no THP), each with its folios as
+ *                 4 KiB pages, no THP, and the three of a 3 MiB buffer
+ *                 off a 2 MiB boundary), each with its folios as
  *                 /proc/self/pagemap sees them
  *   dev BYTES     allocate BYTES on emulated device 0, map it, register it
  *   grant FILE    register 1 MiB with remote access, grant it, write the
@@ -47,7 +48,6 @@
 /* /proc/kpageflags bits (include/uapi/linux/kernel-page-flags.h) */
 #define KPF_COMPOUND_HEAD	15
 #define KPF_COMPOUND_TAIL	16
-#define KPF_THP			22
 
 static const char *name;
 static int fd;
@@ -91,15 +91,12 @@ static const char *err_name(int err)
 	return s ? s : "?";
 }
 
-static void *map_aligned(size_t len)
-{
-	return memtest_map(MEMTEST_THP, len);
-}
-
 /*
- * The folios under [p, p + len) as the kernel's page tables have them:
- * small pages, and huge folios (a run of compound pages with consecutive
- * frames).  Needs root for the frame numbers; -1 if they cannot be read.
+ * The folios under [p, p + len), counted from userspace the way the module
+ * counts what it pinned, so that the two can be compared: small pages, and
+ * huge folios (a compound page starts one at its head, at the range's
+ * first page, or where the frames stop following each other).  Needs root
+ * for the frame numbers; -1 if they cannot be read.
  */
 static int count_folios(const char *p, size_t len, long *small, long *huge)
 {
@@ -155,11 +152,13 @@ static int reg_labelled(char *p, const char *label, char *counts, size_t n)
 		return err;
 	}
 	if (count_folios(p, MiB, &small, &huge)) {
-		say("id %-2u %-26s (pagemap unreadable)", (unsigned)h, label);
+		say("id %-2u %-26s (pagemap unreadable)", (unsigned int)h, label);
+		snprintf(counts + strlen(counts), n - strlen(counts), "%s?",
+			 *counts ? "," : "");
 		return 0;
 	}
 	say("id %-2u %-26s %3ld x 4 KiB + %ld huge folio%s = %ld",
-	    (unsigned)h, label, small, huge, huge == 1 ? " " : "s",
+	    (unsigned int)h, label, small, huge, huge == 1 ? " " : "s",
 	    small + huge);
 	snprintf(counts + strlen(counts), n - strlen(counts), "%s%ld",
 		 *counts ? "," : "", small + huge);
@@ -167,18 +166,48 @@ static int reg_labelled(char *p, const char *label, char *counts, size_t n)
 }
 
 /*
- * Four identical 1 MiB registrations whose PINNED column differs: the
- * module counts folios, and a THP is one folio however much of it a
- * registration covers.  Two 4 MiB buffers on 2 MiB boundaries: a, whose
- * second half is MADV_NOHUGEPAGE, and b, all THP.
+ * 3 MiB of anonymous memory that starts @before pages ahead of a 2 MiB
+ * boundary, as mmap() may place any buffer: one aligned 2 MiB window lies
+ * inside it, which THP ("always") backs with a huge page, and the pages on
+ * either side of it stay 4 KiB pages.  Carved out of a PROT_NONE
+ * reservation so that the place is ours to choose.
+ */
+static char *map_unaligned(unsigned long before)
+{
+	char *raw, *p;
+	uintptr_t edge;
+
+	raw = mmap(NULL, 8 * MiB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
+	if (raw == MAP_FAILED)
+		return NULL;
+	edge = ((uintptr_t)raw + 2 * MiB) & ~(2 * MiB - 1);
+	p = (char *)edge - before * 4096;
+	if (mmap(p, 3 * MiB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		return NULL;
+	memset(p, 0x3c, 3 * MiB);
+	return p;
+}
+
+/*
+ * Identical 1 MiB registrations whose PINNED column differs: the module
+ * counts folios, and a THP is one folio however much of it a registration
+ * covers.  Two 4 MiB buffers on 2 MiB boundaries, a (whose second half is
+ * MADV_NOHUGEPAGE) and b (all THP), and then the three 1 MiB of a 3 MiB
+ * buffer 167 pages before a boundary, which read 168, 1 and 90 when
+ * memreg_hold's buffer once landed there (issue 28).
  */
 static void cmd_thp(void)
 {
-	char *a = map_aligned(4 * MiB), *b = map_aligned(4 * MiB);
+	/* (MEMTEST_THP: 2 MiB-aligned, MADV_HUGEPAGE, touched) */
+	char *a = memtest_map(MEMTEST_THP, 4 * MiB);
+	char *b = memtest_map(MEMTEST_THP, 4 * MiB);
+	char *c = map_unaligned(167);
 	char counts[64] = "";
 
-	if (!a || !b) {
-		say("cannot map 2 MiB-aligned memory");
+	if (!a || !b || !c) {
+		say("cannot map the buffers");
 		done("error");
 		return;
 	}
@@ -202,8 +231,15 @@ static void cmd_thp(void)
 		done("error");
 		return;
 	}
+	say("a 3 MiB buffer placed 167 pages before a 2 MiB boundary:");
+	if (reg_labelled(c, "its 1st MiB", counts, sizeof(counts)) ||
+	    reg_labelled(c + MiB, "its 2nd MiB", counts, sizeof(counts)) ||
+	    reg_labelled(c + 2 * MiB, "its 3rd MiB", counts, sizeof(counts))) {
+		done("error");
+		return;
+	}
 	/* the folios of each, as pagemap saw them: PINNED should agree */
-	done("bytes=%lu folios=%s", 4 * MiB, counts);
+	done("bytes=%lu folios=%s", 7 * MiB, counts);
 }
 
 static void cmd_dev(unsigned long long len)
@@ -234,9 +270,9 @@ static void cmd_dev(unsigned long long len)
 		done("error");
 		return;
 	}
-	say("device 0: allocated %llu MiB (%s), mapped at %p, registered as id %u",
+	say("device 0: %llu MiB allocated in %s, mapped, registered as id %u",
 	    (unsigned long long)a.alloc_len >> 20,
-	    a.huge ? "2 MiB chunks" : "4 KiB pages", p, (unsigned)h);
+	    a.huge ? "2 MiB chunks" : "4 KiB pages", (unsigned int)h);
 	done("bytes=%llu", (unsigned long long)a.alloc_len);
 }
 
@@ -287,9 +323,8 @@ static void cmd_grant(const char *file)
 		fprintf(f, "%02x", g.token[i]);
 	fprintf(f, "\n");
 	fclose(f);
-	say("registered 1 MiB (id %u) and granted it, read and write: the "
-	    "16-byte token goes to the importer in %s", (unsigned)xhandle,
-	    file);
+	say("registered 1 MiB (id %u), granted it read+write; token in %s",
+	    (unsigned int)xhandle, file);
 	done(NULL);
 }
 
@@ -356,8 +391,8 @@ static void cmd_xfer(void)
 		done("error");
 		return;
 	}
-	say("READ 1 MiB from pid %u into my registration: one kernel copy, "
-	    "the bytes it holds", im.pid);
+	say("READ 1 MiB of pid %u into my registration: its bytes, one copy",
+	    im.pid);
 	memtest_fill(xbuf, XFER_LEN, READER_SEED);
 	err = transfer(MEMREG_XFER_WRITE);
 	if (err) {
@@ -411,9 +446,9 @@ static void cmd_status(void)
 	long long kb = memtest_vmpin_kb();
 
 	memtest_info(fd, &info);
-	say("I hold %llu registrations, %llu KiB of host memory: VmPin %lld kB "
-	    "(%lld pages of 4 KiB pinned)", (unsigned long long)info.regions,
-	    (unsigned long long)info.host_bytes >> 10, kb, kb / 4);
+	say("I hold %llu registrations, %llu KiB of host memory; VmPin %lld kB",
+	    (unsigned long long)info.regions,
+	    (unsigned long long)info.host_bytes >> 10, kb);
 	done("vmpin_kb=%lld regions=%llu", kb,
 	     (unsigned long long)info.regions);
 }
@@ -441,6 +476,9 @@ int main(int argc, char **argv)
 	done("pid=%d", getpid());
 
 	while (fgets(line, sizeof(line), stdin)) {
+		/* exit with everything still registered: the module's to undo */
+		if (!strncmp(line, "exit", 4))
+			break;
 		if (!strncmp(line, "thp", 3)) {
 			cmd_thp();
 		} else if (sscanf(line, "dev %llu", &n) == 1) {
@@ -457,14 +495,12 @@ int main(int argc, char **argv)
 			cmd_register(n);
 		} else if (!strncmp(line, "status", 6)) {
 			cmd_status();
-		} else if (!strncmp(line, "exit", 4)) {
-			say("exiting without unregistering anything");
-			done(NULL);
-			return 0;
 		} else {
 			say("unknown command: %s", line);
 			done("error");
 		}
 	}
+	say("exiting without unregistering anything");
+	done(NULL);
 	return 0;
 }
