@@ -170,7 +170,8 @@ static int reg_labelled(char *p, const char *label, char *counts, size_t n)
  * boundary, as mmap() may place any buffer: one aligned 2 MiB window lies
  * inside it, which THP ("always") backs with a huge page, and the pages on
  * either side of it stay 4 KiB pages.  Carved out of a PROT_NONE
- * reservation so that the place is ours to choose.
+ * reservation so that the place is ours to choose: 8 MiB hold @before
+ * pages (under 2 MiB), the alignment and the 3 MiB.
  */
 static char *map_unaligned(unsigned long before)
 {
@@ -181,7 +182,8 @@ static char *map_unaligned(unsigned long before)
 		   0);
 	if (raw == MAP_FAILED)
 		return NULL;
-	edge = ((uintptr_t)raw + 2 * MiB) & ~(2 * MiB - 1);
+	/* the first boundary with room for @before pages ahead of it */
+	edge = ((uintptr_t)raw + before * 4096 + 2 * MiB - 1) & ~(2 * MiB - 1);
 	p = (char *)edge - before * 4096;
 	if (mmap(p, 3 * MiB, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
