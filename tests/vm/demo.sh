@@ -182,6 +182,7 @@ step "a limit: the administrator caps app's host memory at 10 MiB"
 show memreg limits set pid "$app" host 10M
 app register 4194304
 refused_errno=$(field errno)
+[ "$refused_errno" = EDQUOT ] || fail "4 MiB over the limit: $refused_errno, not EDQUOT"
 mon_show "LIMIT_REFUSED pid $app "
 echo "\$ memreg stats | grep refused"
 memreg stats | grep refused
