@@ -126,13 +126,14 @@ leg-pressure-%:
 leg-pair-6.12:
 	@$(LEG) pair-6.12 --vm -- $(TOP)/tests/vm/adxl-pair --kernel 6.12
 
-# arm64 (tests/arm64/run): memreg.ko, libmemreg, the tool and two programs
+# arm64 (tests/arm64/run): memreg.ko, libmemreg, the tool and test programs
 # cross built with Debian's aarch64-linux-gnu toolchain against Debian's
 # arm64 6.1 kernel (same ABI as the amd64 6.1 one), then one boot of that
-# kernel in qemu-system-aarch64 (TCG) with a busybox initramfs: the module
-# loads, libmemreg.so registers, device memory is registered as a dma-buf,
-# the tool lists both over netlink, the module unloads, no pin is left.
-# A smoke, not the suite: the suite's code paths are the same C on both
+# kernel in qemu-system-aarch64 (TCG, -cpu max: PAC, BTI, LSE) with a
+# busybox initramfs: the module loads, libmemreg.so registers, device
+# memory is registered as a dma-buf, the tool lists both over netlink, six
+# of the suite's itest_ programs run as root, the module unloads, no pin
+# is left.  A smoke, not the suite: the rest is the same C on both
 # architectures; what only this leg sees is that it builds and runs on the
 # other one (the UAPI's layout, the module against arm64's kernel).  With
 # 6.1 in CHECK_KERNELS, since it boots a 6.1.
