@@ -50,5 +50,5 @@ else
 fi
 stop_hold "$x"
 expect "region -j: nothing left of the owner" "0" \
-	"$(memreg -j region pid "${owner:-0}" | jq length)"
+	"$(memreg -j region | jq "[.[] | select(.pid == ${owner:-0})] | length")"
 tap_done

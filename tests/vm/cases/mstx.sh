@@ -60,7 +60,7 @@ if start_bg $s mstx_stress -t 4 -H 16 -n $calls; then
 		sh -c "memreg heap pid $pid | grep -c ' mstx_stress ' | grep -qx 16"
 	stop_hold "$pid"
 	expect "stress: exit clears every heap" 0 \
-		"$(memreg -j heap pid "$pid" | jq length)"
+		"$(memreg -j heap | jq "[.[] | select(.pid == $pid)] | length")"
 else
 	not_ok "stress: mstx_stress ran"
 fi
@@ -110,7 +110,7 @@ if start_bg $t env MSTX_INJECTION_PATH="$lib" mstx_torch; then
 	wait "$pid" 2>/dev/null
 	stop_monitor $mon "\"PROC_GONE\",\"pid\":$pid,"
 	expect "torch: kill -9 clears every heap" 0 \
-		"$(memreg -j heap pid "$pid" | jq length)"
+		"$(memreg -j heap | jq "[.[] | select(.pid == $pid)] | length")"
 	ev=$(jq -r "select(.event == \"HEAP\" and .pid == $pid) | \"\(.kind) \(.count // 0)\"" $mon | sort | tr '\n' ',')
 	expect "torch: events: heaps added/removed, each violation with its count" \
 		"added 0,added 0,dropped 4,duplicate 1,out_of_heap 1,removed 0,unknown 1," "$ev"
