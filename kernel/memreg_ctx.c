@@ -365,7 +365,8 @@ int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len)
 
 	spin_lock(&ctx->lock);
 	memreg_ctx_limits_locked(ctx, &lim);
-	err = memreg_check_limits(&ctx->use, &lim, type, len, &why);
+	err = memreg_check_limits(&ctx->use, &lim, memreg_mem_types, type, len,
+				  &why);
 	if (!err) {
 		ctx->use.regions++;
 		ctx->use.bytes[type] += len;

@@ -278,14 +278,19 @@ void memreg_dev_export_unwatch(struct dma_buf *dmabuf, struct list_head *node)
 	mutex_unlock(&exp->maps_lock);
 }
 
-int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
+/*
+ * A dma-buf of part of an allocation, for the dispatcher to install at
+ * the descriptor it reserved (req->fd) once the caller has the result.
+ */
+int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req,
+		      struct dma_buf **out)
 {
 	DEFINE_DMA_BUF_EXPORT_INFO(info);
 	struct memreg_export *exp;
 	struct memreg_dalloc *d;
 	struct dma_buf *dmabuf;
 	u64 len;
-	int fd, err;
+	int err;
 
 	if (req->flags & ~MEMREG_EXPORT_CLOEXEC || req->reserved0 ||
 	    !req->len || !PAGE_ALIGNED(req->offset))
@@ -334,13 +339,7 @@ int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req)
 		dma_buf_put(dmabuf);
 		return err;
 	}
-	fd = dma_buf_fd(dmabuf, req->flags & MEMREG_EXPORT_CLOEXEC ?
-			O_CLOEXEC : 0);
-	if (fd < 0) {
-		dma_buf_put(dmabuf);
-		return fd;
-	}
-	req->fd = fd;
+	*out = dmabuf;
 	return 0;
 
 free:

@@ -2,10 +2,9 @@
 /*
  * memreg - grants of registrations to peers, and their imports.
  *
- * GRANT makes a grant of a registration, named by a 128-bit random token:
- * its first four bytes are the grant's id in memreg_grants (a cyclic id,
- * so a dead token's id is not soon reused), the other twelve are random,
- * and a lookup compares all sixteen in constant time.  IMPORT of the token
+ * GRANT makes a grant of a registration, named by a token
+ * (memreg_token.c) whose id in memreg_grants is cyclic, so that a dead
+ * token's id is not soon reused.  IMPORT of the token
  * by a peer makes an import, a handle in the peer's file that refers to
  * the grant.
  *
@@ -42,13 +41,11 @@ void memreg_grant_put(struct memreg_grant_obj *grant)
 static struct memreg_grant_obj *memreg_grant_find(const u8 *token)
 {
 	struct memreg_grant_obj *grant;
-	u32 id;
 
-	memcpy(&id, token, sizeof(id));
 	rcu_read_lock();
-	grant = xa_load(&memreg_grants, id);
-	if (grant && (!memreg_token_eq(grant->token, token) ||
-		      !kref_get_unless_zero(&grant->ref)))
+	grant = memreg_token_lookup(&memreg_grants, token,
+				    offsetof(struct memreg_grant_obj, token));
+	if (grant && !kref_get_unless_zero(&grant->ref))
 		grant = NULL;
 	rcu_read_unlock();
 	return grant;
@@ -90,9 +87,7 @@ int memreg_grant_create(struct memreg_file *mf, struct memreg_grant *req)
 			      &memreg_next_grant, GFP_KERNEL);
 	if (err < 0)
 		goto unlock;
-	memcpy(grant->token, &grant->id, sizeof(grant->id));
-	get_random_bytes(grant->token + sizeof(grant->id),
-			 sizeof(grant->token) - sizeof(grant->id));
+	memreg_token_make(grant->token, grant->id, MEMREG_TOKEN_LEN);
 	rcu_assign_pointer(grant->reg, reg);
 	list_add_tail(&grant->reg_node, &reg->grants);
 	atomic_inc(&reg->nr_grants);

@@ -604,7 +604,7 @@ void memreg_heap_cache_exit(void)
 	kmem_cache_destroy(memreg_mstx_region_cache);
 }
 
-bool memreg_heap_none_shown(const struct memreg_mstx_heap *none)
+static bool memreg_heap_none_shown(const struct memreg_mstx_heap *none)
 {
 	int v;
 

@@ -93,7 +93,6 @@ void memreg_heap_walk(unsigned long *set_cursor, unsigned long *heap_cursor,
 		      void *arg);
 
 /* The none heap has something to show: regions or violations. */
-bool memreg_heap_none_shown(const struct memreg_mstx_heap *none);
 
 /* REGION_BYTES / SIZE in 1/10000, for the dump. */
 u32 memreg_heap_util(const struct memreg_mstx_heap *heap);

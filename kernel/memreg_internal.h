@@ -320,13 +320,21 @@ void memreg_default_limits(struct memreg_limits *lim);
 void memreg_set_default_limits(const struct memreg_limits *lim,
 			       unsigned int which);
 
+/* memreg_token.c: the 16-byte names of grants and IPC names */
+#define MEMREG_TOKEN_LEN	16
+struct xarray;
+void memreg_token_make(u8 *token, u32 id, unsigned int random_len);
+void *memreg_token_lookup(struct xarray *xa, const u8 *token,
+			  size_t token_off);
+bool memreg_token_eq(const u8 *a, const u8 *b);
+
 /* memreg_limits.c: pure checks, KUnit-tested */
 int memreg_check_range(u64 addr, u64 len, u64 *first, unsigned long *npages);
 bool memreg_range_inside(u64 base, u64 blen, u64 addr, u64 len);
-bool memreg_token_eq(const u8 *a, const u8 *b);
 int memreg_check_limits(const struct memreg_usage *use,
-			const struct memreg_limits *lim, u32 type, u64 len,
-			enum memreg_refusal *why);
+			const struct memreg_limits *lim,
+			const struct memreg_mem_ops *const *types, u32 type,
+			u64 len, enum memreg_refusal *why);
 void memreg_effective_limits(const struct memreg_limits *own,
 			     unsigned int overridden,
 			     const struct memreg_limits *defaults,
@@ -396,7 +404,7 @@ void memreg_reg_put(struct memreg_reg *reg);
  */
 struct memreg_grant_obj {
 	u32 id;				/* key in memreg_grants: token bytes 0-3 */
-	u8 token[16];
+	u8 token[MEMREG_TOKEN_LEN];
 	u32 access;
 	struct memreg_reg __rcu *reg;	/* NULL once revoked */
 	struct memreg_file *owner;
@@ -443,11 +451,12 @@ struct memreg_dalloc *memreg_dalloc_get(struct memreg_file *mf, u64 handle);
 void memreg_dalloc_put(struct memreg_dalloc *d);
 
 /* memreg_dev_export.c: device allocations as dma-bufs */
-int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req);
+struct dma_buf;
+int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req,
+		      struct dma_buf **out);
 void memreg_dev_export_revoke(struct memreg_dalloc *d);
 struct memreg_dalloc *memreg_dev_export_vma(struct vm_area_struct *vma,
 					    unsigned long *first);
-struct dma_buf;
 bool memreg_dev_export_owns(const struct dma_buf *dmabuf);
 struct page *memreg_dev_export_page(const struct dma_buf *dmabuf,
 				    pgoff_t pgoff);
@@ -460,7 +469,6 @@ void memreg_dmabuf_revoke_watcher(struct list_head *node);
 struct memreg_user *memreg_user_get(kuid_t uid);
 void memreg_user_put(struct memreg_user *u);
 unsigned int memreg_user_max_files(void);
-unsigned int memreg_user_import_fail_rate(void);
 int memreg_user_charge_file(struct memreg_user *u);
 int memreg_user_charge_dev(struct memreg_user *u, u64 len, bool charge);
 void memreg_user_uncharge_dev(struct memreg_user *u, u64 len);
@@ -474,7 +482,8 @@ unsigned int memreg_ipc_max_names(void);
 unsigned int memreg_ipc_max_pids(void);
 int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req);
 int memreg_ipc_allow(struct memreg_file *mf, struct memreg_ipc_allow *req);
-int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req);
+int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req,
+		      struct dma_buf **out);
 int memreg_ipc_close(struct memreg_file *mf, const u8 *token);
 void memreg_ipc_release_file(struct memreg_file *mf);
 

@@ -18,7 +18,11 @@
  * EINVAL, which is what lets one be defined later.
  */
 #include <linux/capability.h>
+#include <linux/dma-buf.h>
 #include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/nospec.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -68,8 +72,18 @@ enum memreg_ioctl_out {
  * @out_off: where the out part starts
  * @out_len: its length; 0: to the end of the struct
  * @handler: the command, on the checked struct
+ * @fd_handler: instead of @handler, a command whose result is a new file
+ *	descriptor: it returns the dma-buf the descriptor will be for
+ * @fd_off: where that descriptor's number goes in the struct
  * @undo: undoes a successful command whose result could not be copied
  *	out (the caller never learnt its handle or token)
+ *
+ * A command with @fd_handler gets its descriptor number reserved before
+ * it runs (a full table fails it before anything is made) and written at
+ * its out part; the file is installed only once the whole result reached
+ * the caller.  A descriptor in the table cannot be taken back, so the
+ * commit comes last, as with io_uring's fixed files and DRM's newer fd
+ * ioctls; before it, nothing the caller can see has happened.
  */
 struct memreg_ioctl_desc {
 	const char *name;
@@ -80,6 +94,9 @@ struct memreg_ioctl_desc {
 	enum memreg_ioctl_out out;
 	u32 out_off, out_len;
 	int (*handler)(struct memreg_file *mf, void *arg);
+	int (*fd_handler)(struct memreg_file *mf, void *arg,
+			  struct dma_buf **dmabuf);
+	u32 fd_off;
 	void (*undo)(struct memreg_file *mf, void *arg);
 };
 
@@ -207,9 +224,10 @@ static int memreg_ioc_mstx(struct memreg_file *mf, void *arg)
 	return memreg_heap_batch(mf, arg);
 }
 
-static int memreg_ioc_dev_export(struct memreg_file *mf, void *arg)
+static int memreg_ioc_dev_export(struct memreg_file *mf, void *arg,
+				 struct dma_buf **dmabuf)
 {
-	return memreg_dev_export(mf, arg);
+	return memreg_dev_export(mf, arg, dmabuf);
 }
 
 static int memreg_ioc_ipc_export(struct memreg_file *mf, void *arg)
@@ -227,9 +245,10 @@ static int memreg_ioc_ipc_allow(struct memreg_file *mf, void *arg)
 	return memreg_ipc_allow(mf, arg);
 }
 
-static int memreg_ioc_ipc_import(struct memreg_file *mf, void *arg)
+static int memreg_ioc_ipc_import(struct memreg_file *mf, void *arg,
+				 struct dma_buf **dmabuf)
 {
-	return memreg_ipc_import(mf, arg);
+	return memreg_ipc_import(mf, arg, dmabuf);
 }
 
 static int memreg_ioc_ipc_close(struct memreg_file *mf, void *arg)
@@ -239,14 +258,31 @@ static int memreg_ioc_ipc_close(struct memreg_file *mf, void *arg)
 
 /* ---- the table ---- */
 
-#define MEMREG_IOCTL(ioc, st, fn)					\
+/* One row: the command, its struct, its handler, then what sets it apart. */
+#define MEMREG_IOCTL(ioc, st, fn, ...)					\
 	[_IOC_NR(MEMREG_IOC_##ioc)] = {					\
 		.name = #ioc,						\
 		.size = sizeof(struct st),				\
 		.size_ver0 = MEMREG_##ioc##_SIZE_VER0,			\
 		.reserved_off = offsetof(struct st, reserved),		\
 		.reserved_len = sizeof_field(struct st, reserved),	\
-		.handler = fn
+		.handler = fn,						\
+		__VA_ARGS__						\
+	}
+/* the same for a command whose result is a new file descriptor, @fd */
+#define MEMREG_IOCTL_FD(ioc, st, fn, ...)				\
+	[_IOC_NR(MEMREG_IOC_##ioc)] = {					\
+		.name = #ioc,						\
+		.size = sizeof(struct st),				\
+		.size_ver0 = MEMREG_##ioc##_SIZE_VER0,			\
+		.reserved_off = offsetof(struct st, reserved),		\
+		.reserved_len = sizeof_field(struct st, reserved),	\
+		.fd_handler = fn,					\
+		.fd_off = offsetof(struct st, fd),			\
+		.flags_off = offsetof(struct st, flags),		\
+		.flags_valid = MEMREG_EXPORT_CLOEXEC,			\
+		__VA_ARGS__						\
+	}
 #define MEMREG_FLAGS(st)	.flags_off = offsetof(struct st, flags)
 #define MEMREG_FLAGS_VALID(st, valid)					\
 	.flags_off = offsetof(struct st, flags), .flags_valid = (valid)
@@ -257,60 +293,57 @@ static int memreg_ioc_ipc_close(struct memreg_file *mf, void *arg)
 #define MEMREG_OUT_ALL(when)	.out = (when)
 
 static const struct memreg_ioctl_desc memreg_ioctls[] = {
-	MEMREG_IOCTL(INFO, memreg_info, memreg_ioc_info),
-		MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK) },
-	MEMREG_IOCTL(REGISTER, memreg_register, memreg_ioc_register),
-		MEMREG_FLAGS(memreg_register),
-		MEMREG_OUT(MEMREG_OUT_OK, memreg_register, handle),
-		.undo = memreg_undo_register },
-	MEMREG_IOCTL(UNREGISTER, memreg_unregister, memreg_ioc_unregister),
-		MEMREG_FLAGS(memreg_unregister) },
-	MEMREG_IOCTL(QUERY, memreg_query, memreg_ioc_query),
-		MEMREG_FLAGS(memreg_query), MEMREG_OUT_ALL(MEMREG_OUT_OK) },
-	MEMREG_IOCTL(DEV_ALLOC, memreg_dev_alloc, memreg_ioc_dev_alloc),
-		MEMREG_FLAGS(memreg_dev_alloc), MEMREG_OUT_ALL(MEMREG_OUT_OK),
-		.undo = memreg_undo_dev_alloc },
-	MEMREG_IOCTL(DEV_FREE, memreg_dev_free, memreg_ioc_dev_free),
-		MEMREG_FLAGS_VALID(memreg_dev_free,
-				   MEMREG_DEV_FREE_KEEP_EXPORTS) },
-	MEMREG_IOCTL(DEV_INFO, memreg_dev_info, memreg_ioc_dev_info),
-		MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK) },
-	MEMREG_IOCTL(GRANT, memreg_grant, memreg_ioc_grant),
-		MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK),
-		.undo = memreg_undo_grant },
-	MEMREG_IOCTL(REVOKE, memreg_revoke, memreg_ioc_revoke),
-		MEMREG_FLAGS(memreg_revoke) },
-	MEMREG_IOCTL(IMPORT, memreg_import, memreg_ioc_import),
-		MEMREG_FLAGS(memreg_import), MEMREG_OUT_ALL(MEMREG_OUT_OK),
-		.undo = memreg_undo_import },
-	MEMREG_IOCTL(UNIMPORT, memreg_unimport, memreg_ioc_unimport),
-		MEMREG_FLAGS(memreg_unimport) },
+	MEMREG_IOCTL(INFO, memreg_info, memreg_ioc_info,
+		     MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK)),
+	MEMREG_IOCTL(REGISTER, memreg_register, memreg_ioc_register,
+		     MEMREG_FLAGS(memreg_register),
+		     MEMREG_OUT(MEMREG_OUT_OK, memreg_register, handle),
+		     .undo = memreg_undo_register),
+	MEMREG_IOCTL(UNREGISTER, memreg_unregister, memreg_ioc_unregister,
+		     MEMREG_FLAGS(memreg_unregister)),
+	MEMREG_IOCTL(QUERY, memreg_query, memreg_ioc_query,
+		     MEMREG_FLAGS(memreg_query), MEMREG_OUT_ALL(MEMREG_OUT_OK)),
+	MEMREG_IOCTL(DEV_ALLOC, memreg_dev_alloc, memreg_ioc_dev_alloc,
+		     MEMREG_FLAGS(memreg_dev_alloc),
+		     MEMREG_OUT_ALL(MEMREG_OUT_OK),
+		     .undo = memreg_undo_dev_alloc),
+	MEMREG_IOCTL(DEV_FREE, memreg_dev_free, memreg_ioc_dev_free,
+		     MEMREG_FLAGS_VALID(memreg_dev_free,
+					MEMREG_DEV_FREE_KEEP_EXPORTS)),
+	MEMREG_IOCTL(DEV_INFO, memreg_dev_info, memreg_ioc_dev_info,
+		     MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK)),
+	MEMREG_IOCTL(GRANT, memreg_grant, memreg_ioc_grant,
+		     MEMREG_NO_FLAGS, MEMREG_OUT_ALL(MEMREG_OUT_OK),
+		     .undo = memreg_undo_grant),
+	MEMREG_IOCTL(REVOKE, memreg_revoke, memreg_ioc_revoke,
+		     MEMREG_FLAGS(memreg_revoke)),
+	MEMREG_IOCTL(IMPORT, memreg_import, memreg_ioc_import,
+		     MEMREG_FLAGS(memreg_import), MEMREG_OUT_ALL(MEMREG_OUT_OK),
+		     .undo = memreg_undo_import),
+	MEMREG_IOCTL(UNIMPORT, memreg_unimport, memreg_ioc_unimport,
+		     MEMREG_FLAGS(memreg_unimport)),
 	/* done and bytes matter most when a descriptor failed */
-	MEMREG_IOCTL(TRANSFER, memreg_transfer, memreg_ioc_transfer),
-		MEMREG_FLAGS(memreg_transfer), MEMREG_OUT_ALL(MEMREG_OUT_ALWAYS) },
+	MEMREG_IOCTL(TRANSFER, memreg_transfer, memreg_ioc_transfer,
+		     MEMREG_FLAGS(memreg_transfer),
+		     MEMREG_OUT_ALL(MEMREG_OUT_ALWAYS)),
 	/* done: how many operations of the batch were applied */
-	MEMREG_IOCTL(MSTX, memreg_mstx, memreg_ioc_mstx),
-		MEMREG_FLAGS(memreg_mstx),
-		MEMREG_OUT(MEMREG_OUT_ALWAYS, memreg_mstx, done) },
-	/*
-	 * An fd that reached the caller's table cannot be taken back if
-	 * the copy-out fails (as with DRM's PRIME): no undo.
-	 */
-	MEMREG_IOCTL(DEV_EXPORT, memreg_dev_export, memreg_ioc_dev_export),
-		MEMREG_FLAGS_VALID(memreg_dev_export, MEMREG_EXPORT_CLOEXEC),
-		MEMREG_OUT(MEMREG_OUT_OK, memreg_dev_export, fd) },
-	MEMREG_IOCTL(IPC_EXPORT, memreg_ipc_export, memreg_ioc_ipc_export),
-		MEMREG_FLAGS_VALID(memreg_ipc_export, MEMREG_IPC_ANY_PID |
-				   MEMREG_IPC_SHORT_TOKEN),
-		MEMREG_OUT(MEMREG_OUT_OK, memreg_ipc_export, token),
-		.undo = memreg_undo_ipc_export },
-	MEMREG_IOCTL(IPC_ALLOW, memreg_ipc_allow, memreg_ioc_ipc_allow),
-		MEMREG_NO_FLAGS },
-	MEMREG_IOCTL(IPC_IMPORT, memreg_ipc_import, memreg_ioc_ipc_import),
-		MEMREG_FLAGS_VALID(memreg_ipc_import, MEMREG_EXPORT_CLOEXEC),
-		MEMREG_OUT_ALL(MEMREG_OUT_OK) },
-	MEMREG_IOCTL(IPC_CLOSE, memreg_ipc_close, memreg_ioc_ipc_close),
-		MEMREG_FLAGS(memreg_ipc_close) },
+	MEMREG_IOCTL(MSTX, memreg_mstx, memreg_ioc_mstx,
+		     MEMREG_FLAGS(memreg_mstx),
+		     MEMREG_OUT(MEMREG_OUT_ALWAYS, memreg_mstx, done)),
+	MEMREG_IOCTL_FD(DEV_EXPORT, memreg_dev_export, memreg_ioc_dev_export,
+			MEMREG_OUT(MEMREG_OUT_OK, memreg_dev_export, fd)),
+	MEMREG_IOCTL(IPC_EXPORT, memreg_ipc_export, memreg_ioc_ipc_export,
+		     MEMREG_FLAGS_VALID(memreg_ipc_export, MEMREG_IPC_ANY_PID |
+					MEMREG_IPC_SHORT_TOKEN),
+		     MEMREG_OUT(MEMREG_OUT_OK, memreg_ipc_export, token),
+		     .undo = memreg_undo_ipc_export),
+	MEMREG_IOCTL(IPC_ALLOW, memreg_ipc_allow, memreg_ioc_ipc_allow,
+		     MEMREG_NO_FLAGS),
+	/* fd and len */
+	MEMREG_IOCTL_FD(IPC_IMPORT, memreg_ipc_import, memreg_ioc_ipc_import,
+			MEMREG_OUT_ALL(MEMREG_OUT_OK)),
+	MEMREG_IOCTL(IPC_CLOSE, memreg_ipc_close, memreg_ioc_ipc_close,
+		     MEMREG_FLAGS(memreg_ipc_close)),
 };
 
 /* ---- copying ---- */
@@ -378,27 +411,54 @@ long memreg_ioctl_dispatch(struct memreg_file *mf, unsigned int cmd,
 	const struct memreg_ioctl_desc *d;
 	union memreg_ioctl_arg karg;
 	unsigned int nr = _IOC_NR(cmd);
+	struct dma_buf *dmabuf = NULL;
+	u32 flags = 0;
 	long usize;
-	int err, cerr = 0;
+	int err, cerr = 0, fd = -1;
 
 	if (_IOC_TYPE(cmd) != MEMREG_IOC_MAGIC ||
 	    _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE) ||
-	    nr >= ARRAY_SIZE(memreg_ioctls) || !memreg_ioctls[nr].handler)
+	    nr >= ARRAY_SIZE(memreg_ioctls))
 		return -ENOTTY;
+	/* no speculative read of a row past the table (Spectre v1) */
+	nr = array_index_nospec(nr, ARRAY_SIZE(memreg_ioctls));
 	d = &memreg_ioctls[nr];
+	if (!d->handler && !d->fd_handler)
+		return -ENOTTY;
 
 	usize = memreg_copy_in(&karg, d->size, d->size_ver0, uarg);
 	if (usize < 0)
 		return usize;
-	if (d->flags_off >= 0 &&
-	    *(u32 *)((char *)&karg + d->flags_off) & ~d->flags_valid)
-		return -EINVAL;
+	if (d->flags_off >= 0) {
+		flags = *(u32 *)((char *)&karg + d->flags_off);
+		if (flags & ~d->flags_valid)
+			return -EINVAL;
+	}
 	if (memchr_inv((char *)&karg + d->reserved_off, 0, d->reserved_len))
 		return -EINVAL;
 
-	err = d->handler(mf, &karg);
+	if (d->fd_handler) {
+		fd = get_unused_fd_flags(flags & MEMREG_EXPORT_CLOEXEC ?
+					 O_CLOEXEC : 0);
+		if (fd < 0)
+			return fd;
+		*(s32 *)((char *)&karg + d->fd_off) = fd;
+		err = d->fd_handler(mf, &karg, &dmabuf);
+	} else {
+		err = d->handler(mf, &karg);
+	}
 	if (d->out == MEMREG_OUT_ALWAYS || (d->out == MEMREG_OUT_OK && !err))
 		cerr = memreg_copy_out(d, uarg, &karg, usize);
+	if (fd >= 0) {
+		if (!err && !cerr) {
+			/* the commit: the dma-buf's reference goes to the fd */
+			fd_install(fd, dmabuf->file);
+			return 0;
+		}
+		put_unused_fd(fd);
+		if (dmabuf)
+			dma_buf_put(dmabuf);
+	}
 	if (cerr && !err && d->undo)
 		d->undo(mf, &karg);
 	return err ? err : cerr;

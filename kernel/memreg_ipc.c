@@ -48,7 +48,7 @@
 
 struct memreg_ipc_name {
 	u32 id;				/* key in memreg_ipc_names, random */
-	u8 token[16];
+	u8 token[MEMREG_TOKEN_LEN];
 	struct dma_buf *dmabuf;		/* referenced */
 	struct memreg_file *owner;
 	struct memreg_ctx *ctx;		/* charged: owner's, alive as it is */
@@ -119,14 +119,9 @@ static int memreg_ipc_insert(struct memreg_ipc_name *name)
 /* The name @token stands for, if it is live; under memreg_ipc_lock. */
 static struct memreg_ipc_name *memreg_ipc_find(const u8 *token)
 {
-	struct memreg_ipc_name *name;
-	u32 id;
-
-	memcpy(&id, token, sizeof(id));
-	name = xa_load(&memreg_ipc_names, id);
-	if (!name || !memreg_token_eq(name->token, token))
-		return NULL;
-	return name;
+	lockdep_assert_held(&memreg_ipc_lock);
+	return memreg_token_lookup(&memreg_ipc_names, token,
+				   offsetof(struct memreg_ipc_name, token));
 }
 
 int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req)
@@ -169,10 +164,10 @@ int memreg_ipc_export(struct memreg_file *mf, struct memreg_ipc_export *req)
 		memreg_user_uncharge_file(ctx->user);
 		goto dec_names;
 	}
-	memcpy(name->token, &name->id, sizeof(name->id));
-	get_random_bytes(name->token + sizeof(name->id),
-			 (req->flags & MEMREG_IPC_SHORT_TOKEN ? 8 :
-			  sizeof(name->token)) - sizeof(name->id));
+	/* a short token is CANN's 8-byte key: its id and 4 random bytes */
+	memreg_token_make(name->token, name->id,
+			  req->flags & MEMREG_IPC_SHORT_TOKEN ? 4 :
+			  MEMREG_TOKEN_LEN);
 	list_add(&name->file_node, &mf->ipc_names);
 	memcpy(req->token, name->token, sizeof(req->token));
 	mutex_unlock(&memreg_ipc_lock);
@@ -289,12 +284,17 @@ static bool memreg_ipc_allowed(const struct memreg_ipc_name *name)
 	       memreg_ipc_listed(name, me);
 }
 
-int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)
+/*
+ * The named dma-buf, for the dispatcher to install at the descriptor it
+ * reserved (req->fd) once the caller has the result.
+ */
+int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req,
+		      struct dma_buf **out)
 {
 	struct memreg_user *user = mf->ctx->user;
 	struct memreg_ipc_name *name;
 	struct dma_buf *dmabuf;
-	int fd, err;
+	int err;
 
 	if (req->flags & ~MEMREG_EXPORT_CLOEXEC || req->reserved0)
 		return -EINVAL;
@@ -324,18 +324,8 @@ int memreg_ipc_import(struct memreg_file *mf, struct memreg_ipc_import *req)
 	get_dma_buf(dmabuf);
 	mutex_unlock(&memreg_ipc_lock);
 
-	/*
-	 * The size before the fd: once installed, another thread may close
-	 * it, and the exporter's close then drops the last reference.
-	 */
 	req->len = dmabuf->size;
-	fd = dma_buf_fd(dmabuf, req->flags & MEMREG_EXPORT_CLOEXEC ?
-			O_CLOEXEC : 0);
-	if (fd < 0) {
-		dma_buf_put(dmabuf);
-		return fd;
-	}
-	req->fd = fd;
+	*out = dmabuf;
 	return 0;
 }
 

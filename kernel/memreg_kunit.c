@@ -53,6 +53,36 @@ static const struct memreg_limits memreg_test_lim = {
 	.max_bytes[MEMREG_MEM_DEVICE] = 2 << 20,
 };
 
+/*
+ * The limit fields of the module's memory types (memreg_host.c,
+ * memreg_dev.c, memreg_dmabuf.c): host bytes on their own limit, device
+ * and dma-buf bytes on the device limit.
+ */
+static const struct memreg_mem_ops memreg_test_host = {
+	.limit_type = MEMREG_MEM_HOST,
+	.over_limit = MEMREG_REFUSED_HOST_BYTES,
+	.over_limit_errno = -EDQUOT,
+};
+static const struct memreg_mem_ops memreg_test_dev = {
+	.limit_type = MEMREG_MEM_DEVICE,
+	.over_limit = MEMREG_REFUSED_DEV_BYTES,
+	.over_limit_errno = -ENOSPC,
+};
+static const struct memreg_mem_ops *const memreg_test_types[MEMREG_MEM_TYPES] = {
+	[MEMREG_MEM_HOST] = &memreg_test_host,
+	[MEMREG_MEM_DEVICE] = &memreg_test_dev,
+	[MEMREG_MEM_DMABUF] = &memreg_test_dev,
+};
+
+/* memreg_check_limits() on the types above */
+static int memreg_test_check(const struct memreg_usage *use,
+			     const struct memreg_limits *lim, u32 type,
+			     u64 len, enum memreg_refusal *why)
+{
+	return memreg_check_limits(use, lim, memreg_test_types, type, len,
+				   why);
+}
+
 /* Transfer descriptors: inside the registration, edges included. */
 static void memreg_test_range_inside(struct kunit *test)
 {
@@ -76,11 +106,11 @@ static void memreg_test_limits_count(struct kunit *test)
 	struct memreg_usage use = { .regions = 3 };
 	enum memreg_refusal why = 0;
 
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_HOST, 1, &why), 0);
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 1, &why), 0);
 	use.regions = 4;
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_HOST, 1, &why),
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 1, &why),
 			-EMFILE);
 	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_REGIONS);
 }
@@ -91,21 +121,21 @@ static void memreg_test_limits_bytes(struct kunit *test)
 	enum memreg_refusal why = 0;
 
 	/* exactly up to the limit is allowed, one byte more is not */
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_HOST, 4096, &why),
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 4096, &why),
 			0);
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_HOST, 4097, &why),
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 4097, &why),
 			-EDQUOT);
 	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_HOST_BYTES);
 
 	/* device bytes are counted apart from host bytes */
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_DEVICE, 2 << 20,
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_DEVICE, 2 << 20,
 						  &why), 0);
 	use.bytes[MEMREG_MEM_DEVICE] = 1;
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_DEVICE, 2 << 20,
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_DEVICE, 2 << 20,
 						  &why), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_DEV_BYTES);
 }
@@ -119,25 +149,25 @@ static void memreg_test_limits_shared(struct kunit *test)
 	};
 	enum memreg_refusal why = 0;
 
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_DMABUF, 4096,
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_DMABUF, 4096,
 						  &why), 0);
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_DMABUF, 4097,
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_DMABUF, 4097,
 						  &why), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_DEV_BYTES);
 	/* and the other way round: device bytes see the dma-buf bytes */
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_DEVICE, 4097,
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_DEVICE, 4097,
 						  &why), -ENOSPC);
 	/* host bytes are not theirs */
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_HOST, 4096, &why),
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 4096, &why),
 			0);
 	/* wrapping across the two types is refused too */
 	use.bytes[MEMREG_MEM_DMABUF] = U64_MAX - (1 << 20) + 1;
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &memreg_test_lim,
-						  MEMREG_MEM_DEVICE, 1, &why),
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_DEVICE, 1, &why),
 			-ENOSPC);
 }
 
@@ -164,11 +194,11 @@ static void memreg_test_limits_overflow(struct kunit *test)
 	enum memreg_refusal why = 0;
 
 	/* a sum that wraps must not look small */
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &unlimited,
-						  MEMREG_MEM_HOST, 2, &why),
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &unlimited,
+						MEMREG_MEM_HOST, 2, &why),
 			-EDQUOT);
-	KUNIT_EXPECT_EQ(test, memreg_check_limits(&use, &unlimited,
-						  MEMREG_MEM_HOST, 1, &why), 0);
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &unlimited,
+						MEMREG_MEM_HOST, 1, &why), 0);
 }
 
 static void memreg_test_effective_limits(struct kunit *test)

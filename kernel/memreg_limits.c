@@ -2,8 +2,9 @@
 /*
  * memreg - pure arithmetic: range validation, limit checks, handles.
  *
- * Nothing here touches global state, so KUnit (memreg_kunit.c) can test
- * every edge (overflow, exact limit, unlimited) directly.
+ * Nothing here touches global state: each function reads only what it is
+ * given (the memory types too), so KUnit (memreg_kunit.c) can test every
+ * edge (overflow, exact limit, unlimited) directly.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -50,13 +51,16 @@ MEMREG_EXPORT_FOR_KUNIT(memreg_range_inside);
 
 /*
  * May a process with usage @use and limits @lim register @len more bytes of
- * @type?  Each reason of refusal has its own errno (see the UAPI header).
+ * @type?  @types says which limit each type counts against (the module's
+ * memreg_mem_types).  Each reason of refusal has its own errno (see the
+ * UAPI header).
  */
 int memreg_check_limits(const struct memreg_usage *use,
-			const struct memreg_limits *lim, u32 type, u64 len,
-			enum memreg_refusal *why)
+			const struct memreg_limits *lim,
+			const struct memreg_mem_ops *const *types, u32 type,
+			u64 len, enum memreg_refusal *why)
 {
-	u32 lt = memreg_mem_types[type]->limit_type, t;
+	u32 lt = types[type]->limit_type, t;
 	bool wrapped = false;
 	u64 sum = len;
 
@@ -70,32 +74,17 @@ int memreg_check_limits(const struct memreg_usage *use,
 	 */
 	for (t = 0; t < MEMREG_MEM_TYPES; t++) {
 		/* a sum that wraps must not look small */
-		if (memreg_mem_types[t]->limit_type == lt &&
+		if (types[t]->limit_type == lt &&
 		    check_add_overflow(sum, use->bytes[t], &sum))
 			wrapped = true;
 	}
 	if (wrapped || sum > lim->max_bytes[lt]) {
-		*why = memreg_mem_types[type]->over_limit;
-		return memreg_mem_types[type]->over_limit_errno;
+		*why = types[type]->over_limit;
+		return types[type]->over_limit_errno;
 	}
 	return 0;
 }
 MEMREG_EXPORT_FOR_KUNIT(memreg_check_limits);
-
-/*
- * Compare two tokens in a time that does not depend on where they differ
- * (crypto_memneq() is not in every kernel config memreg builds for).
- */
-bool memreg_token_eq(const u8 *a, const u8 *b)
-{
-	u8 diff = 0;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		diff |= READ_ONCE(a[i]) ^ READ_ONCE(b[i]);
-	return !diff;
-}
-MEMREG_EXPORT_FOR_KUNIT(memreg_token_eq);
 
 /* Per-process values where an administrator set them, defaults elsewhere. */
 void memreg_effective_limits(const struct memreg_limits *own,

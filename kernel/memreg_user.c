@@ -77,7 +77,7 @@ unsigned int memreg_user_max_files(void)
 	return clamp_t(unsigned long, get_max_files() / 16, 1024, 65536);
 }
 
-unsigned int memreg_user_import_fail_rate(void)
+static unsigned int memreg_user_import_fail_rate(void)
 {
 	return READ_ONCE(ipc_import_fail_rate);
 }

@@ -1189,6 +1189,74 @@ static void test_system_heap(void **state)
 	assert_no_leak();
 }
 
+/* The lowest free descriptor number: the one a new fd would take. */
+static int next_fd(void)
+{
+	int fd = dup(0);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return fd;
+}
+
+/*
+ * DEV_EXPORT and IPC_IMPORT put their descriptor in the table only once
+ * the result has reached the caller: with a struct the kernel may read
+ * but not write back, each fails with EFAULT and leaves no descriptor (a
+ * program could not have learnt its number, nor closed it) and no
+ * dma-buf; the same calls on a writable struct then succeed.
+ */
+static void test_fd_after_copy_out(void **state)
+{
+	struct memreg_ipc_import *im;
+	struct memreg_dev_export *e;
+	uint8_t token[16] = { 0 };
+	struct devbuf b;
+	int fd = memtest_open(), dfd, ifd, free_fd;
+	char *ro;
+
+	(void)state;
+	assert_int_equal(dev_alloc_map(fd, MiB, &b), 0);
+	ro = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(ro != MAP_FAILED);
+	e = (struct memreg_dev_export *)ro;
+	e->size = sizeof(*e);
+	e->handle = b.handle;
+	e->len = MiB;
+	im = (struct memreg_ipc_import *)(ro + 512);
+	im->size = sizeof(*im);
+	assert_int_equal(mprotect(ro, PAGE, PROT_READ), 0);
+
+	free_fd = next_fd();
+	assert_int_equal(ioctl(fd, MEMREG_IOC_DEV_EXPORT, e), -1);
+	assert_int_equal(errno, EFAULT);
+	assert_int_equal(next_fd(), free_fd);
+
+	dfd = dev_export(fd, b.handle, 0, MiB, MEMREG_EXPORT_CLOEXEC);
+	assert_true(dfd >= 0);
+	assert_int_equal(ipc_export(fd, dfd, MEMREG_IPC_ANY_PID, token), 0);
+	assert_int_equal(mprotect(ro, PAGE, PROT_READ | PROT_WRITE), 0);
+	memcpy(im->token, token, sizeof(token));
+	assert_int_equal(mprotect(ro, PAGE, PROT_READ), 0);
+	free_fd = next_fd();
+	assert_int_equal(ioctl(fd, MEMREG_IOC_IPC_IMPORT, im), -1);
+	assert_int_equal(errno, EFAULT);
+	assert_int_equal(next_fd(), free_fd);
+
+	/* the name is still there, and an import that can answer gets it */
+	ifd = ipc_import(fd, token, NULL);
+	assert_int_equal(ifd, free_fd);
+	close(ifd);
+	assert_int_equal(ipc_close(fd, token), 0);
+	close(dfd);
+	munmap(ro, PAGE);
+	munmap(b.map, b.len);
+	assert_int_equal(dev_free(fd, b.handle), 0);
+	close(fd);
+	assert_no_leak();
+}
+
 #define T(f) cmocka_unit_test_setup(f, setup)
 
 int main(void)
@@ -1200,6 +1268,7 @@ int main(void)
 		T(test_free_keep_exports),
 		T(test_hostile),
 		T(test_ipc_names),
+		T(test_fd_after_copy_out),
 		T(test_revoke_by_free),
 		T(test_fault_vs_revoke),
 		T(test_kill_exporter),
