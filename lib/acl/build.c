@@ -14,7 +14,7 @@
  * where the labels of its list were set (label.c).
  *
  * A run of a built model is one task on the stream it runs on
- * (ACL_TASK_MODEL_RUN), not a copy of each kept task queued at once as
+ * (model_run_ops), not a copy of each kept task queued at once as
  * for a captured model: where a label switch goes is decided by device
  * memory when the run gets there.  The worker of that stream runs the
  * model's tasks itself, in order, from the start of its head stream: a
@@ -113,16 +113,17 @@ static void unbind(struct acl_binding *b)
 		s->bound = NULL;
 	pthread_mutex_unlock(&s->lock);
 	b->s = NULL;
-	memreg__acl_labels_unbind(b);
+	for (k = 0; k < b->n; k++)
+		if (b->tasks[k]->ops->unbound)
+			b->tasks[k]->ops->unbound(b->tasks[k], b);
 	if (!m->build_done) {
-		for (k = 0; k < b->n; k++) {
-			if (b->tasks[k]->kind == ACL_TASK_MODEL_END)
-				m->has_end = false;
+		for (k = 0; k < b->n; k++)
 			memreg__acl_task_release(b->tasks[k]);
-		}
 		b->n = 0;
 		if (m->head_binding == (int32_t)b->index)
 			m->head_binding = -1;
+		if (m->end_binding == (int32_t)b->index)
+			m->end_binding = -1;
 	}
 	memreg__acl_stream_put(s);
 }
@@ -332,6 +333,21 @@ aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
 	return acl_ret(err);
 }
 
+/* The model's end: the run stops there. */
+static aclError model_end_steer(const struct acl_task *t,
+				struct acl_model_pc *pc)
+{
+	(void)t;
+	pc->end = true;
+	return ACL_SUCCESS;
+}
+
+/* Only a built model keeps it, and its run steers by it: never queued. */
+static const struct acl_task_ops model_end_ops = {
+	.name = "MODEL_END_GRAPH",
+	.steer = model_end_steer,
+};
+
 /*
  * The model's end, on one of its streams.  CANN's runtime keeps one end
  * per model and wants the stream bound to it; both refusals are its
@@ -360,12 +376,12 @@ aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
 		err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		goto out;
 	}
-	t->kind = ACL_TASK_MODEL_END;
+	t->ops = &model_end_ops;
 	t->tid = (uint32_t)gettid();
 	pthread_mutex_lock(&m->build_lock);
 	pthread_mutex_lock(&s->lock);
 	b = s->bound;
-	if (m->has_end)
+	if (m->end_binding >= 0)
 		err = acl_fail(ACL_ERROR_RT_INTERNAL_ERROR,
 			       "modelRI %u has its end already: one aclmdlRIEndTask per model",
 			       m->id);
@@ -380,7 +396,7 @@ aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
 		err = memreg__acl_binding_append(b, t);
 	pthread_mutex_unlock(&s->lock);
 	if (!err) {
-		m->has_end = true;
+		m->end_binding = (int32_t)b->index;
 		t = NULL;
 	}
 	pthread_mutex_unlock(&m->build_lock);
@@ -407,34 +423,45 @@ static void seal(struct acl_model *m, bool sealed)
 	}
 }
 
-/* Call @fn on each label switch of @m's bound streams; 0 or @fn's -1. */
-static int each_switch(struct acl_model *m,
-		       int (*fn)(const struct acl_model *, struct acl_task *))
+/*
+ * What each task kept by @m's bound streams needs before the model runs
+ * (where a label switch goes): the part that may fail first, for every
+ * task, 0 or -1; then the rest, which cannot.  build_lock held, the
+ * streams sealed.
+ */
+static int seal_prepare(struct acl_model *m)
 {
 	struct acl_binding *b;
+	struct acl_task *t;
 	uint32_t i;
 	size_t k;
 
 	for (i = 0; i < m->nr_bindings; i++) {
 		b = m->bindings[i];
-		for (k = 0; b->s && k < b->n; k++)
-			if (b->tasks[k]->kind == ACL_TASK_LABEL_SWITCH &&
-			    fn(m, b->tasks[k]))
+		for (k = 0; b->s && k < b->n; k++) {
+			t = b->tasks[k];
+			if (t->ops->seal_prepare && t->ops->seal_prepare(t))
 				return -1;
+		}
 	}
 	return 0;
 }
 
-static int targets_alloc(const struct acl_model *m, struct acl_task *t)
+static void seal_tasks(struct acl_model *m)
 {
-	(void)m;
-	return memreg__acl_label_targets_alloc(t);
-}
+	struct acl_binding *b;
+	struct acl_task *t;
+	uint32_t i;
+	size_t k;
 
-static int resolve(const struct acl_model *m, struct acl_task *t)
-{
-	memreg__acl_label_resolve(m, t);
-	return 0;
+	for (i = 0; i < m->nr_bindings; i++) {
+		b = m->bindings[i];
+		for (k = 0; b->s && k < b->n; k++) {
+			t = b->tasks[k];
+			if (t->ops->seal)
+				t->ops->seal(m, t);
+		}
+	}
 }
 
 /*
@@ -467,7 +494,7 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 		err = acl_fail(ACL_ERROR_RT_STREAM_MODEL,
 			       "modelRI %u has no stream bound (aclmdlRIBindStream)",
 			       m->id);
-	else if (!m->has_end)
+	else if (m->end_binding < 0)
 		err = acl_fail(ACL_ERROR_RT_MODEL_EXECUTE,
 			       "modelRI %u has no end: aclmdlRIEndTask on one of its streams first",
 			       m->id);
@@ -483,19 +510,33 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 	 * fail, undone if it does), then where each switch goes.
 	 */
 	seal(m, true);
-	if (each_switch(m, targets_alloc)) {
+	if (seal_prepare(m)) {
 		seal(m, false);
 		err = acl_fail(ACL_ERROR_BAD_ALLOC,
 			       "out of memory for the targets of modelRI %u's switches",
 			       m->id);
 		goto out;
 	}
-	each_switch(m, resolve);
+	seal_tasks(m);
 	__atomic_store_n(&m->build_done, true, __ATOMIC_RELEASE);
 out:
 	pthread_mutex_unlock(&m->build_lock);
 	memreg__acl_model_put(m);
 	return acl_ret(err);
+}
+
+/* ---- the run of a built model, and the model's end ---- */
+
+/* The task of one run of a built model: a reference to the model. */
+struct model_run_task {
+	struct acl_task task;
+	struct acl_model *model;
+};
+ACL_KIND_BEGINS_WITH_TASK(struct model_run_task);
+
+static struct model_run_task *model_run_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct model_run_task);
 }
 
 /*
@@ -504,20 +545,18 @@ out:
  * own), numbered now if it records or waits, its failure told to the
  * exception callback under the run's task id.
  */
-static aclError run_one(struct acl_stream *s, const struct acl_task *run,
+static aclError run_one(struct acl_stream *s, struct acl_task *run,
 			const struct acl_task *op)
 {
 	struct acl_task *c = memreg__acl_task_clone(op, s);
 	aclError err;
 
 	if (!c) {
-		memreg__acl_exception(s, (struct acl_task *)run,
-				      ACL_ERROR_BAD_ALLOC);
+		memreg__acl_exception(s, run, ACL_ERROR_BAD_ALLOC);
 		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	c->seq = run->seq;
-	if (c->kind == ACL_TASK_RECORD || c->kind == ACL_TASK_WAIT)
-		memreg__acl_event_number(c);
+	memreg__acl_task_queued(c);
 	err = memreg__acl_task_run(s, c, false);
 	if (err)
 		memreg__acl_exception(s, c, err);
@@ -528,33 +567,31 @@ static aclError run_one(struct acl_stream *s, const struct acl_task *run,
 /*
  * The model's fixed streams are read without a lock: the run was queued
  * after aclmdlRIBuildEnd published them.  A failed task does not stop
- * the run (the tasks after it run, as on a device); a switch that cannot
- * tell where to go does, as nothing says where it would continue.
- * Falling off the end of a stream ends the run too: a device would wait
- * for the model's end for ever.
+ * the run (the tasks after it run, as on a device); a task that steers
+ * the run (a label switch) and cannot tell where to go does, as nothing
+ * says where it would continue.  Falling off the end of a stream ends
+ * the run too: a device would wait for the model's end for ever.
  */
-aclError memreg__acl_model_run_task(struct acl_stream *s, struct acl_task *t,
-				    bool drop)
+static aclError model_run_run(struct acl_stream *s, struct acl_task *t)
 {
-	struct acl_model *m = t->model;
+	struct acl_model *m = model_run_task(t)->model;
+	struct acl_model_pc pc = { .binding = 0, .pos = 0, .end = false };
 	const struct acl_binding *b = NULL;
 	const struct acl_task *op;
 	aclError err, first = ACL_SUCCESS;
-	uint32_t to;
-	size_t pc = 0;
 
-	if (!drop && m->head_binding >= 0)
-		b = m->bindings[m->head_binding];
-	while (b && pc < b->n && !memreg__acl_stream_forced(s)) {
-		op = b->tasks[pc++];
-		if (op->kind == ACL_TASK_LABEL_SET)
-			continue;
-		if (op->kind == ACL_TASK_MODEL_END)
-			break;
-		if (op->kind == ACL_TASK_LABEL_SWITCH) {
-			err = memreg__acl_label_switch(op, &to, &pc);
+	if (m->head_binding >= 0) {
+		pc.binding = (uint32_t)m->head_binding;
+		b = m->bindings[pc.binding];
+	}
+	while (b && pc.pos < b->n && !memreg__acl_stream_forced(s)) {
+		op = b->tasks[pc.pos++];
+		if (op->ops->steer) {
+			err = op->ops->steer(op, &pc);
+			if (pc.end)
+				break;
 			if (!err) {
-				b = m->bindings[to];
+				b = m->bindings[pc.binding];
 				continue;
 			}
 			memreg__acl_exception(s, t, err);
@@ -567,4 +604,59 @@ aclError memreg__acl_model_run_task(struct acl_stream *s, struct acl_task *t,
 	}
 	memreg__acl_model_put(m);
 	return first;
+}
+
+static void model_run_release(struct acl_task *t)
+{
+	memreg__acl_model_put(model_run_task(t)->model);
+}
+
+static void model_run_drop(struct acl_stream *s, struct acl_task *t)
+{
+	(void)s;
+	model_run_release(t);
+}
+
+/* Captured after all (its stream began capturing meanwhile): runs again. */
+static struct acl_task *model_run_clone(const struct acl_task *t,
+					struct acl_stream *s)
+{
+	struct model_run_task *c = malloc(sizeof(*c));
+
+	(void)s;
+	if (!c)
+		return NULL;
+	*c = *model_run_task(t);
+	__atomic_add_fetch(&c->model->refs, 1, __ATOMIC_RELAXED);
+	return &c->task;
+}
+
+static const struct acl_task_ops model_run_ops = {
+	.name = "MODEL_EXECUTE",
+	.run = model_run_run,
+	.drop = model_run_drop,
+	.release = model_run_release,
+	.clone = model_run_clone,
+	.tells_exceptions = true,
+};
+
+aclError memreg__acl_built_run(struct acl_model *m, struct acl_stream *s)
+{
+	struct model_run_task *r;
+	aclError err;
+
+	if (!memreg__acl_model_built(m))
+		return acl_fail(ACL_ERROR_RT_MODEL_EXECUTE,
+				"modelRI %u is still being built: aclmdlRIBuildEnd first",
+				m->id);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
+	r->task.ops = &model_run_ops;
+	__atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED);
+	r->model = m;
+	err = memreg__acl_stream_enqueue(s, &r->task);
+	if (err)
+		memreg__acl_task_release(&r->task);
+	return err;
 }

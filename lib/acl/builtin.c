@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "task_print.h"
 
 /* ---- element types ---- */
 
@@ -147,10 +148,8 @@ static aclError queue(aclrtStream stream, struct acl_task *t)
 		ret = memreg__acl_stream_enqueue(s, t);
 		memreg__acl_stream_put(s);
 	}
-	if (ret) {
-		free(t->priv);
-		free(t);
-	}
+	if (ret)
+		memreg__acl_task_release(t);
 	return ret;
 }
 
@@ -208,28 +207,76 @@ static void reduce(void *dst, const void *src, size_t count,
 	}
 }
 
-static aclError run_reduce(struct acl_task *t)
+/* The task of aclrtReduceAsync: dst = dst OP src over count bytes. */
+struct reduce_task {
+	struct acl_task task;
+	void *dst;
+	const void *src;
+	size_t count;
+	aclrtReduceKind kind;
+	aclDataType type;
+};
+ACL_KIND_BEGINS_WITH_TASK(struct reduce_task);
+
+static struct reduce_task *reduce_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct reduce_task);
+}
+
+static aclError reduce_run(struct acl_stream *s, struct acl_task *t)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
+	struct reduce_task *r = reduce_task(t);
 
+	(void)s;
 	pthread_mutex_lock(&rt->lock);
-	if (!covers(t->dst, t->count) || !covers(t->src, t->count)) {
+	if (!covers(r->dst, r->count) || !covers(r->src, r->count)) {
 		pthread_mutex_unlock(&rt->lock);
 		return ACL_ERROR_RT_SYS_DMA;
 	}
 	pthread_rwlock_rdlock(&rt->devmem_use);
 	pthread_mutex_unlock(&rt->lock);
-	reduce(t->dst, t->src, t->count, (aclrtReduceKind)t->flag,
-	       (aclDataType)t->value);
+	reduce(r->dst, r->src, r->count, r->kind, r->type);
 	pthread_rwlock_unlock(&rt->devmem_use);
 	return ACL_SUCCESS;
 }
+
+static struct acl_task *reduce_clone(const struct acl_task *t,
+				     struct acl_stream *s)
+{
+	struct reduce_task *c = malloc(sizeof(*c));
+
+	(void)s;
+	if (c)
+		*c = *reduce_task(t);
+	return c ? &c->task : NULL;
+}
+
+static void reduce_print(const struct acl_task_printer *p,
+			 const struct acl_task *t)
+{
+	const struct reduce_task *r = reduce_task(t);
+
+	memreg__acl_print_ptr(p, "dst", r->dst);
+	memreg__acl_print_ptr(p, "src", r->src);
+	memreg__acl_print_u64(p, "size", r->count);
+	memreg__acl_print_u64(p, "kind", (uint32_t)r->kind);
+	memreg__acl_print_i64(p, "data_type", (int)r->type);
+}
+
+/* It holds nothing: dropped or released, there is nothing to give back. */
+static const struct acl_task_ops reduce_ops = {
+	.name = "REDUCE",
+	.run = reduce_run,
+	.clone = reduce_clone,
+	.print = reduce_print,
+};
 
 aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count,
 			  aclrtReduceKind kind, aclDataType type,
 			  aclrtStream stream, void *reserve)
 {
-	struct acl_task *t;
+	struct reduce_task *r;
 	bool dev;
 
 	if (!dst || !src)
@@ -266,16 +313,16 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count,
 	if (!dev)
 		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
 					"dst and src must be device memory of count bytes"));
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	r = calloc(1, sizeof(*r));
+	if (!r)
 		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
-	t->kind = ACL_TASK_REDUCE;
-	t->dst = dst;
-	t->src = src;
-	t->count = (size_t)count;
-	t->flag = (uint32_t)kind;
-	t->value = (int)type;
-	return acl_ret(queue(stream, t));
+	r->task.ops = &reduce_ops;
+	r->dst = dst;
+	r->src = src;
+	r->count = (size_t)count;
+	r->kind = kind;
+	r->type = type;
+	return acl_ret(queue(stream, &r->task));
 }
 
 /* ---- aclrtRandomNumAsync ---- */
@@ -349,11 +396,21 @@ static float normal01(struct philox *g)
 	return (float)(sqrt(-2.0 * log(u1)) * cos(2.0 * ACL_PI * u2));
 }
 
-/* The task, copied at the call: the caller's struct may go. */
+/*
+ * The task of aclrtRandomNumAsync, its description copied at the call:
+ * the caller's struct may go.
+ */
 struct random_task {
+	struct acl_task task;
 	aclrtRandomNumTaskInfo info;
 	size_t dsize;		/* of the data type */
 };
+ACL_KIND_BEGINS_WITH_TASK(struct random_task);
+
+static struct random_task *random_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct random_task);
+}
 
 /* A parameter's 8 bytes: its value, or (isAddr) the address of one. */
 static uint64_t para_raw(const aclrtRandomParaInfo *p)
@@ -482,10 +539,10 @@ static uint64_t result_len(const struct random_task *r, uint64_t num)
 	return num > UINT64_MAX / r->dsize ? UINT64_MAX : num * r->dsize;
 }
 
-static aclError run_random(struct acl_task *t)
+static aclError random_run(struct acl_stream *s, struct acl_task *t)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
-	struct random_task *r = t->priv;
+	struct random_task *r = random_task(t);
 	const aclrtRandomNumTaskInfo *in = &r->info;
 	const aclrtRandomParaInfo *pa, *pb;
 	struct random_params p;
@@ -495,6 +552,7 @@ static aclError run_random(struct acl_task *t)
 	uint64_t seed, num, len;
 	int func;
 
+	(void)s;
 	memset(&p, 0, sizeof(p));
 	func = in->randomNumFuncParaInfo.funcType;
 	pa = &in->randomNumFuncParaInfo.paramInfo.uniformDisInfo.min;
@@ -549,6 +607,32 @@ gone:
 	pthread_mutex_unlock(&rt->lock);
 	return ACL_ERROR_RT_SYS_DMA;
 }
+
+/*
+ * A model runs its captured random-number task again and again: each
+ * task it queues owns a description of its own (plain data, no
+ * pointers that it owns).
+ */
+static struct acl_task *random_clone(const struct acl_task *t,
+				     struct acl_stream *s)
+{
+	struct random_task *c = malloc(sizeof(*c));
+
+	(void)s;
+	if (c)
+		*c = *random_task(t);
+	return c ? &c->task : NULL;
+}
+
+/*
+ * It holds nothing to give back; its parameters are not printed (where
+ * the numbers go is in its description).
+ */
+static const struct acl_task_ops random_ops = {
+	.name = "RANDOM_NUM",
+	.run = random_run,
+	.clone = random_clone,
+};
 
 /* Which data types each function takes (CANN's runtime, its check). */
 static bool random_type(int func, aclDataType type)
@@ -614,7 +698,6 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
 	const aclrtRandomNumFuncParaInfo *f;
 	struct random_task *r;
 	uint64_t param[2] = { 0, 0 };
-	struct acl_task *t;
 	aclError ret;
 	size_t dsize;
 	bool dev;
@@ -653,45 +736,10 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
 						"randomParaAddr must be 16 bytes of device memory"));
 	}
 	r = calloc(1, sizeof(*r));
-	t = calloc(1, sizeof(*t));
-	if (!r || !t) {
-		free(r);
-		free(t);
+	if (!r)
 		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory"));
-	}
+	r->task.ops = &random_ops;
 	r->info = *taskInfo;
 	r->dsize = dsize;
-	t->kind = ACL_TASK_RANDOM;
-	t->priv = r;
-	return acl_ret(queue(stream, t));
-}
-
-aclError memreg__acl_builtin_task(struct acl_stream *s, struct acl_task *t,
-				  bool drop)
-{
-	aclError ret = ACL_SUCCESS;
-
-	(void)s;
-	if (!drop)
-		ret = t->kind == ACL_TASK_REDUCE ? run_reduce(t) : run_random(t);
-	free(t->priv);
-	t->priv = NULL;
-	return ret;
-}
-
-/*
- * A model runs its captured random-number task again and again: each
- * task it queues owns a description of its own (plain data, no
- * pointers that it owns).
- */
-void *memreg__acl_builtin_priv_dup(const struct acl_task *t)
-{
-	struct random_task *r;
-
-	if (t->kind != ACL_TASK_RANDOM || !t->priv)
-		return NULL;
-	r = malloc(sizeof(*r));
-	if (r)
-		memcpy(r, t->priv, sizeof(*r));
-	return r;
+	return acl_ret(queue(stream, &r->task));
 }

@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "task_print.h"
 
 #define EVENT_FLAGS	(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | \
 			 ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY | \
@@ -119,18 +120,6 @@ static void event_ref(struct acl_event *e)
 	__atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
 }
 
-void memreg__acl_event_ref(struct acl_event *e)
-{
-	event_ref(e);
-}
-
-void memreg__acl_event_captured(struct acl_event *e, int delta)
-{
-	pthread_mutex_lock(&memreg__acl_wait_lock);
-	e->captures += (unsigned int)delta;
-	pthread_mutex_unlock(&memreg__acl_wait_lock);
-}
-
 /*
  * The refusal of a host query or synchronisation of an event whose
  * record is in a capture still open, else ACL_SUCCESS.
@@ -149,7 +138,7 @@ static aclError refuse_captured(struct acl_event *e)
 			(void *)e);
 }
 
-void memreg__acl_event_put(struct acl_event *e)
+static void event_put(struct acl_event *e)
 {
 	if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -336,7 +325,7 @@ static bool event_live(aclrtEvent event)
 	struct acl_event *e = event_get(event);
 
 	if (e)
-		memreg__acl_event_put(e);
+		event_put(e);
 	return e != NULL;
 }
 
@@ -386,7 +375,7 @@ static aclError create_event(aclrtEvent *event, uint32_t flags, bool ex)
 		}
 		if (memreg__ptrmap_put(&rt->events, e, e)) {
 			ipc_unlink(e);
-			memreg__acl_event_put(e);
+			event_put(e);
 		} else {
 			*event = e;
 			ret = ACL_SUCCESS;
@@ -435,7 +424,7 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	 */
 	ipc_unlink(e);
 	/* Tasks still queued keep it alive until they have run. */
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ACL_SUCCESS);
 }
 
@@ -447,55 +436,291 @@ void memreg__acl_events_release(void)
 	while (memreg__ptrmap_values(&rt->events, (void **)&e, 1)) {
 		memreg__ptrmap_del(&rt->events, e);
 		ipc_unlink(e);
-		memreg__acl_event_put(e);
+		event_put(e);
 	}
 	memreg__ptrmap_clear(&rt->events);
 }
 
-void memreg__acl_event_number(struct acl_task *t)
-{
-	struct acl_event *e = t->event;
+/* ---- the tasks: record, wait, reset ---- */
 
-	/*
-	 * In the order of the queues, not when the task runs: a wait queued
-	 * after a record waits for it.  A wait with number 0 (a capturing
-	 * event never recorded) has nothing to wait for.
-	 */
+struct event_task {
+	struct acl_task task;
+	struct acl_event *event;	/* a reference */
+	/* Which record (numbered when queued, see event_queued()). */
+	uint64_t gen;
+	int64_t timeout_ms;	/* a wait's: < 0 none */
+	/* Captured with ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL. */
+	bool external;
+};
+ACL_KIND_BEGINS_WITH_TASK(struct event_task);
+
+static struct event_task *event_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct event_task);
+}
+
+/*
+ * A record or wait takes its record number as it is queued (not
+ * captured): a record the next number, a wait the latest record queued
+ * so far.  In the order of the queues, not when the task runs: a wait
+ * queued after a record waits for it.  A wait with number 0 (a
+ * capturing event never recorded) has nothing to wait for.
+ */
+static void record_queued(struct acl_task *t)
+{
+	struct event_task *et = event_task(t);
+	struct acl_event *e = et->event;
+
 	pthread_mutex_lock(&memreg__acl_wait_lock);
-	if (e->shm && t->kind == ACL_TASK_RECORD)
+	if (e->shm)
 		/* Numbered among the records of every process. */
-		t->gen = __atomic_add_fetch(&e->shm->recorded, 1,
-					    __ATOMIC_ACQ_REL);
-	else if (e->shm)
-		t->gen = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
-	else if (t->kind == ACL_TASK_RECORD)
-		t->gen = ++e->recorded;
+		et->gen = __atomic_add_fetch(&e->shm->recorded, 1,
+					     __ATOMIC_ACQ_REL);
 	else
-		t->gen = e->recorded;
-	if (t->kind == ACL_TASK_WAIT)
-		e->waits++;
+		et->gen = ++e->recorded;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+}
+
+static void wait_queued(struct acl_task *t)
+{
+	struct event_task *et = event_task(t);
+	struct acl_event *e = et->event;
+
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	if (e->shm)
+		et->gen = __atomic_load_n(&e->shm->recorded, __ATOMIC_ACQUIRE);
+	else
+		et->gen = e->recorded;
+	e->waits++;
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 }
 
 /*
- * May an event task of @kind on @s be queued or captured?  @external: the
+ * A record (not EXTERNAL) kept by a capture: its event is "being
+ * captured" until the capture ends, and its host queries are refused.
+ */
+static void record_captured(struct acl_task *t, int delta)
+{
+	struct event_task *et = event_task(t);
+
+	if (et->external)
+		return;
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	et->event->captures += (unsigned int)delta;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+}
+
+/*
+ * A record that ran (@ran) or was dropped: either way its waiters go
+ * (those of a stream destroyed by force would hang for ever otherwise),
+ * but only a record that ran stamps the event.  On an IPC event, the
+ * shared number moves.
+ */
+static void record_reach(struct event_task *et, bool ran)
+{
+	struct acl_event *e = et->event;
+
+	if (e->shm) {
+		ipc_reached(e->shm, et->gen);
+	} else {
+		pthread_mutex_lock(&memreg__acl_wait_lock);
+		if (e->reached < et->gen)
+			e->reached = et->gen;
+		e->set = true;
+		e->stamped = ran;
+		if (ran)
+			clock_gettime(CLOCK_MONOTONIC, &e->stamp);
+		pthread_cond_broadcast(&memreg__acl_wait_cv);
+		pthread_mutex_unlock(&memreg__acl_wait_lock);
+	}
+	event_put(e);
+}
+
+static aclError record_run(struct acl_stream *s, struct acl_task *t)
+{
+	(void)s;
+	record_reach(event_task(t), true);
+	return ACL_SUCCESS;
+}
+
+static void record_drop(struct acl_stream *s, struct acl_task *t)
+{
+	(void)s;
+	record_reach(event_task(t), false);
+}
+
+static aclError reset_run(struct acl_stream *s, struct acl_task *t)
+{
+	struct acl_event *e = event_task(t)->event;
+
+	(void)s;
+	/* An IPC event has no flag: aclrtResetEvent refuses it. */
+	if (!e->shm) {
+		pthread_mutex_lock(&memreg__acl_wait_lock);
+		e->set = false;
+		e->stamped = false;
+		pthread_cond_broadcast(&memreg__acl_wait_cv);
+		pthread_mutex_unlock(&memreg__acl_wait_lock);
+	}
+	event_put(e);
+	return ACL_SUCCESS;
+}
+
+/* Has the wait @et can stop waiting?  Wait lock held. */
+static bool wait_done(const struct event_task *et)
+{
+	const struct acl_event *e = et->event;
+
+	return e->ex ? e->reached >= et->gen : e->set;
+}
+
+/*
+ * A wait on an IPC event sleeps on the shared page, without the wait
+ * lock; the others on the wait lock's condition, until the event is
+ * reached, the stream is destroyed by force or the wait times out.
+ */
+static aclError wait_run(struct acl_stream *s, struct acl_task *t)
+{
+	struct event_task *et = event_task(t);
+	struct acl_event *e = et->event;
+	aclError ret = ACL_SUCCESS;
+	struct timespec ts;
+	int rc = 0;
+
+	if (e->shm) {
+		ret = ipc_wait(e->shm, et->gen, et->timeout_ms, s);
+		event_put(e);
+		return ret;
+	}
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	if (et->timeout_ms > 0)
+		memreg__acl_deadline(&ts, et->timeout_ms);
+	while (!wait_done(et) && !memreg__acl_stream_forced(s) &&
+	       rc != ETIMEDOUT) {
+		if (et->timeout_ms > 0)
+			rc = pthread_cond_timedwait(&memreg__acl_wait_cv,
+						    &memreg__acl_wait_lock, &ts);
+		else
+			pthread_cond_wait(&memreg__acl_wait_cv,
+					  &memreg__acl_wait_lock);
+	}
+	/* Given up: the stream goes on, and its next sync says so. */
+	if (!wait_done(et) && rc == ETIMEDOUT)
+		ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+	e->waits_done++;
+	pthread_cond_broadcast(&memreg__acl_wait_cv);
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	event_put(e);
+	return ret;
+}
+
+/* A dropped wait still counts as done for aclrtQueryEventWaitStatus. */
+static void wait_drop(struct acl_stream *s, struct acl_task *t)
+{
+	struct acl_event *e = event_task(t)->event;
+
+	(void)s;
+	if (!e->shm) {
+		pthread_mutex_lock(&memreg__acl_wait_lock);
+		e->waits_done++;
+		pthread_cond_broadcast(&memreg__acl_wait_cv);
+		pthread_mutex_unlock(&memreg__acl_wait_lock);
+	}
+	event_put(e);
+}
+
+static void event_task_release(struct acl_task *t)
+{
+	event_put(event_task(t)->event);
+}
+
+/* A reset dropped changes nothing. */
+static void event_task_drop(struct acl_stream *s, struct acl_task *t)
+{
+	(void)s;
+	event_task_release(t);
+}
+
+/* A run's own reference, and its own number when it is queued. */
+static struct acl_task *event_task_clone(const struct acl_task *t,
+					 struct acl_stream *s)
+{
+	struct event_task *c = malloc(sizeof(*c));
+
+	(void)s;
+	if (!c)
+		return NULL;
+	*c = *event_task(t);
+	c->gen = 0;
+	event_ref(c->event);
+	return &c->task;
+}
+
+static void event_task_print(const struct acl_task_printer *p,
+			     const struct acl_task *t)
+{
+	const struct event_task *et = event_task(t);
+
+	memreg__acl_print_ptr(p, "event", et->event);
+	memreg__acl_print_bool(p, "external", et->external);
+}
+
+static void wait_print(const struct acl_task_printer *p,
+		       const struct acl_task *t)
+{
+	event_task_print(p, t);
+	memreg__acl_print_i64(p, "timeout_ms", event_task(t)->timeout_ms);
+}
+
+static const struct acl_task_ops record_ops = {
+	.name = "EVENT_RECORD",
+	.run = record_run,
+	.drop = record_drop,
+	.release = event_task_release,
+	.clone = event_task_clone,
+	.queued = record_queued,
+	.captured = record_captured,
+	.print = event_task_print,
+};
+
+static const struct acl_task_ops wait_ops = {
+	.name = "EVENT_WAIT",
+	.run = wait_run,
+	.drop = wait_drop,
+	.release = event_task_release,
+	.clone = event_task_clone,
+	.queued = wait_queued,
+	.print = wait_print,
+};
+
+static const struct acl_task_ops reset_ops = {
+	.name = "EVENT_RESET",
+	.run = reset_run,
+	.drop = event_task_drop,
+	.release = event_task_release,
+	.clone = event_task_clone,
+	.print = event_task_print,
+};
+
+/*
+ * May an event task of @ops on @s be queued or captured?  @external: the
  * call had an EXTERNAL flag, which only a stream being captured takes.
  * CANN captures records and waits of the events of
  * aclrtCreateEventExWithFlag, and of ACL_EVENT_EXTERNAL ones; it refuses
  * to capture the others and any reset.
  */
 static aclError capture_allows(struct acl_event *e, struct acl_stream *s,
-			       enum acl_task_kind kind, bool external)
+			       const struct acl_task_ops *ops, bool external)
 {
 	bool capturing = memreg__acl_stream_capturing(s);
 
 	if (external && !capturing)
 		return acl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
 				"ACL_EVENT_%s_EXTERNAL: the stream is not being captured",
-				kind == ACL_TASK_RECORD ? "RECORD" : "WAIT");
+				ops == &record_ops ? "RECORD" : "WAIT");
 	if (!capturing || external)
 		return ACL_SUCCESS;
-	if (kind == ACL_TASK_RESET)
+	if (ops == &reset_ops)
 		return acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 				"an event reset cannot be captured into a model");
 	if (!e->ex && !(e->flags & ACL_EVENT_EXTERNAL))
@@ -504,36 +729,34 @@ static aclError capture_allows(struct acl_event *e, struct acl_stream *s,
 	return ACL_SUCCESS;
 }
 
-/* Queue (or capture) an event task of @kind on @stream. */
+/* Queue (or capture) an event task of @ops on @stream. */
 static aclError queue_event_task(struct acl_event *e, aclrtStream stream,
-				 enum acl_task_kind kind, int64_t timeout_ms,
-				 bool external)
+				 const struct acl_task_ops *ops,
+				 int64_t timeout_ms, bool external)
 {
+	struct event_task *et;
 	struct acl_stream *s;
-	struct acl_task *t;
 	aclError ret;
 
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s)
 		return ret;
-	ret = capture_allows(e, s, kind, external);
+	ret = capture_allows(e, s, ops, external);
 	if (ret)
 		goto out;
 	ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	et = calloc(1, sizeof(*et));
+	if (!et)
 		goto out;
-	t->kind = kind;
-	t->event = e;
-	t->timeout_ms = timeout_ms;
-	t->external = external;
+	et->task.ops = ops;
+	et->event = e;
+	et->timeout_ms = timeout_ms;
+	et->external = external;
 	event_ref(e);
 	/* Numbered in the queue; a task refused there took no number. */
-	ret = memreg__acl_stream_enqueue(s, t);
-	if (ret) {
-		memreg__acl_event_put(e);
-		free(t);
-	}
+	ret = memreg__acl_stream_enqueue(s, &et->task);
+	if (ret)
+		memreg__acl_task_release(&et->task);
 out:
 	memreg__acl_stream_put(s);
 	return ret;
@@ -546,8 +769,8 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 
 	if (!e)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
-	ret = queue_event_task(e, stream, ACL_TASK_RECORD, -1, false);
-	memreg__acl_event_put(e);
+	ret = queue_event_task(e, stream, &record_ops, -1, false);
+	event_put(e);
 	return acl_ret(ret);
 }
 
@@ -567,13 +790,13 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 					"event %p is no live event", event));
 	if (flag == ACL_EVENT_RECORD_DEFAULT || flag == ACL_EVENT_RECORD_EXTERNAL)
-		ret = queue_event_task(e, stream, ACL_TASK_RECORD, -1,
+		ret = queue_event_task(e, stream, &record_ops, -1,
 				       flag == ACL_EVENT_RECORD_EXTERNAL);
 	else
 		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
 			       "flag %u: ACL_EVENT_RECORD_DEFAULT or _EXTERNAL",
 			       flag);
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ret);
 }
 
@@ -591,13 +814,13 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 			       event);
 	/* Only flag events made for waits between streams have a flag to clear. */
 	else if (!e->ex && (e->flags & ACL_EVENT_SYNC))
-		ret = queue_event_task(e, stream, ACL_TASK_RESET, -1, false);
+		ret = queue_event_task(e, stream, &reset_ops, -1, false);
 	else
 		ret = acl_fail(ret, e->ex ?
 			       "event %p of aclrtCreateEventExWithFlag has no flag to reset" :
 			       "event %p was made without ACL_EVENT_SYNC: it has no flag to reset",
 			       event);
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ret);
 }
 
@@ -614,13 +837,13 @@ static aclError stream_wait(aclrtStream stream, aclrtEvent event,
 	 * an IPC event (made with that flag alone) is made to be.
 	 */
 	if (e->shm || (e->flags & ACL_EVENT_SYNC))
-		ret = queue_event_task(e, stream, ACL_TASK_WAIT, timeout_ms,
+		ret = queue_event_task(e, stream, &wait_ops, timeout_ms,
 				       external);
 	else
 		ret = acl_fail(ret,
 			       "event %p was made without ACL_EVENT_SYNC: it cannot be waited for",
 			       event);
-	memreg__acl_event_put(e);
+	event_put(e);
 	return ret;
 }
 
@@ -682,85 +905,6 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
 				   timeout ? (int64_t)timeout : -1, false));
 }
 
-/* Has the wait @t can stop waiting?  Wait lock held. */
-static bool wait_done(const struct acl_task *t)
-{
-	const struct acl_event *e = t->event;
-
-	return e->ex ? e->reached >= t->gen : e->set;
-}
-
-/*
- * A task on an IPC event: a record moves the shared number (a dropped
- * one too, as for the others: its waiters must not hang), a wait sleeps
- * on the shared page without the wait lock.
- */
-static aclError ipc_event_task(struct acl_stream *s, struct acl_task *t,
-			       bool drop)
-{
-	struct acl_event *e = t->event;
-	aclError ret = ACL_SUCCESS;
-
-	if (t->kind == ACL_TASK_RECORD)
-		ipc_reached(e->shm, t->gen);
-	else if (t->kind == ACL_TASK_WAIT && !drop)
-		ret = ipc_wait(e->shm, t->gen, t->timeout_ms, s);
-	memreg__acl_event_put(e);
-	return ret;
-}
-
-aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
-				bool drop)
-{
-	struct acl_event *e = t->event;
-	aclError ret = ACL_SUCCESS;
-	struct timespec ts;
-	int rc = 0;
-
-	if (e->shm)
-		return ipc_event_task(s, t, drop);
-	pthread_mutex_lock(&memreg__acl_wait_lock);
-	switch (t->kind) {
-	case ACL_TASK_RECORD:
-		if (e->reached < t->gen)
-			e->reached = t->gen;
-		e->set = true;
-		e->stamped = !drop;
-		if (!drop)
-			clock_gettime(CLOCK_MONOTONIC, &e->stamp);
-		break;
-	case ACL_TASK_RESET:
-		if (!drop) {
-			e->set = false;
-			e->stamped = false;
-		}
-		break;
-	case ACL_TASK_WAIT:
-		if (t->timeout_ms > 0)
-			memreg__acl_deadline(&ts, t->timeout_ms);
-		while (!drop && !wait_done(t) && !memreg__acl_stream_forced(s) &&
-		       rc != ETIMEDOUT) {
-			if (t->timeout_ms > 0)
-				rc = pthread_cond_timedwait(&memreg__acl_wait_cv,
-							    &memreg__acl_wait_lock, &ts);
-			else
-				pthread_cond_wait(&memreg__acl_wait_cv,
-						  &memreg__acl_wait_lock);
-		}
-		/* Given up: the stream goes on, and its next sync says so. */
-		if (!drop && !wait_done(t) && rc == ETIMEDOUT)
-			ret = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
-		e->waits_done++;
-		break;
-	default:
-		break;
-	}
-	pthread_cond_broadcast(&memreg__acl_wait_cv);
-	pthread_mutex_unlock(&memreg__acl_wait_lock);
-	memreg__acl_event_put(e);
-	return ret;
-}
-
 /* Is the latest record queued done?  Wait lock held. */
 static bool recorded_done(const struct acl_event *e)
 {
@@ -791,7 +935,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
 			  ACL_EVENT_RECORDED_STATUS_NOT_READY;
 		pthread_mutex_unlock(&memreg__acl_wait_lock);
 	}
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ret);
 }
 
@@ -808,7 +952,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 	e = event_get(event);
 	if (e) {
 		ipc = e->shm != NULL;
-		memreg__acl_event_put(e);
+		event_put(e);
 		/* CANN's rtEventQuery refuses IPC events. */
 		if (ipc)
 			return acl_ret(acl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -849,7 +993,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
 				  ACL_EVENT_WAIT_STATUS_NOT_READY;
 		pthread_mutex_unlock(&memreg__acl_wait_lock);
 	}
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ret);
 }
 
@@ -869,7 +1013,7 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	ret = refuse_captured(e);
 	if (ret) {
-		memreg__acl_event_put(e);
+		event_put(e);
 		return acl_ret(ret);
 	}
 	if (e->shm) {
@@ -879,7 +1023,7 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 		if (ret == ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
 			acl_fail(ret, "event %p was not reached within %d ms",
 				 event, timeout);
-		memreg__acl_event_put(e);
+		event_put(e);
 		return acl_ret(ret);
 	}
 	if (timeout > 0)
@@ -899,7 +1043,7 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 			       "event %p was not reached within %d ms",
 			       event, timeout);
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ret);
 }
 
@@ -968,9 +1112,9 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
 		*ms = (float)((double)(tb - ta) / 1e6);
 out:
 	if (a)
-		memreg__acl_event_put(a);
+		event_put(a);
 	if (b)
-		memreg__acl_event_put(b);
+		event_put(b);
 	return acl_ret(ret);
 }
 
@@ -987,7 +1131,7 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
 		return acl_ret(ACL_ERROR_INVALID_PARAM);
 	/* Nanoseconds of CLOCK_MONOTONIC, where CANN gives its system counter. */
 	ret = event_stamp(e, "event", timestamp);
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ret);
 }
 
@@ -1003,13 +1147,13 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 					"event %p is no live event", event));
 	if (!e->shm) {
-		memreg__acl_event_put(e);
+		event_put(e);
 		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
 					"only events of aclrtCreateEventExWithFlag(ACL_EVENT_IPC) have a handle"));
 	}
 	memset(handle, 0, sizeof(*handle));
 	memcpy(handle->reserved, &e->handle, sizeof(e->handle));
-	memreg__acl_event_put(e);
+	event_put(e);
 	return acl_ret(ACL_SUCCESS);
 }
 
@@ -1045,7 +1189,7 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
 	if (!ret && memreg__ptrmap_put(&rt->events, e, e))
 		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	if (ret)
-		memreg__acl_event_put(e);
+		event_put(e);
 	else
 		*event = e;
 	pthread_mutex_unlock(&rt->lock);

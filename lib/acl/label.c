@@ -18,7 +18,7 @@
  *
  * The labels of a list may be set after the switch that uses the list
  * (CANN's own sample does so): aclmdlRIBuildEnd tells each switch where
- * its labels are (memreg__acl_label_resolve), so that a run reads
+ * its labels are (label_switch_seal), so that a run reads
  * nothing of the labels and lists, which may be destroyed by then.  A
  * switch to a label set in no stream of the model fails the run there,
  * as a device's switch task fails (ACL_ERROR_RT_TS_ERROR).
@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "task_print.h"
 
 /* CANN's most labels per process, and labels per list. */
 #define MAX_LABELS	65535U
@@ -271,12 +272,191 @@ static struct acl_binding *bound_binding(struct acl_stream *s, const char *what,
 	return *err ? NULL : b;
 }
 
+/* ---- the tasks: a label set, a switch ---- */
+
+/* aclrtSetLabel's task: where the label is. */
+struct label_set_task {
+	struct acl_task task;
+	struct acl_label *label;	/* a reference */
+};
+ACL_KIND_BEGINS_WITH_TASK(struct label_set_task);
+
+/* aclrtSwitchLabelByIndex's task. */
+struct label_switch_task {
+	struct acl_task task;
+	const uint32_t *index;		/* in device memory */
+	uint32_t max;			/* maxValue */
+	struct acl_label_list *list;	/* a reference */
+	size_t n;			/* its labels */
+	/* Where each label of the list is, from aclmdlRIBuildEnd on. */
+	struct label_target *to;
+};
+ACL_KIND_BEGINS_WITH_TASK(struct label_switch_task);
+
+static struct label_set_task *label_set_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct label_set_task);
+}
+
+static struct label_switch_task *label_switch_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct label_switch_task);
+}
+
+/* A label does nothing in a run: the run goes on after it. */
+static aclError label_set_steer(const struct acl_task *t,
+				struct acl_model_pc *pc)
+{
+	(void)t;
+	(void)pc;
+	return ACL_SUCCESS;
+}
+
+/* Its stream was unbound: the label is set no more, and in no list. */
+static void label_set_unbound(struct acl_task *t, const struct acl_binding *b)
+{
+	struct acl_label *l = label_set_task(t)->label;
+
+	pthread_mutex_lock(&label_lock);
+	if (l->binding == b) {
+		l->binding = NULL;
+		l->model_id = 0;
+		leave_list(l);
+	}
+	pthread_mutex_unlock(&label_lock);
+}
+
+static void label_set_release(struct acl_task *t)
+{
+	pthread_mutex_lock(&label_lock);
+	label_put(label_set_task(t)->label);
+	pthread_mutex_unlock(&label_lock);
+}
+
+static void label_set_print(const struct acl_task_printer *p,
+			    const struct acl_task *t)
+{
+	memreg__acl_print_ptr(p, "label", label_set_task(t)->label);
+}
+
+/* Only a built model keeps them, and its run steers by them: never queued. */
+static const struct acl_task_ops label_set_ops = {
+	.name = "LABEL_SET",
+	.steer = label_set_steer,
+	.unbound = label_set_unbound,
+	.release = label_set_release,
+	.print = label_set_print,
+};
+
 /*
- * A task of @kind for @stream, and the stream's reference in *@s; NULL
- * with *@err set (and no reference) if there is no such stream or no
- * memory.
+ * The index is read as a copy reads device memory: the allocation still
+ * there, held against aclrtFree while reading.  Past the maximum, the
+ * last label (CANN's documentation; its switch clamps to maxValue - 1,
+ * to 0 for a maximum of 0); past the list too, the last of the list.
  */
-static struct acl_task *label_task(aclrtStream stream, enum acl_task_kind kind,
+static aclError label_switch_steer(const struct acl_task *t,
+				   struct acl_model_pc *pc)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	const struct label_switch_task *sw = label_switch_task(t);
+	const struct label_target *to = sw->to;
+	uint32_t idx, limit;
+	aclError err = ACL_SUCCESS;
+
+	pthread_mutex_lock(&rt->lock);
+	if (!memreg__acl_devmem_covers(sw->index, sizeof(idx)))
+		err = ACL_ERROR_RT_SYS_DMA;
+	else
+		pthread_rwlock_rdlock(&rt->devmem_use);
+	pthread_mutex_unlock(&rt->lock);
+	if (err)
+		return err;
+	memcpy(&idx, sw->index, sizeof(idx));
+	pthread_rwlock_unlock(&rt->devmem_use);
+	limit = sw->max ? sw->max : 1;
+	if (limit > sw->n)
+		limit = (uint32_t)sw->n;
+	if (idx >= limit)
+		idx = limit - 1;
+	if (to[idx].binding == NONE)
+		return ACL_ERROR_RT_TS_ERROR;
+	pc->binding = to[idx].binding;
+	pc->pos = to[idx].pos;
+	return ACL_SUCCESS;
+}
+
+/*
+ * aclmdlRIBuildEnd: room for where its labels are (the step that can
+ * fail), then, its model's bindings sealed, where each label of its
+ * list was set in @m, so that a run reads nothing of the labels and
+ * lists, which may be destroyed by then.
+ */
+static int label_switch_seal_prepare(struct acl_task *t)
+{
+	struct label_switch_task *sw = label_switch_task(t);
+
+	if (!sw->to)
+		sw->to = calloc(sw->n, sizeof(*sw->to));
+	return sw->to ? 0 : -1;
+}
+
+static void label_switch_seal(const struct acl_model *m, struct acl_task *t)
+{
+	struct label_switch_task *sw = label_switch_task(t);
+	const struct acl_label *l;
+	size_t i;
+
+	pthread_mutex_lock(&label_lock);
+	for (i = 0; i < sw->n; i++) {
+		l = sw->list->labels[i];
+		sw->to[i].binding = NONE;
+		if (l->binding && l->model_id == m->id) {
+			sw->to[i].binding = l->binding_index;
+			sw->to[i].pos = l->pos;
+		}
+	}
+	pthread_mutex_unlock(&label_lock);
+}
+
+static void label_switch_release(struct acl_task *t)
+{
+	struct label_switch_task *sw = label_switch_task(t);
+
+	pthread_mutex_lock(&label_lock);
+	if (!--sw->list->users)
+		sw->list->model_id = 0;
+	list_put(sw->list);
+	pthread_mutex_unlock(&label_lock);
+	free(sw->to);
+}
+
+static void label_switch_print(const struct acl_task_printer *p,
+			       const struct acl_task *t)
+{
+	const struct label_switch_task *sw = label_switch_task(t);
+
+	memreg__acl_print_ptr(p, "ptr", sw->index);
+	memreg__acl_print_u64(p, "max_value", sw->max);
+	memreg__acl_print_ptr(p, "label_list", sw->list);
+	memreg__acl_print_u64(p, "labels", sw->n);
+}
+
+static const struct acl_task_ops label_switch_ops = {
+	.name = "LABEL_SWITCH_BY_INDEX",
+	.steer = label_switch_steer,
+	.seal_prepare = label_switch_seal_prepare,
+	.seal = label_switch_seal,
+	.release = label_switch_release,
+	.print = label_switch_print,
+};
+
+/*
+ * A task of @size bytes (a kind's struct) with @ops for @stream, and the
+ * stream's reference in *@s; NULL with *@err set (and no reference) if
+ * there is no such stream or no memory.
+ */
+static struct acl_task *label_task(aclrtStream stream,
+				   const struct acl_task_ops *ops, size_t size,
 				   struct acl_stream **s, aclError *err)
 {
 	struct acl_task *t;
@@ -284,13 +464,13 @@ static struct acl_task *label_task(aclrtStream stream, enum acl_task_kind kind,
 	*s = memreg__acl_stream_get(stream, err);
 	if (!*s)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = calloc(1, size);
 	if (!t) {
 		memreg__acl_stream_put(*s);
 		*err = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 		return NULL;
 	}
-	t->kind = kind;
+	t->ops = ops;
 	t->tid = (uint32_t)gettid();
 	return t;
 }
@@ -307,7 +487,8 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 	if (!label || !stream)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 					label ? "stream" : "label"));
-	t = label_task(stream, ACL_TASK_LABEL_SET, &s, &err);
+	t = label_task(stream, &label_set_ops, sizeof(struct label_set_task),
+		       &s, &err);
 	if (!t)
 		return acl_ret(err);
 	pthread_mutex_lock(&s->lock);
@@ -342,7 +523,7 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 		l->binding_index = b->index;
 		l->pos = b->n - 1;
 		l->refs++;
-		t->label = l;
+		label_set_task(t)->label = l;
 		t = NULL;
 	}
 	pthread_mutex_unlock(&label_lock);
@@ -362,6 +543,7 @@ unlock_stream:
 aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue,
 				 aclrtLabelList labelList, aclrtStream stream)
 {
+	struct label_switch_task *sw;
 	struct acl_label_list *ls;
 	struct acl_binding *b;
 	struct acl_stream *s;
@@ -378,11 +560,13 @@ aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue,
 		return acl_ret(acl_fail(ACL_ERROR_RT_PARAM_INVALID,
 					"ptr %p: the index must be 4 bytes of device memory",
 					ptr));
-	t = label_task(stream, ACL_TASK_LABEL_SWITCH, &s, &err);
+	t = label_task(stream, &label_switch_ops,
+		       sizeof(struct label_switch_task), &s, &err);
 	if (!t)
 		return acl_ret(err);
-	t->dst = ptr;
-	t->flag = maxValue;
+	sw = label_switch_task(t);
+	sw->index = ptr;
+	sw->max = maxValue;
 	pthread_mutex_lock(&s->lock);
 	b = bound_binding(s, "label switch", &err);
 	if (!b)
@@ -412,8 +596,8 @@ aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue,
 		ls->refs++;
 		ls->users++;
 		ls->model_id = mid;
-		t->list = ls;
-		t->count = ls->n;
+		sw->list = ls;
+		sw->n = ls->n;
 		t = NULL;
 	}
 	pthread_mutex_unlock(&label_lock);
@@ -422,107 +606,6 @@ unlock_stream:
 	free(t);
 	memreg__acl_stream_put(s);
 	return acl_ret(err);
-}
-
-int memreg__acl_label_targets_alloc(struct acl_task *t)
-{
-	if (!t->priv)
-		t->priv = calloc(t->count, sizeof(struct label_target));
-	return t->priv ? 0 : -1;
-}
-
-void memreg__acl_label_resolve(const struct acl_model *m, struct acl_task *t)
-{
-	struct label_target *to = t->priv;
-	const struct acl_label *l;
-	size_t i;
-
-	pthread_mutex_lock(&label_lock);
-	for (i = 0; i < t->count; i++) {
-		l = t->list->labels[i];
-		to[i].binding = NONE;
-		if (l->binding && l->model_id == m->id) {
-			to[i].binding = l->binding_index;
-			to[i].pos = l->pos;
-		}
-	}
-	pthread_mutex_unlock(&label_lock);
-}
-
-/*
- * The index is read as a copy reads device memory: the allocation still
- * there, held against aclrtFree while reading.  Past the maximum, the
- * last label (CANN's documentation; its switch clamps to maxValue - 1,
- * to 0 for a maximum of 0); past the list too, the last of the list.
- */
-aclError memreg__acl_label_switch(const struct acl_task *t, uint32_t *binding,
-				  size_t *pos)
-{
-	struct acl_runtime *rt = &memreg__acl_rt;
-	const struct label_target *to = t->priv;
-	uint32_t idx, limit;
-	aclError err = ACL_SUCCESS;
-
-	pthread_mutex_lock(&rt->lock);
-	if (!memreg__acl_devmem_covers(t->dst, sizeof(idx)))
-		err = ACL_ERROR_RT_SYS_DMA;
-	else
-		pthread_rwlock_rdlock(&rt->devmem_use);
-	pthread_mutex_unlock(&rt->lock);
-	if (err)
-		return err;
-	memcpy(&idx, t->dst, sizeof(idx));
-	pthread_rwlock_unlock(&rt->devmem_use);
-	limit = t->flag ? t->flag : 1;
-	if (limit > t->count)
-		limit = (uint32_t)t->count;
-	if (idx >= limit)
-		idx = limit - 1;
-	if (to[idx].binding == NONE)
-		return ACL_ERROR_RT_TS_ERROR;
-	*binding = to[idx].binding;
-	*pos = to[idx].pos;
-	return ACL_SUCCESS;
-}
-
-void memreg__acl_labels_unbind(const struct acl_binding *b)
-{
-	struct acl_label *l;
-	size_t k;
-
-	pthread_mutex_lock(&label_lock);
-	for (k = 0; k < b->n; k++) {
-		if (b->tasks[k]->kind != ACL_TASK_LABEL_SET)
-			continue;
-		l = b->tasks[k]->label;
-		if (l->binding != b)
-			continue;
-		l->binding = NULL;
-		l->model_id = 0;
-		leave_list(l);
-	}
-	pthread_mutex_unlock(&label_lock);
-}
-
-void memreg__acl_label_task_put(struct acl_task *t)
-{
-	pthread_mutex_lock(&label_lock);
-	if (t->label)
-		label_put(t->label);
-	if (t->list) {
-		if (!--t->list->users)
-			t->list->model_id = 0;
-		list_put(t->list);
-	}
-	pthread_mutex_unlock(&label_lock);
-	t->label = NULL;
-	t->list = NULL;
-}
-
-void *memreg__acl_label_handle(const struct acl_task *t)
-{
-	return t->kind == ACL_TASK_LABEL_SET ? (void *)t->label :
-					       (void *)t->list;
 }
 
 void memreg__acl_labels_release(void)

@@ -20,6 +20,138 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "task_print.h"
+
+/* The task of aclrtMemcpyAsync (memcpy_ops) and aclrtMemsetAsync (memset_ops). */
+struct copy_task {
+	struct acl_task task;
+	/* Which sides must still be device memory when it runs. */
+	bool dst_dev, src_dev;
+	void *dst;
+	const void *src;	/* NULL: fill dst with value */
+	size_t count;
+	int value;
+	/* The staged bytes of ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, if any. */
+	struct acl_stage stage;
+};
+ACL_KIND_BEGINS_WITH_TASK(struct copy_task);
+
+static struct copy_task *copy_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct copy_task);
+}
+
+/*
+ * A copy or fill.  Device memory freed since the task was queued (the
+ * program did not synchronize before aclrtFree) is unmapped: the copy
+ * fails as a DMA to a bad address fails on a device, instead of
+ * faulting the process.
+ */
+static aclError copy_run(struct acl_stream *s, struct acl_task *t)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct copy_task *c = copy_task(t);
+	bool dev = c->dst_dev || c->src_dev;
+	aclError err = ACL_SUCCESS;
+
+	(void)s;
+	if (dev) {
+		pthread_mutex_lock(&rt->lock);
+		if ((c->dst_dev &&
+		     !memreg__acl_devmem_covers(c->dst, c->count)) ||
+		    (c->src_dev &&
+		     !memreg__acl_devmem_covers(c->src, c->count)))
+			err = ACL_ERROR_RT_SYS_DMA;
+		else
+			pthread_rwlock_rdlock(&rt->devmem_use);
+		pthread_mutex_unlock(&rt->lock);
+		if (err)
+			goto out;
+	}
+	if (c->src)
+		memmove(c->dst, c->src, c->count);
+	else
+		memset(c->dst, c->value, c->count);
+	if (dev)
+		pthread_rwlock_unlock(&rt->devmem_use);
+out:
+	memreg__acl_stage_put(&c->stage);
+	return err;
+}
+
+static void copy_release(struct acl_task *t)
+{
+	memreg__acl_stage_put(&copy_task(t)->stage);
+}
+
+static void copy_drop(struct acl_stream *s, struct acl_task *t)
+{
+	(void)s;
+	copy_release(t);
+}
+
+static struct acl_task *copy_clone(const struct acl_task *t,
+				   struct acl_stream *s)
+{
+	const struct copy_task *tc = copy_task(t);
+	struct copy_task *c = malloc(sizeof(*c));
+	void *buf;
+
+	if (!c)
+		return NULL;
+	*c = *tc;
+	memset(&c->stage, 0, sizeof(c->stage));
+	/*
+	 * A copy staged before its stream began capturing (another thread
+	 * began while it was queued): the template holds the bytes; the run
+	 * gets its own copy of them, not a pointer into the model.
+	 */
+	if (memreg__acl_staged(&tc->stage)) {
+		buf = memreg__acl_stage_get(s, tc->count, &c->stage);
+		if (!buf) {
+			free(c);
+			return NULL;
+		}
+		memcpy(buf, tc->src, tc->count);
+		c->src = buf;
+	}
+	return &c->task;
+}
+
+static void copy_print(const struct acl_task_printer *p,
+		       const struct acl_task *t)
+{
+	const struct copy_task *c = copy_task(t);
+
+	memreg__acl_print_ptr(p, "dst", c->dst);
+	if (c->src)
+		memreg__acl_print_ptr(p, "src", c->src);
+	else
+		memreg__acl_print_i64(p, "value", c->value);
+	memreg__acl_print_u64(p, "size", c->count);
+	if (p->verbose) {
+		memreg__acl_print_bool(p, "dst_device", c->dst_dev);
+		memreg__acl_print_bool(p, "src_device", c->src_dev);
+	}
+}
+
+static const struct acl_task_ops memcpy_ops = {
+	.name = "MEMCPY",
+	.run = copy_run,
+	.drop = copy_drop,
+	.release = copy_release,
+	.clone = copy_clone,
+	.print = copy_print,
+};
+
+static const struct acl_task_ops memset_ops = {
+	.name = "MEMSET",
+	.run = copy_run,
+	.drop = copy_drop,
+	.release = copy_release,
+	.clone = copy_clone,
+	.print = copy_print,
+};
 
 /*
  * The checks after count 0, shared by both copies; *t_dst_dev and
@@ -123,16 +255,21 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 	return acl_ret(ACL_SUCCESS);
 }
 
-/* Queue @t on @stream, the default stream for NULL. */
-static aclError enqueue(aclrtStream stream, struct acl_task *t, bool stage)
+/*
+ * Queue @c on @stream, the default stream for NULL; released if it
+ * could not be.
+ */
+static aclError enqueue(aclrtStream stream, struct copy_task *c, bool stage)
 {
 	struct acl_stream *s;
 	aclError ret;
 	void *buf;
 
 	s = memreg__acl_stream_get(stream, &ret);
-	if (!s)
+	if (!s) {
+		free(c);
 		return ret;
+	}
 	/*
 	 * A copy kept in a model (captured, or on a persistent stream)
 	 * copies from the caller's buffer each time the model runs, as on a
@@ -145,19 +282,20 @@ static aclError enqueue(aclrtStream stream, struct acl_task *t, bool stage)
 		 * go to work memory of the stream now, and the worker copies
 		 * them from there to the device in turn.
 		 */
-		buf = memreg__acl_stage_get(s, t->count, t);
+		buf = memreg__acl_stage_get(s, c->count, &c->stage);
 		if (!buf) {
 			ret = acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
 				       "no work memory of %zu bytes to stage the copy",
-				       t->count);
+				       c->count);
+			memreg__acl_task_release(&c->task);
 			goto out;
 		}
-		memcpy(buf, t->src, t->count);
-		t->src = buf;
+		memcpy(buf, c->src, c->count);
+		c->src = buf;
 	}
-	ret = memreg__acl_stream_enqueue(s, t);
+	ret = memreg__acl_stream_enqueue(s, &c->task);
 	if (ret)
-		memreg__acl_stage_put(t);
+		memreg__acl_task_release(&c->task);
 out:
 	memreg__acl_stream_put(s);
 	return ret;
@@ -167,7 +305,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 			  size_t count, aclrtMemcpyKind kind, aclrtStream stream)
 {
 	bool dst_dev = false, src_dev = false;
-	struct acl_task *t;
+	struct copy_task *c;
 	aclError ret;
 
 	if (!count)
@@ -175,21 +313,19 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 	ret = check_copy(dst, destMax, src, count, kind, &dst_dev, &src_dev);
 	if (ret)
 		return acl_ret(ret);
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	c = calloc(1, sizeof(*c));
+	if (!c)
 		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
 					"out of host memory"));
-	t->kind = ACL_TASK_COPY;
-	t->dst_dev = dst_dev;
+	c->task.ops = &memcpy_ops;
+	c->dst_dev = dst_dev;
 	/* Staged: the worker copies from the stream's work memory. */
-	t->src_dev = src_dev && kind != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
-	t->dst = dst;
-	t->src = src;
-	t->count = count;
-	ret = enqueue(stream, t, kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE);
-	if (ret)
-		free(t);
-	return acl_ret(ret);
+	c->src_dev = src_dev && kind != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
+	c->dst = dst;
+	c->src = src;
+	c->count = count;
+	return acl_ret(enqueue(stream, c,
+			       kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE));
 }
 
 static aclError check_set(void *devPtr, size_t maxCount, size_t count)
@@ -223,7 +359,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 			  size_t count, aclrtStream stream)
 {
-	struct acl_task *t;
+	struct copy_task *c;
 	aclError ret;
 
 	if (!count)
@@ -231,17 +367,14 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 	ret = check_set(devPtr, maxCount, count);
 	if (ret)
 		return acl_ret(ret);
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	c = calloc(1, sizeof(*c));
+	if (!c)
 		return acl_ret(acl_fail(ACL_ERROR_BAD_ALLOC,
 					"out of host memory"));
-	t->kind = ACL_TASK_COPY;
-	t->dst = devPtr;
-	t->dst_dev = memreg__acl_is_devmem(devPtr, count);
-	t->count = count;
-	t->value = value;
-	ret = enqueue(stream, t, false);
-	if (ret)
-		free(t);
-	return acl_ret(ret);
+	c->task.ops = &memset_ops;
+	c->dst = devPtr;
+	c->dst_dev = memreg__acl_is_devmem(devPtr, count);
+	c->count = count;
+	c->value = value;
+	return acl_ret(enqueue(stream, c, false));
 }

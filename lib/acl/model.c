@@ -42,13 +42,13 @@
  * inside exec_lock and rt.lock, outside the streams' locks.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "model.h"
+#include "task_print.h"
 
 static pthread_mutex_t model_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ptrmap models = PTRMAP_INIT;	/* live: handle -> model */
@@ -68,17 +68,6 @@ static const char *const mode_names[] = {
 static bool mode_valid(aclmdlRICaptureMode mode)
 {
 	return (unsigned int)mode <= ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
-}
-
-void memreg__acl_task_release(struct acl_task *t)
-{
-	if (t->event)
-		memreg__acl_event_put(t->event);
-	if (t->label || t->list)
-		memreg__acl_label_task_put(t);
-	free(t->priv);
-	memreg__acl_stage_put(t);
-	free(t);
 }
 
 /* A built model's streams and the tasks they gave it. */
@@ -137,6 +126,7 @@ struct acl_model *memreg__acl_model_new(void)
 	m->refs = 1;	/* the table's */
 	m->id = __atomic_add_fetch(&next_model_id, 1, __ATOMIC_RELAXED);
 	m->head_binding = -1;
+	m->end_binding = -1;
 	pthread_mutex_init(&m->exec_lock, NULL);
 	pthread_mutex_init(&m->build_lock, NULL);
 	return m;
@@ -207,9 +197,8 @@ void memreg__acl_model_add(struct acl_model *m, struct acl_task *t)
 		m->head = t;
 	m->tail = t;
 	m->nr_tasks++;
-	/* Its host queries are refused until the capture ends (event.c). */
-	if (t->kind == ACL_TASK_RECORD && !t->external)
-		memreg__acl_event_captured(t->event, 1);
+	/* A record's event is "being captured" until the capture ends. */
+	memreg__acl_task_captured(t, 1);
 }
 
 /*
@@ -232,8 +221,7 @@ static void capture_close(struct acl_model *m)
 	__atomic_sub_fetch(&nr_capturing, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&model_lock);
 	for (t = m->head; t; t = t->next)
-		if (t->kind == ACL_TASK_RECORD && !t->external)
-			memreg__acl_event_captured(t->event, -1);
+		memreg__acl_task_captured(t, -1);
 }
 
 void memreg__acl_model_abandon(struct acl_model *m)
@@ -422,83 +410,6 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
 	return acl_ret(ACL_SUCCESS);
 }
 
-struct acl_task *memreg__acl_task_clone(const struct acl_task *t,
-					struct acl_stream *s)
-{
-	struct acl_task *c = malloc(sizeof(*c));
-	void *buf;
-
-	if (!c)
-		return NULL;
-	*c = *t;
-	c->next = NULL;
-	c->gen = 0;
-	c->block = NULL;
-	c->obj = NULL;
-	c->free_fn = NULL;
-	c->pool_buf = NULL;
-	c->pool_len = 0;
-	c->priv = NULL;
-	c->event = NULL;
-	c->model = NULL;
-	c->label = NULL;
-	c->list = NULL;
-	if (t->priv) {
-		c->priv = memreg__acl_builtin_priv_dup(t);
-		if (!c->priv)
-			goto err;
-	}
-	/*
-	 * A copy staged before its stream began capturing (another thread
-	 * began while it was queued): the template holds the bytes; the run
-	 * gets its own copy of them, not a pointer into the model.
-	 */
-	if (t->pool_buf || t->free_fn) {
-		buf = memreg__acl_stage_get(s, t->count, c);
-		if (!buf)
-			goto err;
-		memcpy(buf, t->src, t->count);
-		c->src = buf;
-	}
-	if (t->event) {
-		memreg__acl_event_ref(t->event);
-		c->event = t->event;
-	}
-	return c;
-err:
-	memreg__acl_task_release(c);
-	return NULL;
-}
-
-/*
- * A built model's run: one task that runs the model's streams from its
- * head stream, following its labels as it goes (build.c), rather than a
- * copy of each task queued now, which could not know where a switch
- * will go.
- */
-static aclError built_run(struct acl_model *m, struct acl_stream *s)
-{
-	struct acl_task *t;
-	aclError err;
-
-	if (!memreg__acl_model_built(m))
-		return acl_fail(ACL_ERROR_RT_MODEL_EXECUTE,
-				"modelRI %u is still being built: aclmdlRIBuildEnd first",
-				m->id);
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
-	t->kind = ACL_TASK_MODEL_RUN;
-	__atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED);
-	t->model = m;
-	err = memreg__acl_stream_enqueue(s, t);
-	if (err) {
-		memreg__acl_model_put(m);
-		free(t);
-	}
-	return err;
-}
-
 /*
  * Queue a run of @m on @s.  On a failure the tasks queued before it stay
  * queued (and run): a device model fails the same way, part done.
@@ -520,7 +431,7 @@ static aclError model_run(struct acl_model *m, struct acl_stream *s)
 				"stream %u is persistent: a model does not run on it",
 				s->id);
 	if (m->built)
-		return built_run(m, s);
+		return memreg__acl_built_run(m, s);
 	for (t = m->head; t; t = t->next, i++) {
 		c = memreg__acl_task_clone(t, s);
 		if (!c)
@@ -706,122 +617,17 @@ void memreg__acl_models_release(void)
 
 /* ---- aclmdlRIDebugPrint, aclmdlRIDebugJsonPrint ---- */
 
-static const char *task_name(const struct acl_task *t)
-{
-	switch (t->kind) {
-	case ACL_TASK_COPY:
-		return t->src ? "MEMCPY" : "MEMSET";
-	case ACL_TASK_RECORD:
-		return "EVENT_RECORD";
-	case ACL_TASK_WAIT:
-		return "EVENT_WAIT";
-	case ACL_TASK_RESET:
-		return "EVENT_RESET";
-	case ACL_TASK_CALLBACK:
-		return "HOST_CALLBACK";
-	case ACL_TASK_VALUE_WRITE:
-		return "VALUE_WRITE";
-	case ACL_TASK_VALUE_WAIT:
-		return "VALUE_WAIT";
-	case ACL_TASK_REDUCE:
-		return "REDUCE";
-	case ACL_TASK_RANDOM:
-		return "RANDOM_NUM";
-	case ACL_TASK_MODEL_RUN:
-		return "MODEL_EXECUTE";
-	case ACL_TASK_LABEL_SET:
-		return "LABEL_SET";
-	case ACL_TASK_LABEL_SWITCH:
-		return "LABEL_SWITCH_BY_INDEX";
-	case ACL_TASK_MODEL_END:
-		return "MODEL_END_GRAPH";
-	}
-	return "UNKNOWN";
-}
-
-/*
- * One task's parameters as `"name": value` pairs (JSON), or `name=value`
- * (text): @sep goes before each.  @verbose adds what only helps debug
- * memreg itself.
- */
+/* One task's parameters, after its type: see task_print.h. */
 static void print_params(FILE *f, const struct acl_task *t, bool json,
 			 bool verbose)
 {
-	const char *q = json ? "\"" : "", *eq = json ? ": " : "=";
-	const char *sep = json ? ", " : " ";
+	const struct acl_task_printer p = {
+		.f = f,
+		.json = json,
+		.verbose = verbose,
+	};
 
-#define P_PTR(name, p)							\
-	fprintf(f, "%s%s%s%s%s%s%p%s", sep, q, name, q, eq, q, (const void *)(p), q)
-#define P_U64(name, v)							\
-	fprintf(f, "%s%s%s%s%s%" PRIu64, sep, q, name, q, eq, (uint64_t)(v))
-#define P_I64(name, v)							\
-	fprintf(f, "%s%s%s%s%s%" PRId64, sep, q, name, q, eq, (int64_t)(v))
-#define P_BOOL(name, v)							\
-	fprintf(f, "%s%s%s%s%s%s", sep, q, name, q, eq, (v) ? "true" : "false")
-
-	switch (t->kind) {
-	case ACL_TASK_COPY:
-		P_PTR("dst", t->dst);
-		if (t->src)
-			P_PTR("src", t->src);
-		else
-			P_I64("value", t->value);
-		P_U64("size", t->count);
-		if (verbose) {
-			P_BOOL("dst_device", t->dst_dev);
-			P_BOOL("src_device", t->src_dev);
-		}
-		break;
-	case ACL_TASK_RECORD:
-	case ACL_TASK_WAIT:
-	case ACL_TASK_RESET:
-		P_PTR("event", t->event);
-		P_BOOL("external", t->external);
-		if (t->kind == ACL_TASK_WAIT)
-			P_I64("timeout_ms", t->timeout_ms);
-		break;
-	case ACL_TASK_CALLBACK:
-		fprintf(f, "%s%sfn%s%s%s%#" PRIxPTR "%s", sep, q, q, eq, q,
-			(uintptr_t)t->fn, q);
-		P_PTR("user_data", t->user);
-		P_BOOL("block", t->blocking);
-		break;
-	case ACL_TASK_VALUE_WRITE:
-	case ACL_TASK_VALUE_WAIT:
-		P_PTR("addr", t->dst);
-		P_U64("value", t->value64);
-		if (t->kind == ACL_TASK_VALUE_WAIT)
-			P_U64("flag", t->flag);
-		break;
-	case ACL_TASK_REDUCE:
-		P_PTR("dst", t->dst);
-		P_PTR("src", t->src);
-		P_U64("size", t->count);
-		P_U64("kind", t->flag);
-		P_I64("data_type", t->value);
-		break;
-	case ACL_TASK_RANDOM:
-		/* Its description is builtin.c's; where the numbers go is in it. */
-		break;
-	case ACL_TASK_MODEL_RUN:
-	case ACL_TASK_MODEL_END:
-		break;
-	case ACL_TASK_LABEL_SET:
-		P_PTR("label", memreg__acl_label_handle(t));
-		break;
-	case ACL_TASK_LABEL_SWITCH:
-		P_PTR("ptr", t->dst);
-		P_U64("max_value", t->flag);
-		P_PTR("label_list", memreg__acl_label_handle(t));
-		P_U64("labels", t->count);
-		break;
-	}
-	if (verbose)
-		P_U64("queued_by_tid", t->tid);
-#undef P_PTR
-#undef P_U64
-#undef P_I64
-#undef P_BOOL
+	memreg__acl_task_print(&p, t);
 }
 
 /*
@@ -883,7 +689,7 @@ aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
 		printf("aclmdlRI %u: %zu task(s), captured from stream %u in mode %s\n",
 		       m->id, m->nr_tasks, m->stream_id, mode_names[m->mode]);
 		for (t = m->head; t; t = t->next, i++) {
-			printf("  task %zu: %s", i, task_name(t));
+			printf("  task %zu: %s", i, t->ops->name);
 			print_params(stdout, t, false, false);
 			putchar('\n');
 		}
@@ -896,7 +702,7 @@ aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
 			       binding_flag(b), b->s ? "" : ", unbound", b->n);
 			for (i = 0; i < b->n; i++) {
 				t = b->tasks[i];
-				printf("    task %zu: %s", i, task_name(t));
+				printf("    task %zu: %s", i, t->ops->name);
 				print_params(stdout, t, false, false);
 				putchar('\n');
 			}
@@ -921,7 +727,7 @@ static void json_tasks(FILE *f, struct acl_task *head,
 		if (v)
 			t = v[i];
 		fprintf(f, "%s\n%s  {\"index\": %zu, \"type\": \"%s\"",
-			i ? "," : "", indent, i, task_name(t));
+			i ? "," : "", indent, i, t->ops->name);
 		print_params(f, t, true, verbose);
 		fputc('}', f);
 		if (!v)

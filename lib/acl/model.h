@@ -63,7 +63,7 @@ struct acl_model {
 	bool built;
 	pthread_mutex_t build_lock;
 	bool build_done;		/* aclmdlRIBuildEnd */
-	bool has_end;			/* aclmdlRIEndTask */
+	int32_t end_binding;		/* aclmdlRIEndTask's binding, -1 none */
 	int32_t head_binding;		/* the HEAD stream's binding, -1 none */
 	struct acl_binding **bindings;
 	uint32_t nr_bindings;
@@ -84,43 +84,16 @@ int memreg__acl_model_publish(struct acl_model *m);
 /* Has aclmdlRIBuildEnd finished @m's build? */
 bool memreg__acl_model_built(const struct acl_model *m);
 
-/*
- * A task a run of a model runs for its template @t on @s, owning what it
- * holds; NULL if out of memory.  memreg__acl_task_release() gives back
- * what a task that never reached a worker holds, and frees it.
- */
-struct acl_task *memreg__acl_task_clone(const struct acl_task *t,
-					struct acl_stream *s);
-void memreg__acl_task_release(struct acl_task *t);
-
 /* ---- build.c ---- */
 
 /* Add @t to @b; the bound stream's lock held.  ACL_SUCCESS or BAD_ALLOC. */
 aclError memreg__acl_binding_append(struct acl_binding *b, struct acl_task *t);
 /* aclmdlRIDestroy's part: unbind every stream still bound to @m. */
 void memreg__acl_model_unbind_all(struct acl_model *m);
-
-/* ---- label.c ---- */
-
 /*
- * aclmdlRIBuildEnd's part, for the switch @t of a model whose bindings
- * are sealed: where each label of its list was set in @m, in t->priv
- * (memreg__acl_label_targets_alloc() made room for it first, so that
- * nothing fails once the bindings are sealed).
+ * Queue a run of the built model @m on @s: one task that runs the
+ * model's streams, following its labels.  ACL_SUCCESS or the refusal.
  */
-int memreg__acl_label_targets_alloc(struct acl_task *t);
-void memreg__acl_label_resolve(const struct acl_model *m, struct acl_task *t);
-/*
- * When a run reaches the switch @t: the binding and position it goes
- * to, from the index in device memory now; or the failure.
- */
-aclError memreg__acl_label_switch(const struct acl_task *t, uint32_t *binding,
-				  size_t *pos);
-/* The labels set on @b are set no more, and in no list (@b unbound). */
-void memreg__acl_labels_unbind(const struct acl_binding *b);
-/* Drop the label or list reference of a label or switch task. */
-void memreg__acl_label_task_put(struct acl_task *t);
-/* For the debug prints: the handles a label or switch task names. */
-void *memreg__acl_label_handle(const struct acl_task *t);
+aclError memreg__acl_built_run(struct acl_model *m, struct acl_stream *s);
 
 #endif /* MEMREG_ACL_MODEL_H */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "runtime.h"
+#include "task_print.h"
 
 struct acl_report {
 	struct acl_report *next;
@@ -153,63 +154,36 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
 	return acl_ret(ret);
 }
 
-aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
-			     aclrtCallbackBlockType blockType, aclrtStream stream)
-{
-	struct acl_stream *s;
-	struct acl_task *t;
-	bool subscribed;
-	aclError ret;
+/* The task of aclrtLaunchCallback. */
+struct callback_task {
+	struct acl_task task;
+	aclrtCallback fn;
+	void *user;
+	bool blocking;		/* ACL_CALLBACK_BLOCK */
+};
+ACL_KIND_BEGINS_WITH_TASK(struct callback_task);
 
-	if (!fn)
-		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "fn is NULL"));
-	if (blockType != ACL_CALLBACK_NO_BLOCK &&
-	    blockType != ACL_CALLBACK_BLOCK)
-		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
-					"blockType %d: ACL_CALLBACK_NO_BLOCK or ACL_CALLBACK_BLOCK",
-					(int)blockType));
-	s = memreg__acl_stream_get(stream, &ret);
-	if (!s)
-		return acl_ret(ret);
-	pthread_mutex_lock(&memreg__acl_wait_lock);
-	subscribed = s->subscribed;
-	pthread_mutex_unlock(&memreg__acl_wait_lock);
-	/* No thread would ever run it. */
-	ret = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
-		       "stream %u has no thread subscribed (aclrtSubscribeReport) to run callbacks",
-		       s->id);
-	if (!subscribed)
-		goto out;
-	ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		goto out;
-	t->kind = ACL_TASK_CALLBACK;
-	t->fn = fn;
-	t->user = userData;
-	t->blocking = blockType == ACL_CALLBACK_BLOCK;
-	ret = memreg__acl_stream_enqueue(s, t);
-	if (ret)
-		free(t);
-out:
-	memreg__acl_stream_put(s);
-	return acl_ret(ret);
+static struct callback_task *callback_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct callback_task);
 }
 
-aclError memreg__acl_callback_task(struct acl_stream *s, struct acl_task *t,
-				   bool drop)
+/*
+ * Hand the callback to the stream's subscribed thread, and, if it
+ * blocks, hold the stream until it has run (or was dropped).
+ */
+static aclError callback_run(struct acl_stream *s, struct acl_task *t)
 {
+	struct callback_task *ct = callback_task(t);
 	struct acl_report *r;
 	aclError ret = ACL_SUCCESS;
 
-	if (drop)
-		return ACL_SUCCESS;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return ACL_ERROR_BAD_ALLOC;
-	r->fn = t->fn;
-	r->user = t->user;
-	r->block = t->blocking;
+	r->fn = ct->fn;
+	r->user = ct->user;
+	r->block = ct->blocking;
 	r->s = s;
 	pthread_mutex_lock(&memreg__acl_wait_lock);
 	/* Unsubscribed since it was queued: nobody to run it. */
@@ -233,6 +207,78 @@ aclError memreg__acl_callback_task(struct acl_stream *s, struct acl_task *t,
 	}
 	pthread_mutex_unlock(&memreg__acl_wait_lock);
 	return ret;
+}
+
+static struct acl_task *callback_clone(const struct acl_task *t,
+				       struct acl_stream *s)
+{
+	struct callback_task *c = malloc(sizeof(*c));
+
+	(void)s;
+	if (c)
+		*c = *callback_task(t);
+	return c ? &c->task : NULL;
+}
+
+static void callback_print(const struct acl_task_printer *p,
+			   const struct acl_task *t)
+{
+	const struct callback_task *ct = callback_task(t);
+
+	memreg__acl_print_addr(p, "fn", (uintptr_t)ct->fn);
+	memreg__acl_print_ptr(p, "user_data", ct->user);
+	memreg__acl_print_bool(p, "block", ct->blocking);
+}
+
+/* Dropped, or never queued: it holds nothing. */
+static const struct acl_task_ops callback_ops = {
+	.name = "HOST_CALLBACK",
+	.run = callback_run,
+	.clone = callback_clone,
+	.print = callback_print,
+};
+
+aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
+			     aclrtCallbackBlockType blockType, aclrtStream stream)
+{
+	struct callback_task *ct;
+	struct acl_stream *s;
+	bool subscribed;
+	aclError ret;
+
+	if (!fn)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "fn is NULL"));
+	if (blockType != ACL_CALLBACK_NO_BLOCK &&
+	    blockType != ACL_CALLBACK_BLOCK)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"blockType %d: ACL_CALLBACK_NO_BLOCK or ACL_CALLBACK_BLOCK",
+					(int)blockType));
+	s = memreg__acl_stream_get(stream, &ret);
+	if (!s)
+		return acl_ret(ret);
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	subscribed = s->subscribed;
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	/* No thread would ever run it. */
+	ret = acl_fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+		       "stream %u has no thread subscribed (aclrtSubscribeReport) to run callbacks",
+		       s->id);
+	if (!subscribed)
+		goto out;
+	ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
+	ct = calloc(1, sizeof(*ct));
+	if (!ct)
+		goto out;
+	ct->task.ops = &callback_ops;
+	ct->fn = fn;
+	ct->user = userData;
+	ct->blocking = blockType == ACL_CALLBACK_BLOCK;
+	ret = memreg__acl_stream_enqueue(s, &ct->task);
+	if (ret)
+		memreg__acl_task_release(&ct->task);
+out:
+	memreg__acl_stream_put(s);
+	return acl_ret(ret);
 }
 
 /* The first report for @tid, out of the queue; wait lock held. */

@@ -27,6 +27,7 @@
 #include <memreg/memreg.h>
 
 #include "ptrmap.h"
+#include "task.h"
 
 /* A context: the device it is on and, made on first use, its default stream. */
 struct acl_context {
@@ -225,148 +226,31 @@ struct acl_stream **memreg__acl_streams_ref(struct acl_context *ctx,
 /* The handle programs see. */
 aclrtStream memreg__acl_stream_handle(struct acl_stream *s);
 
-enum acl_task_kind {
-	ACL_TASK_COPY,		/* memcpy, or memset if src is NULL */
-	ACL_TASK_RECORD,	/* event.c */
-	ACL_TASK_WAIT,
-	ACL_TASK_RESET,
-	ACL_TASK_CALLBACK,	/* report.c */
-	ACL_TASK_VALUE_WRITE,	/* value.c */
-	ACL_TASK_VALUE_WAIT,
-	ACL_TASK_REDUCE,	/* builtin.c */
-	ACL_TASK_RANDOM,
-	ACL_TASK_MODEL_RUN,	/* build.c: one run of a built model */
-	/* Only in a built model's streams, never queued (build.c, label.c). */
-	ACL_TASK_LABEL_SET,
-	ACL_TASK_LABEL_SWITCH,
-	ACL_TASK_MODEL_END,
-};
-
-struct acl_event;
-
-/* Work a stream's worker runs, in the order it was queued. */
-struct acl_task {
-	struct acl_task *next;
-	enum acl_task_kind kind;
-	uint64_t seq;		/* its number in the stream, from 1: the task id */
-	uint32_t tid;		/* the thread that queued it */
-
-	/*
-	 * ACL_TASK_RECORD, _WAIT, _RESET: a reference, and which record
-	 * (numbered when queued, see memreg__acl_event_number()).  external:
-	 * captured with ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL.
-	 */
-	struct acl_event *event;
-	uint64_t gen;
-	int64_t timeout_ms;	/* _WAIT: < 0 none */
-	bool external;
-
-	/* ACL_TASK_CALLBACK */
-	aclrtCallback fn;
-	void *user;
-	bool blocking;		/* ACL_CALLBACK_BLOCK */
-
-	/*
-	 * ACL_TASK_REDUCE: dst = dst OP src over count bytes, op and dtype
-	 * in flag and value.  ACL_TASK_RANDOM: its description in priv
-	 * (malloc'd, freed by the task).
-	 */
-	void *priv;
-
-	/* ACL_TASK_VALUE_*: at dst, with value64; flag: the wait's condition. */
-	uint64_t value64;
-	uint32_t flag;
-
-	/* ACL_TASK_COPY; which sides must still be device memory when it runs. */
-	bool dst_dev, src_dev;
-	void *dst;
-	const void *src;	/* NULL: fill dst with value */
-	size_t count;
-	int value;
-	/* Work memory to give back once done: an allocator's, or the pool's. */
-	void *block;
-	aclrtAllocator obj;
-	aclrtAllocatorFreeFunc free_fn;
-	void *pool_buf;
-	size_t pool_len;
-
-	/* ACL_TASK_MODEL_RUN: a reference to the model it runs. */
-	struct acl_model *model;
-	/*
-	 * ACL_TASK_LABEL_SET: a reference to the label.  _LABEL_SWITCH: a
-	 * reference to the list (count: its labels), dst the uint32_t index,
-	 * flag the maximum; priv its targets once the build ended.
-	 */
-	struct acl_label *label;
-	struct acl_label_list *list;
-};
-
 /*
- * Queue @t (allocated with malloc; the worker frees it).  While a model
+ * Queue @t (allocated with malloc, a kind's struct; the worker frees it).  While a model
  * is captured from @s, @t goes to the model instead and is kept there as
  * the template of the task each run of the model queues.  Likewise while
  * @s is bound to a model being built; a persistent stream bound to none,
  * or whose model's build ended, refuses it (reason recorded).
  */
 aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t);
-/*
- * Run @t on @s's worker, or give back what it holds without running it
- * (@drop); 0 or the failure.  The worker frees @t afterwards.
- */
-aclError memreg__acl_task_run(struct acl_stream *s, struct acl_task *t,
-			      bool drop);
 /* Do @s's tasks go to a model rather than its queue (captured, persistent)? */
 bool memreg__acl_stream_keeps_tasks(struct acl_stream *s);
 
 /* ---- event.c ---- */
 
-/* Run or (stream destroyed by force) drop an event task; 0 or the failure. */
-aclError memreg__acl_event_task(struct acl_stream *s, struct acl_task *t,
-				bool drop);
-void memreg__acl_event_put(struct acl_event *e);
-void memreg__acl_event_ref(struct acl_event *e);
-/*
- * Give a record or wait task its record number as it is queued (not
- * captured): a record the next number, a wait the latest record queued
- * so far.  Called in queue order, with the stream's lock held.
- */
-void memreg__acl_event_number(struct acl_task *t);
-/*
- * A record of @e was captured into a model (@delta 1), or that capture
- * ended (-1): the event is "being captured" while any such is open.
- */
-void memreg__acl_event_captured(struct acl_event *e, int delta);
 /* aclFinalize's part: forget every event; rt.lock held. */
 void memreg__acl_events_release(void);
 
 /* ---- report.c ---- */
 
-/* Run or drop a host callback task; 0 or the failure. */
-aclError memreg__acl_callback_task(struct acl_stream *s, struct acl_task *t,
-				   bool drop);
 /* The stream ends: its pending reports go, its subscription too. */
 void memreg__acl_report_stream_gone(struct acl_stream *s);
-
-/* ---- value.c ---- */
-
-/* Run or drop a value write or wait task; 0 or the failure. */
-aclError memreg__acl_value_task(struct acl_stream *s, struct acl_task *t,
-				bool drop);
-
-/* ---- builtin.c ---- */
-
-/* Run or drop a reduce or random-number task; 0 or the failure. */
-aclError memreg__acl_builtin_task(struct acl_stream *s, struct acl_task *t,
-				  bool drop);
-/* A copy of @t's priv for another task of the same kind; NULL: no memory. */
-void *memreg__acl_builtin_priv_dup(const struct acl_task *t);
 
 /* ---- model.c (and model.h, build.c, label.c) ---- */
 
 struct acl_model;
 struct acl_binding;
-struct acl_label;
-struct acl_label_list;
 
 /* Keep @t in @m, in order; the lock of the stream captured into @m held. */
 void memreg__acl_model_add(struct acl_model *m, struct acl_task *t);
@@ -395,9 +279,6 @@ aclError memreg__acl_binding_keep(struct acl_stream *s, struct acl_task *t);
  * is bound to a model, it is unbound (build.c).  rt.lock may be held.
  */
 void memreg__acl_stream_unbind(struct acl_stream *s);
-/* Run or drop an ACL_TASK_MODEL_RUN; 0 or the first failure (build.c). */
-aclError memreg__acl_model_run_task(struct acl_stream *s, struct acl_task *t,
-				    bool drop);
 /* aclFinalize's part: every label and list goes (label.c); rt.lock held. */
 void memreg__acl_labels_release(void);
 
@@ -423,15 +304,29 @@ int memreg__acl_allocator_lookup(aclrtStream stream, struct acl_allocator *out);
 
 /* ---- staging.c ---- */
 
+/* Work memory a task holds: an allocator's block, or the pool's buffer. */
+struct acl_stage {
+	void *block;
+	aclrtAllocator obj;
+	aclrtAllocatorFreeFunc free_fn;
+	void *pool_buf;
+	size_t pool_len;
+};
+
 /*
  * Work memory of @len bytes for a task on @s, from the allocator
- * registered on it or else the runtime's pool; recorded in @t so that the
- * worker gives it back.  Returns the address to use, NULL on failure.
+ * registered on it or else the runtime's pool; recorded in @st so that
+ * the task gives it back.  Returns the address to use, NULL on failure.
  */
 void *memreg__acl_stage_get(struct acl_stream *s, size_t len,
-			    struct acl_task *t);
-/* Give back what memreg__acl_stage_get() recorded in @t. */
-void memreg__acl_stage_put(struct acl_task *t);
+			    struct acl_stage *st);
+/* Give back what memreg__acl_stage_get() recorded in @st. */
+void memreg__acl_stage_put(struct acl_stage *st);
+/* Does @st hold work memory? */
+static inline bool memreg__acl_staged(const struct acl_stage *st)
+{
+	return st->free_fn || st->pool_buf;
+}
 /* aclFinalize's part: free the pool. */
 void memreg__acl_stage_drain(void);
 

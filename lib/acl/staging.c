@@ -39,16 +39,16 @@ static unsigned int size_shift(size_t len)
 	return shift;
 }
 
-static void *pool_get(size_t len, struct acl_task *t)
+static void *pool_get(size_t len, struct acl_stage *st)
 {
 	unsigned int shift = size_shift(len), c;
 	struct pool_buf *b = NULL;
 
 	if (shift > POOL_MAX_SHIFT) {
 		/* Too big to keep: the bytes are allocated for this task. */
-		t->pool_buf = malloc(len);
-		t->pool_len = len;
-		return t->pool_buf;
+		st->pool_buf = malloc(len);
+		st->pool_len = len;
+		return st->pool_buf;
 	}
 	c = shift - POOL_MIN_SHIFT;
 	pthread_mutex_lock(&pool_lock);
@@ -60,8 +60,8 @@ static void *pool_get(size_t len, struct acl_task *t)
 	pthread_mutex_unlock(&pool_lock);
 	if (!b)
 		b = malloc((size_t)1 << shift);
-	t->pool_buf = b;
-	t->pool_len = (size_t)1 << shift;
+	st->pool_buf = b;
+	st->pool_len = (size_t)1 << shift;
 	return b;
 }
 
@@ -103,13 +103,13 @@ void memreg__acl_stage_drain(void)
 }
 
 void *memreg__acl_stage_get(struct acl_stream *s, size_t len,
-			    struct acl_task *t)
+			    struct acl_stage *st)
 {
 	struct acl_allocator a;
 	void *block, *addr, *hint;
 
 	if (memreg__acl_allocator_lookup(memreg__acl_stream_handle(s), &a))
-		return pool_get(len, t);
+		return pool_get(len, st);
 
 	/* No lock is held while the program's callbacks run. */
 	pthread_mutex_lock(&s->lock);
@@ -132,18 +132,18 @@ void *memreg__acl_stage_get(struct acl_stream *s, size_t len,
 	s->stage_addr = addr;
 	pthread_mutex_unlock(&s->lock);
 	/* Given back with the allocator it came from, registered or not. */
-	t->block = block;
-	t->obj = a.obj;
-	t->free_fn = a.free;
+	st->block = block;
+	st->obj = a.obj;
+	st->free_fn = a.free;
 	return addr;
 }
 
-void memreg__acl_stage_put(struct acl_task *t)
+void memreg__acl_stage_put(struct acl_stage *st)
 {
-	if (t->free_fn)
-		t->free_fn(t->obj, t->block);
-	else if (t->pool_buf)
-		pool_put(t->pool_buf, t->pool_len);
-	t->free_fn = NULL;
-	t->pool_buf = NULL;
+	if (st->free_fn)
+		st->free_fn(st->obj, st->block);
+	else if (st->pool_buf)
+		pool_put(st->pool_buf, st->pool_len);
+	st->free_fn = NULL;
+	st->pool_buf = NULL;
 }

@@ -102,74 +102,6 @@ aclrtStream memreg__acl_stream_handle(struct acl_stream *s)
 	return s;
 }
 
-/*
- * A copy or fill.  Device memory freed since the task was queued (the
- * program did not synchronize before aclrtFree) is unmapped: the copy
- * fails as a DMA to a bad address fails on a device, instead of
- * faulting the process.
- */
-static aclError run_copy(struct acl_task *t)
-{
-	struct acl_runtime *rt = &memreg__acl_rt;
-	bool dev = t->dst_dev || t->src_dev;
-	aclError err = ACL_SUCCESS;
-
-	if (dev) {
-		pthread_mutex_lock(&rt->lock);
-		if ((t->dst_dev &&
-		     !memreg__acl_devmem_covers(t->dst, t->count)) ||
-		    (t->src_dev &&
-		     !memreg__acl_devmem_covers(t->src, t->count)))
-			err = ACL_ERROR_RT_SYS_DMA;
-		else
-			pthread_rwlock_rdlock(&rt->devmem_use);
-		pthread_mutex_unlock(&rt->lock);
-		if (err)
-			goto out;
-	}
-	if (t->src)
-		memmove(t->dst, t->src, t->count);
-	else
-		memset(t->dst, t->value, t->count);
-	if (dev)
-		pthread_rwlock_unlock(&rt->devmem_use);
-out:
-	memreg__acl_stage_put(t);
-	return err;
-}
-
-aclError memreg__acl_task_run(struct acl_stream *s, struct acl_task *t,
-			      bool drop)
-{
-	switch (t->kind) {
-	case ACL_TASK_COPY:
-		if (!drop)
-			return run_copy(t);
-		memreg__acl_stage_put(t);
-		return ACL_SUCCESS;
-	case ACL_TASK_RECORD:
-	case ACL_TASK_WAIT:
-	case ACL_TASK_RESET:
-		return memreg__acl_event_task(s, t, drop);
-	case ACL_TASK_CALLBACK:
-		return memreg__acl_callback_task(s, t, drop);
-	case ACL_TASK_VALUE_WRITE:
-	case ACL_TASK_VALUE_WAIT:
-		return memreg__acl_value_task(s, t, drop);
-	case ACL_TASK_REDUCE:
-	case ACL_TASK_RANDOM:
-		return memreg__acl_builtin_task(s, t, drop);
-	case ACL_TASK_MODEL_RUN:
-		return memreg__acl_model_run_task(s, t, drop);
-	case ACL_TASK_LABEL_SET:
-	case ACL_TASK_LABEL_SWITCH:
-	case ACL_TASK_MODEL_END:
-		/* Kept in models only: the run of a model interprets them. */
-		break;
-	}
-	return ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
-}
-
 static void *worker_main(void *arg)
 {
 	struct acl_stream *s = arg;
@@ -193,7 +125,7 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&s->lock);
 		err = memreg__acl_task_run(s, t, drop);
 		/* A model's run told the callback of each task that failed. */
-		if (err && !drop && t->kind != ACL_TASK_MODEL_RUN)
+		if (err && !drop && !t->ops->tells_exceptions)
 			memreg__acl_exception(s, t, err);
 		pthread_mutex_lock(&s->lock);
 		s->head = t->next;
@@ -426,8 +358,7 @@ aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t)
 	 * order of the queue, and a task that never reaches a queue (a
 	 * captured one, a stopping stream) takes none.
 	 */
-	if (t->kind == ACL_TASK_RECORD || t->kind == ACL_TASK_WAIT)
-		memreg__acl_event_number(t);
+	memreg__acl_task_queued(t);
 	t->next = NULL;
 	t->seq = s->queued + 1;
 	t->tid = (uint32_t)gettid();

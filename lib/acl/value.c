@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "runtime.h"
+#include "task_print.h"
 
 #define VALUE_POLL_MS	1
 
@@ -35,14 +36,28 @@ static bool value_met(uint64_t cur, uint64_t value, uint32_t flag)
 	return false;
 }
 
+/* The task of aclrtValueWrite (value_write_ops) and aclrtValueWait. */
+struct value_task {
+	struct acl_task task;
+	uint64_t *addr;		/* device memory of aclrtMalloc */
+	uint64_t value;
+	uint32_t flag;		/* a wait's condition */
+};
+ACL_KIND_BEGINS_WITH_TASK(struct value_task);
+
+static struct value_task *value_task(const struct acl_task *t)
+{
+	return acl_task_data(t, struct value_task);
+}
+
 /*
- * Read (or, @write, store) the value at t->dst if it is still device
+ * Read (or, @write, store) the value at vt->addr if it is still device
  * memory; ACL_ERROR_RT_SYS_DMA if it was freed meanwhile.
  */
-static aclError value_access(struct acl_task *t, bool write, uint64_t *cur)
+static aclError value_access(struct value_task *vt, bool write, uint64_t *cur)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
-	uint64_t *p = t->dst;
+	uint64_t *p = vt->addr;
 
 	pthread_mutex_lock(&rt->lock);
 	if (!memreg__acl_devmem_find(p, sizeof(*p))) {
@@ -52,33 +67,35 @@ static aclError value_access(struct acl_task *t, bool write, uint64_t *cur)
 	pthread_rwlock_rdlock(&rt->devmem_use);
 	pthread_mutex_unlock(&rt->lock);
 	if (write)
-		__atomic_store_n(p, t->value64, __ATOMIC_RELEASE);
+		__atomic_store_n(p, vt->value, __ATOMIC_RELEASE);
 	else
 		*cur = __atomic_load_n(p, __ATOMIC_ACQUIRE);
 	pthread_rwlock_unlock(&rt->devmem_use);
 	return ACL_SUCCESS;
 }
 
-aclError memreg__acl_value_task(struct acl_stream *s, struct acl_task *t,
-				bool drop)
+static aclError value_write_run(struct acl_stream *s, struct acl_task *t)
 {
+	aclError err = value_access(value_task(t), true, NULL);
+
+	(void)s;
+	/* Wake the waits of every stream: one of them may be met. */
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	pthread_cond_broadcast(&memreg__acl_wait_cv);
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+	return err;
+}
+
+static aclError value_wait_run(struct acl_stream *s, struct acl_task *t)
+{
+	struct value_task *vt = value_task(t);
 	struct timespec ts;
 	aclError err;
 	uint64_t cur;
 
-	if (drop)
-		return ACL_SUCCESS;
-	if (t->kind == ACL_TASK_VALUE_WRITE) {
-		err = value_access(t, true, NULL);
-		/* Wake the waits of every stream: one of them may be met. */
-		pthread_mutex_lock(&memreg__acl_wait_lock);
-		pthread_cond_broadcast(&memreg__acl_wait_cv);
-		pthread_mutex_unlock(&memreg__acl_wait_lock);
-		return err;
-	}
 	for (;;) {
-		err = value_access(t, false, &cur);
-		if (err || value_met(cur, t->value64, t->flag))
+		err = value_access(vt, false, &cur);
+		if (err || value_met(cur, vt->value, vt->flag))
 			return err;
 		/* Destroyed by force: the wait ends, the stream goes. */
 		if (memreg__acl_stream_forced(s))
@@ -91,12 +108,54 @@ aclError memreg__acl_value_task(struct acl_stream *s, struct acl_task *t,
 	}
 }
 
+static struct acl_task *value_clone(const struct acl_task *t,
+				    struct acl_stream *s)
+{
+	struct value_task *c = malloc(sizeof(*c));
+
+	(void)s;
+	if (c)
+		*c = *value_task(t);
+	return c ? &c->task : NULL;
+}
+
+static void value_write_print(const struct acl_task_printer *p,
+			      const struct acl_task *t)
+{
+	const struct value_task *vt = value_task(t);
+
+	memreg__acl_print_ptr(p, "addr", vt->addr);
+	memreg__acl_print_u64(p, "value", vt->value);
+}
+
+static void value_wait_print(const struct acl_task_printer *p,
+			     const struct acl_task *t)
+{
+	value_write_print(p, t);
+	memreg__acl_print_u64(p, "flag", value_task(t)->flag);
+}
+
+/* They hold nothing: dropped or released, there is nothing to give back. */
+static const struct acl_task_ops value_write_ops = {
+	.name = "VALUE_WRITE",
+	.run = value_write_run,
+	.clone = value_clone,
+	.print = value_write_print,
+};
+
+static const struct acl_task_ops value_wait_ops = {
+	.name = "VALUE_WAIT",
+	.run = value_wait_run,
+	.clone = value_clone,
+	.print = value_wait_print,
+};
+
 /* The address must be 8-byte aligned and inside one aclrtMalloc. */
 static aclError value_queue(void *devAddr, uint64_t value, uint32_t flag,
-			    aclrtStream stream, enum acl_task_kind kind)
+			    aclrtStream stream, const struct acl_task_ops *ops)
 {
+	struct value_task *vt;
 	struct acl_stream *s;
-	struct acl_task *t;
 	aclError ret;
 	bool dev;
 
@@ -113,22 +172,21 @@ static aclError value_queue(void *devAddr, uint64_t value, uint32_t flag,
 		return acl_fail(ACL_ERROR_INVALID_PARAM,
 				"devAddr %p is not device memory of aclrtMalloc",
 				devAddr);
-	t = calloc(1, sizeof(*t));
-	if (!t)
+	vt = calloc(1, sizeof(*vt));
+	if (!vt)
 		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
-	t->kind = kind;
-	t->dst = devAddr;
-	t->dst_dev = true;
-	t->value64 = value;
-	t->flag = flag;
+	vt->task.ops = ops;
+	vt->addr = devAddr;
+	vt->value = value;
+	vt->flag = flag;
 	s = memreg__acl_stream_get(stream, &ret);
 	if (!s) {
-		free(t);
+		free(vt);
 		return ret;
 	}
-	ret = memreg__acl_stream_enqueue(s, t);
+	ret = memreg__acl_stream_enqueue(s, &vt->task);
 	if (ret)
-		free(t);
+		memreg__acl_task_release(&vt->task);
 	memreg__acl_stream_put(s);
 	return ret;
 }
@@ -141,7 +199,7 @@ aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag,
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 					"flag %u: reserved, must be 0", flag));
 	return acl_ret(value_queue(devAddr, value, flag, stream,
-				   ACL_TASK_VALUE_WRITE));
+				   &value_write_ops));
 }
 
 aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
@@ -152,5 +210,5 @@ aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
 					"flag %u is no ACL_STREAM_WAIT_VALUE_*",
 					flag));
 	return acl_ret(value_queue(devAddr, value, flag, stream,
-				   ACL_TASK_VALUE_WAIT));
+				   &value_wait_ops));
 }
