@@ -16,9 +16,14 @@
  * map behind one mutex that nothing else takes: one uncontended lock, a
  * probe and a copy.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
-#include "runtime.h"
+#include <acl/acl.h>
+
+#include "allocator.h"
+#include "errors.h"
+#include "ptrmap.h"
 
 struct acl_allocator_desc {
 	aclrtAllocator obj;

@@ -41,7 +41,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model.h"
+#include <acl/acl.h>
+
+#include "build.h"
+#include "device.h"
+#include "errors.h"
+#include "exception.h"
+#include "model_internal.h"
+#include "runtime.h"
+#include "stream.h"
+#include "task.h"
 
 /* A reference to the built model @handle; *err set (recorded) if not. */
 static struct acl_model *built_get(aclmdlRI handle, aclError *err)
@@ -144,7 +153,7 @@ void memreg__acl_stream_unbind(struct acl_stream *s)
 	struct acl_binding *b;
 	struct acl_model *m = NULL;
 
-	/* The model stays while its binding is the stream's (model.h). */
+	/* The model stays while its binding is the stream's (model_internal.h). */
 	pthread_mutex_lock(&s->lock);
 	b = s->bound;
 	if (b) {

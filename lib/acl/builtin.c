@@ -22,7 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <acl/acl.h>
+
+#include "errors.h"
+#include "memory.h"
 #include "runtime.h"
+#include "stream.h"
+#include "task.h"
 #include "task_print.h"
 
 /* ---- element types ---- */

@@ -14,7 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "device.h"
+#include "errors.h"
+#include "ptrmap.h"
 #include "runtime.h"
+#include "stream.h"
 
 static __thread struct acl_context *cur_ctx;
 static __thread uint64_t cur_ctx_id;

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime.h"
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "errors.h"
 
 static const struct {
 	int err;

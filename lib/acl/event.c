@@ -55,8 +55,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <acl/acl.h>
+
+#include "device.h"
+#include "errors.h"
+#include "event.h"
+#include "ptrmap.h"
 #include "runtime.h"
+#include "stream.h"
+#include "task.h"
 #include "task_print.h"
+#include "wait.h"
 
 #define EVENT_FLAGS	(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | \
 			 ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY | \

@@ -11,7 +11,12 @@
  * callback whose stream was unsubscribed before it ran
  * (ACL_ERROR_RT_STREAM_NO_CB_REG).
  */
-#include "runtime.h"
+#include <acl/acl.h>
+
+#include "errors.h"
+#include "exception.h"
+#include "stream.h"
+#include "task.h"
 
 struct rtExceptionInfo {
 	uint32_t task_id;

@@ -11,6 +11,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "device.h"
+#include "errors.h"
+#include "hostmem.h"
+#include "memory.h"
+#include "ptrmap.h"
 #include "runtime.h"
 
 struct acl_hostmem {

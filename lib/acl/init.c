@@ -12,7 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "device.h"
+#include "errors.h"
+#include "event.h"
+#include "hostmem.h"
+#include "label.h"
+#include "memory.h"
+#include "model.h"
+#include "ptrmap.h"
 #include "runtime.h"
+#include "staging.h"
+#include "vmm.h"
 
 struct acl_runtime memreg__acl_rt = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,

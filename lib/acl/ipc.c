@@ -22,6 +22,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "device.h"
+#include "errors.h"
+#include "ipc.h"
+#include "memory.h"
 #include "runtime.h"
 #include "../core/layers.h"
 

@@ -37,7 +37,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model.h"
+#include <acl/acl.h>
+
+#include "device.h"
+#include "errors.h"
+#include "label.h"
+#include "memory.h"
+#include "model_internal.h"
+#include "ptrmap.h"
+#include "runtime.h"
+#include "stream.h"
+#include "task.h"
 #include "task_print.h"
 
 /* CANN's most labels per process, and labels per list. */

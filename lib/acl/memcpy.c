@@ -19,7 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <acl/acl.h>
+
+#include "errors.h"
+#include "memory.h"
+#include "model.h"
 #include "runtime.h"
+#include "staging.h"
+#include "stream.h"
+#include "task.h"
 #include "task_print.h"
 
 /* The task of aclrtMemcpyAsync (memcpy_ops) and aclrtMemsetAsync (memset_ops). */

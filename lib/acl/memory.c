@@ -17,6 +17,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "device.h"
+#include "errors.h"
+#include "memory.h"
+#include "ptrmap.h"
 #include "runtime.h"
 
 #define ACL_MEM_ALIGN	32

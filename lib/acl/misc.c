@@ -7,7 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "device.h"
+#include "errors.h"
+#include "event.h"
 #include "runtime.h"
+#include "stream.h"
 
 #ifndef MEMREG_VERSION
 #define MEMREG_VERSION	"0.0.0"	/* lib/Makefile passes the library's */

@@ -47,7 +47,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <acl/acl.h>
+
+#include "device.h"
+#include "errors.h"
 #include "model.h"
+#include "model_internal.h"
+#include "ptrmap.h"
+#include "runtime.h"
+#include "stream.h"
+#include "task.h"
 #include "task_print.h"
 
 static pthread_mutex_t model_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -16,8 +16,14 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "runtime.h"
+#include <acl/acl.h>
+
+#include "errors.h"
+#include "report.h"
+#include "stream.h"
+#include "task.h"
 #include "task_print.h"
+#include "wait.h"
 
 struct acl_report {
 	struct acl_report *next;

@@ -15,7 +15,9 @@
  */
 #include <stdlib.h>
 
-#include "runtime.h"
+#include "allocator.h"
+#include "staging.h"
+#include "stream.h"
 
 /* The pool: free buffers by power-of-two size class, 4 KiB .. 64 MiB. */
 #define POOL_MIN_SHIFT	12

@@ -35,37 +35,24 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime.h"
+#include <acl/acl.h>
 
-pthread_mutex_t memreg__acl_wait_lock = PTHREAD_MUTEX_INITIALIZER;
-pthread_cond_t memreg__acl_wait_cv;
-static pthread_once_t wait_cv_once = PTHREAD_ONCE_INIT;
+#include "build.h"
+#include "device.h"
+#include "errors.h"
+#include "exception.h"
+#include "model.h"
+#include "ptrmap.h"
+#include "report.h"
+#include "runtime.h"
+#include "stream.h"
+#include "task.h"
+#include "wait.h"
+
 static uint32_t next_stream_id;
 
 /* Set in each worker: the stream whose work the thread runs. */
 static __thread struct acl_stream *worker_stream;
-
-/* Timed waits must not jump with the wall clock. */
-static void wait_cv_init(void)
-{
-	pthread_condattr_t attr;
-
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&memreg__acl_wait_cv, &attr);
-	pthread_condattr_destroy(&attr);
-}
-
-void memreg__acl_deadline(struct timespec *ts, int64_t ms)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (ms % 1000) * 1000000;
-	if (ts->tv_nsec >= 1000000000) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000;
-	}
-}
 
 bool memreg__acl_stream_forced(struct acl_stream *s)
 {
@@ -148,7 +135,7 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
 	struct acl_stream *s = calloc(1, sizeof(*s));
 	pthread_condattr_t attr;
 
-	pthread_once(&wait_cv_once, wait_cv_init);
+	memreg__acl_wait_init();
 	/* The device's stream table is full, as a real one gets. */
 	if (rt->devices[ctx->device].nr_streams >= ACL_EMU_MAX_STREAMS) {
 		free(s);

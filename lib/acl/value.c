@@ -16,8 +16,15 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <acl/acl.h>
+
+#include "errors.h"
+#include "memory.h"
 #include "runtime.h"
+#include "stream.h"
+#include "task.h"
 #include "task_print.h"
+#include "wait.h"
 
 #define VALUE_POLL_MS	1
 

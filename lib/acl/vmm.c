@@ -32,7 +32,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <acl/acl.h>
+#include <memreg/memreg.h>
+
+#include "device.h"
+#include "errors.h"
+#include "ipc.h"
+#include "memory.h"
+#include "ptrmap.h"
 #include "runtime.h"
+#include "vmm.h"
 #include "../core/layers.h"
 
 /* CANN's granularity: 2 MiB, the device's huge page. */

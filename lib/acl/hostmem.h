@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Pinned host memory (hostmem.c), for the rest of lib/acl.
+ */
+#ifndef MEMREG_ACL_HOSTMEM_H
+#define MEMREG_ACL_HOSTMEM_H
+
+/*
+ * aclFinalize's part: every aclrtMallocHost buffer unpinned and freed;
+ * rt.lock held.
+ */
+void memreg__acl_hostmem_release(void);
+
+#endif /* MEMREG_ACL_HOSTMEM_H */
