@@ -153,7 +153,7 @@ void memreg__acl_stream_unbind(struct acl_stream *s)
 	struct acl_binding *b;
 	struct acl_model *m = NULL;
 
-	/* The model stays while its binding is the stream's (model_internal.h). */
+	/* The model outlives the stream's binding (model_internal.h). */
 	pthread_mutex_lock(&s->lock);
 	b = s->bound;
 	if (b) {
@@ -561,14 +561,15 @@ static aclError run_one(struct acl_stream *s, struct acl_task *run,
 	aclError err;
 
 	if (!c) {
-		memreg__acl_exception(s, run, ACL_ERROR_BAD_ALLOC);
+		memreg__acl_exception(run, s->id, s->device,
+				      ACL_ERROR_BAD_ALLOC);
 		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
 	}
 	c->seq = run->seq;
 	memreg__acl_task_queued(c);
 	err = memreg__acl_task_run(s, c, false);
 	if (err)
-		memreg__acl_exception(s, c, err);
+		memreg__acl_exception(c, s->id, s->device, err);
 	free(c);
 	return err;
 }
@@ -603,7 +604,7 @@ static aclError model_run_run(struct acl_stream *s, struct acl_task *t)
 				b = m->bindings[pc.binding];
 				continue;
 			}
-			memreg__acl_exception(s, t, err);
+			memreg__acl_exception(t, s->id, s->device, err);
 			b = NULL;
 		} else {
 			err = run_one(s, t, op);

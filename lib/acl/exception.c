@@ -15,7 +15,6 @@
 
 #include "errors.h"
 #include "exception.h"
-#include "stream.h"
 #include "task.h"
 
 struct rtExceptionInfo {
@@ -35,8 +34,8 @@ aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback)
 	return acl_ret(ACL_SUCCESS);
 }
 
-void memreg__acl_exception(struct acl_stream *s, struct acl_task *t,
-			   aclError err)
+void memreg__acl_exception(const struct acl_task *t, uint32_t stream_id,
+			   int32_t device, aclError err)
 {
 	aclrtExceptionInfoCallback cb;
 	struct rtExceptionInfo info;
@@ -45,9 +44,9 @@ void memreg__acl_exception(struct acl_stream *s, struct acl_task *t,
 	if (!cb)
 		return;
 	info.task_id = (uint32_t)t->seq;
-	info.stream_id = s->id;
+	info.stream_id = stream_id;
 	info.thread_id = t->tid;
-	info.device_id = (uint32_t)s->device;
+	info.device_id = (uint32_t)device;
 	info.error = (uint32_t)err;
 	cb(&info);
 }

@@ -5,13 +5,17 @@
 #ifndef MEMREG_ACL_EXCEPTION_H
 #define MEMREG_ACL_EXCEPTION_H
 
+#include <stdint.h>
+
 #include <acl/acl_base.h>
 
-struct acl_stream;
 struct acl_task;
 
-/* A task of @s failed with @err: tell the program's exception callback. */
-void memreg__acl_exception(struct acl_stream *s, struct acl_task *t,
-			   aclError err);
+/*
+ * A task of the stream @stream_id on @device failed with @err: tell the
+ * program's exception callback.
+ */
+void memreg__acl_exception(const struct acl_task *t, uint32_t stream_id,
+			   int32_t device, aclError err);
 
 #endif /* MEMREG_ACL_EXCEPTION_H */

@@ -30,7 +30,10 @@
 #include "task.h"
 #include "task_print.h"
 
-/* The task of aclrtMemcpyAsync (memcpy_ops) and aclrtMemsetAsync (memset_ops). */
+/*
+ * The task of aclrtMemcpyAsync (memcpy_ops),
+ * and of aclrtMemsetAsync (memset_ops).
+ */
 struct copy_task {
 	struct acl_task task;
 	/* Which sides must still be device memory when it runs. */

@@ -113,7 +113,7 @@ static void *worker_main(void *arg)
 		err = memreg__acl_task_run(s, t, drop);
 		/* A model's run told the callback of each task that failed. */
 		if (err && !drop && !t->ops->tells_exceptions)
-			memreg__acl_exception(s, t, err);
+			memreg__acl_exception(t, s->id, s->device, err);
 		pthread_mutex_lock(&s->lock);
 		s->head = t->next;
 		if (!s->head)

@@ -108,10 +108,11 @@ aclrtStream memreg__acl_stream_handle(struct acl_stream *s);
 
 /*
  * Queue @t (allocated with malloc, a kind's struct; the worker frees
- * it).  While a model is captured from @s, @t goes to the model instead and is kept there as
- * the template of the task each run of the model queues.  Likewise while
- * @s is bound to a model being built; a persistent stream bound to none,
- * or whose model's build ended, refuses it (reason recorded).
+ * it).  While a model is captured from @s, @t goes to the model instead
+ * and is kept there as the template of the task each run of the model
+ * queues.  Likewise while @s is bound to a model being built; a
+ * persistent stream bound to none, or whose model's build ended,
+ * refuses it (reason recorded).
  */
 aclError memreg__acl_stream_enqueue(struct acl_stream *s, struct acl_task *t);
 /* Do @s's tasks go to a model rather than its queue (captured, persistent)? */
