@@ -6,7 +6,7 @@ CFLAGS	?= -O2 -g
 
 $(BUILD)/bench/adxl_bench: $(TOP)/bench/adxl_bench.c $(TOP)/bench/bench_json.h \
 		$(TOP)/include/adxl/adxl.h \
-		$(BUILD)/lib/libmemreg.so
+		$(BUILD)/lib/libcann_hixl.so
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -Wall -Wextra -Werror $(CFLAGS) -I$(TOP)/include \
-		-I$(TOP)/uapi -o $@ $< -L$(BUILD)/lib -lmemreg -pthread
+		-I$(TOP)/uapi -o $@ $< -L$(BUILD)/lib -lcann_hixl -pthread

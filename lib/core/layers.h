@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What lib/core offers the API layers of the same library (acl, adxl,
- * mstx) beyond <memreg/memreg.h>.  The context stays opaque to them: a
- * layer that needs a command the public API has no function for asks
- * lib/core here, and gets the core's error mapping with it.
+ * What lib/core offers the API layers (acl, adxl, mstx) beyond
+ * <memreg/memreg.h>.  The context stays opaque to them: a layer that
+ * needs a command the public API has no function for asks lib/core here,
+ * and gets the core's error mapping with it.  lib/mstx is in libmemreg
+ * itself; lib/acl is libascendcl.so, so what it calls here is exported
+ * under MEMREG_PRIVATE_<VERSION> (lib/libmemreg.map), a node for memreg's
+ * own libraries, never for programs.
  */
 #ifndef MEMREG_CORE_LAYERS_H
 #define MEMREG_CORE_LAYERS_H

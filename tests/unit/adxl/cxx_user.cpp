@@ -2,7 +2,7 @@
 /*
  * The C++ headers used the way CANN programs use adxl::AdxlEngine (as in
  * Mooncake's AscendDirect transport and the hixl samples): built with
- * -std=c++11 -Wall -Wextra -Werror, linked with -lmemreg, run without the
+ * -std=c++11 -Wall -Wextra -Werror, linked with -lcann_hixl, run without the
  * module.  Prints "ok"/"not ok" lines.
  */
 #include <cstdio>

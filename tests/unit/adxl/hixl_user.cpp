@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * <hixl/hixl.h> used the way CANN's hixl examples use hixl::Hixl: built
- * with -std=c++11 -Wall -Wextra -Werror, linked with -lmemreg, run without
+ * with -std=c++11 -Wall -Wextra -Werror, linked with -lcann_hixl, run without
  * the module.  The method signatures are pinned by member pointers of the
  * reference's types.  Prints "ok"/"not ok" lines.  The C functions behind
  * the async connect and the batch status move data between two engines in

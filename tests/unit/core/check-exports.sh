@@ -1,68 +1,87 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The dynamic symbols of libmemreg.so are exactly the global ones of the
-# version script (every node: the core's and each API layer's), each
-# declared in a public header, none internal; C++ symbols (LlmDataDist's
+# The dynamic symbols of one of memreg's libraries (libmemreg.so or a CANN
+# face: libascendcl.so, libcann_hixl.so, libllm_datadist.so) are exactly
+# the global ones of its version script, each under the version of the
+# node that lists it; each declared in a public header, none internal,
+# but for a private node's (MEMREG_PRIVATE_*, ADXL_PRIVATE_*: what one
+# library of memreg uses of another, no API); C++ symbols (LlmDataDist's
 # methods) each match a pattern of an extern "C++" block of the script,
-# whose class a public header declares; and every memreg_* symbol of
-# the version script has its man page, docs/man/<symbol>.3 (a page of its
-# own or a .so link to the page it shares), which scripts/install installs.
-# Usage: check-exports.sh LIBMEMREG_SO VERSION_SCRIPT HEADER...
+# whose class a public header declares; and every memreg_* symbol of the
+# version script has its man page, docs/man/<symbol>.3 (a page of its own
+# or a .so link to the page it shares), which scripts/install installs.
+# Usage: check-exports.sh SO VERSION_SCRIPT HEADER...
 # MEMREG_MAN_DIR: the pages to check instead of the tree's docs/man.
 set -eu
 so=$1 map=$2
 man=${MEMREG_MAN_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/docs/man}
+lib=$(basename "$so")
 shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Symbols are listed by name, one per line ("name;"); "local: *;" is not one.
-grep -E '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*;[[:space:]]*$' "$map" |
-	tr -d ' \t;' | sort >"$tmp/want"
+# The script's symbols with their node, "name NODE" (a C++ pattern
+# "ns::Class::* NODE"), in the order they come.  Comments are dropped;
+# "local: *;" is not a symbol.
+sed -e 's|/\*.*\*/||g' -e '/\/\*/,/\*\//d' "$map" | awk '
+	/^[[:space:]]*[A-Za-z_][A-Za-z0-9_.]*[[:space:]]*\{/ { node = $1; sub(/\{.*/, "", node) }
+	/^[[:space:]]*[A-Za-z_][A-Za-z0-9_:]*(::\*)?;[[:space:]]*$/ {
+		s = $1; sub(/;.*/, "", s); print s, node
+	}' >"$tmp/nodes"
+grep -v '::' "$tmp/nodes" | sort >"$tmp/want_ver" || true
+cut -d' ' -f1 "$tmp/want_ver" >"$tmp/want"
+grep '::' "$tmp/nodes" >"$tmp/cxx_patterns" || true
+grep -E ' [A-Z_]+_PRIVATE_[^ ]*$' "$tmp/want_ver" | cut -d' ' -f1 >"$tmp/private" || true
+
+# The library's: "name VERSION" (name@@VERSION or name@VERSION).
 nm -D --defined-only "$so" | awk '$2 == "T" || $2 == "D" || $2 == "B" { print $3 }' |
-	sed 's/@.*//' | sort >"$tmp/all"
-grep -v '^_Z' "$tmp/all" >"$tmp/got" || true
-# extern "C++" patterns: "ns::Class::*;" lines
-grep -E '^[[:space:]]*[A-Za-z_][A-Za-z0-9_:]*::\*;[[:space:]]*$' "$map" |
-	tr -d ' \t;' >"$tmp/cxx_patterns" || true
+	sed 's/@@*/ /' | sort >"$tmp/all_ver"
+cut -d' ' -f1 "$tmp/all_ver" >"$tmp/all"
+grep -v '^_Z' "$tmp/all_ver" >"$tmp/got_ver" || true
+cut -d' ' -f1 "$tmp/got_ver" >"$tmp/got"
 
 status=0
 for sym in $(grep '^_Z' "$tmp/all"); do
 	dem=$(echo "$sym" | c++filt)
-	matched=
-	while read -r pat; do
+	ver=$(grep "^$sym " "$tmp/all_ver" | cut -d' ' -f2)
+	matched= node=
+	while read -r pat pnode; do
 		# shellcheck disable=SC2254 # the pattern is a glob on purpose
-		case $dem in $pat*) matched=$pat ;; esac
+		case $dem in ${pat%\*}*) matched=$pat node=$pnode ;; esac
 	done <"$tmp/cxx_patterns"
 	if [ -z "$matched" ]; then
-		echo "FAIL C++ symbol in no extern \"C++\" pattern of $map: $dem"
+		echo "FAIL $lib: C++ symbol in no extern \"C++\" pattern of $map: $dem"
 		status=1
 		continue
 	fi
+	[ "$ver" = "$node" ] ||
+		{ echo "FAIL $lib: $dem has version '$ver', its node is $node"; status=1; }
 	cls=${matched%::\*}
 	cls=${cls##*::}
 	cat "$@" | grep -Eq "class( [^ ]*\))? $cls\b" ||
-		{ echo "FAIL $dem: class $cls not declared in a public header"; status=1; }
+		{ echo "FAIL $lib: $dem: class $cls not declared in a public header"; status=1; }
 done
 
-if ! cmp -s "$tmp/want" "$tmp/got"; then
-	echo "FAIL exports differ from $map (- script, + library):"
-	diff "$tmp/want" "$tmp/got" | sed -n 's/^[<>]/  &/p'
+if ! cmp -s "$tmp/want_ver" "$tmp/got_ver"; then
+	echo "FAIL $lib: exports (name version) differ from $map (- script, + library):"
+	diff "$tmp/want_ver" "$tmp/got_ver" | sed -n 's/^[<>]/  &/p'
 	status=1
 fi
 for sym in $(cat "$tmp/got"); do
+	grep -qx "$sym" "$tmp/private" && continue
 	case $sym in
-	memreg__*) echo "FAIL internal symbol exported: $sym"; status=1 ;;
+	memreg__* | adxl__*) echo "FAIL $lib: internal symbol exported: $sym"; status=1 ;;
 	esac
 	cat "$@" | grep -q "[ *]$sym(" ||
-		{ echo "FAIL $sym not declared in a public header"; status=1; }
+		{ echo "FAIL $lib: $sym not declared in a public header"; status=1; }
 done
-[ $status = 0 ] && echo "ok exports: $(wc -l <"$tmp/got") C symbols and $(grep -c '^_Z' "$tmp/all") C++ ones, all in the version script and headers"
+[ $status = 0 ] && echo "ok exports: $lib: $(($(wc -l <"$tmp/got") - $(wc -l <"$tmp/private"))) C symbols, $(wc -l <"$tmp/private") private and $(grep -c '^_Z' "$tmp/all") C++ ones, each under its node of the version script; the public ones in headers"
 
 # The man pages: one per memreg_* symbol of the script, and a link page's
 # target (".so man3/<page>.3") present too.
+grep -qE '^memreg_[^_]' "$tmp/want" || exit $status
 man_status=0 pages=0
-for sym in $(grep -E '^memreg_' "$tmp/want"); do
+for sym in $(grep -E '^memreg_[^_]' "$tmp/want"); do
 	page=$man/$sym.3
 	if [ ! -f "$page" ]; then
 		echo "not ok - man page: $sym has no docs/man/$sym.3"

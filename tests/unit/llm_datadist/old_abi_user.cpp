@@ -2,7 +2,7 @@
 /*
  * LlmDataDist from a program built as hixl's examples build theirs:
  * -D_GLIBCXX_USE_CXX11_ABI=0 (libstdc++'s old std::string), C++11, every
- * warning, linked with the shipped libmemreg (built with the new one).
+ * warning, linked with the shipped libllm_datadist (built with the new one).
  * The strings of the options and ClusterInfos must arrive intact: a bad
  * option is refused for what it is, and good ones get as far as the
  * module (absent here: LLM_FAILED, not LLM_PARAM_INVALID).

@@ -4,5 +4,5 @@
 #   acl_fill         aclrtMalloc until refused (cases/devmem_pressure.sh)
 PROGS	+= itest_adversary acl_fill
 itest_adversary_OBJS	:= memtest.o adxl_testlib.o
-itest_adversary_LIBS	:= $(MEMREG)
-acl_fill_LIBS		:= $(MEMREG)
+itest_adversary_LIBS	:= $(HIXL) $(MEMREG)
+acl_fill_LIBS		:= $(ACL)

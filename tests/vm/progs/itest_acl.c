@@ -7,7 +7,8 @@
  * runtime's work memory, pinned host memory, and freeing registered
  * device memory, events ordering two streams, forced stream destroy,
  * and a queued copy whose device memory was freed failing through the
- * exception callback.  Linked against the shipped libmemreg.so.
+ * exception callback.  Linked against the shipped libascendcl.so (and
+ * libmemreg.so).
  */
 #include <errno.h>
 #include <pthread.h>
