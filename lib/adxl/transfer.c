@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * TransferSync, and the transfer path TransferAsync's worker shares.
+ * TransferSync, and what every transport's transfers share: the checks of
+ * the descriptors, the look-ups of their local and remote registrations,
+ * the loop over batches with its deadline, and the words for a link that
+ * broke.
  *
- * Each ADXL descriptor becomes one memreg descriptor: the local range must
- * lie in one of our registrations, the remote one in a registration the
- * peer granted before we connected (found by address; the kernel checks
- * the whole range again and answers ERANGE if it sticks out).  The
- * descriptors go to the module in batches as large as it takes
- * (MEMREG_XFER_MAX_DESCS): one ioctl per batch is the point of the
- * design, and the timeout is checked between batches, as the reference
- * checks it between its batches.
+ * The local range of each descriptor must lie in one of our
+ * registrations; the remote one in a registration the peer announced
+ * before we connected (found by address).  Where the carrier does not
+ * check the remote range itself (a plugin: no module on the path), it is
+ * checked here before anything is sent.  Each transport turns a resolved
+ * descriptor into its own element (its @fill) and sends a batch of them
+ * (its @send), in batches of the size the transport says: as large as
+ * its carrier takes, or what bounds the memory a call allocates.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,9 +20,8 @@
 
 #include "adxl_int.h"
 
-/* Descriptors resolved per ioctl; also bounds the array we allocate. */
-#define BATCH	MEMREG_XFER_MAX_DESCS
-#define ON_STACK	32	/* 1.5 KiB of stack */
+/* Small transfers, the common case, cost no allocation: 1.5 KiB of stack. */
+#define ON_STACK_BYTES	1536
 
 adxl_status_t adxl__check_descs(enum adxl_transfer_op op,
 				const struct adxl_transfer_desc *descs,
@@ -85,12 +87,16 @@ adxl_status_t adxl__desc_regs(struct adxl_engine *e, struct adxl_peer *p,
 	return ADXL_SUCCESS;
 }
 
-/* Fill @out from @descs; ADXL_SUCCESS or PARAM_INVALID (logged). */
+/*
+ * Under reg_lock (read): descriptors @first.. of @descs, @n of them, into
+ * the transport's elements at @out; ADXL_SUCCESS or a status (logged).
+ */
 static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 			     enum adxl_transfer_op op,
 			     const struct adxl_transfer_desc *descs, size_t n,
-			     size_t first, struct memreg_xfer_desc *out)
+			     size_t first, uint8_t *out)
 {
+	const struct adxl_transport_ops *t = p->via;
 	const struct adxl_reg *l = NULL;
 	const struct adxl_rreg *r;
 	adxl_status_t st = ADXL_SUCCESS;
@@ -103,39 +109,73 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 		st = adxl__desc_regs(e, p, d, first + i, &l, &r);
 		if (st)
 			break;
-		out[i] = (struct memreg_xfer_desc){
-			.op = op == ADXL_READ ? MEMREG_XFER_READ :
-						MEMREG_XFER_WRITE,
-			.local_handle = l->handle,
-			.local_addr = d->local_addr,
-			.remote_handle = r->handle,
-			.remote_addr = d->remote_addr,
-			.len = d->len,
-		};
+		if (!t->carrier_checks_remote &&
+		    d->len > r->len - (d->remote_addr - r->addr)) {
+			adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
+				  p->name, first + i);
+			st = ADXL_PARAM_INVALID;
+			break;
+		}
+		/*
+		 * Our own Deregister racing with a transfer on the local
+		 * range is the caller's bug, whatever the transport.
+		 */
+		st = t->fill(t, e, p, op, d, l, r, first + i, out + i * t->op_size);
+		if (st)
+			break;
 	}
 	pthread_rwlock_unlock(&e->reg_lock);
 	return st;
 }
 
-static adxl_status_t kernel_failed(struct adxl_peer *p, int err, int errnum,
-				   size_t index)
+adxl_status_t adxl__xfer_batches(struct adxl_engine *e, struct adxl_peer *p,
+				 enum adxl_transfer_op op,
+				 const struct adxl_transfer_desc *descs,
+				 size_t n, size_t from, int64_t deadline,
+				 void *ctx)
 {
-	switch (errnum) {
-	case EKEYREVOKED:
-		if (adxl__sock_dead(p->fd))
-			adxl__peer_lost(p);
-		adxl__err("transfer to %s: descriptor %zu: the peer's memory is gone (deregistered, or the peer exited): grant revoked",
-			  p->name, index);
-		return adxl__peer_dead(p) ? ADXL_NOT_CONNECTED : ADXL_FAILED;
-	case ERANGE:
-		adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
-			  p->name, index);
-		return ADXL_PARAM_INVALID;
-	default:
-		adxl__err("transfer to %s: descriptor %zu: %s", p->name, index,
-			  memreg_strerror(err));
+	const struct adxl_transport_ops *t = p->via;
+	uint64_t stack[ON_STACK_BYTES / sizeof(uint64_t)];
+	size_t most = n - from < t->batch_max ? n - from : t->batch_max;
+	adxl_status_t st = ADXL_SUCCESS;
+	uint8_t *ops;
+	size_t off;
+
+	ops = most * t->op_size <= sizeof(stack) ? (uint8_t *)stack :
+						   malloc(most * t->op_size);
+	if (!ops) {
+		adxl__err("transfer to %s: out of memory", p->name);
 		return ADXL_FAILED;
 	}
+	for (off = from; off < n; off += t->batch_max) {
+		size_t k = n - off < t->batch_max ? n - off : t->batch_max;
+
+		if (!t->carrier_keeps_deadline && off > from && deadline >= 0 &&
+		    adxl__now_ms() >= deadline) {
+			adxl__err("transfer to %s: timed out after %zu of %zu descriptors",
+				  p->name, off, n);
+			st = ADXL_TIMEOUT;
+			break;
+		}
+		st = resolve(e, p, op, descs + off, k, off, ops);
+		if (st)
+			break;
+		st = t->send(t, e, p, op, ops, k, off, deadline, ctx);
+		if (st)
+			break;
+	}
+	if (ops != (uint8_t *)stack)
+		free(ops);
+	return st;
+}
+
+adxl_status_t adxl__link_failed(struct adxl_peer *p, const char *label,
+				const char *why)
+{
+	__atomic_store_n(&p->link_down, true, __ATOMIC_RELAXED);
+	adxl__err("transfer to %s: the %s link failed (%s): the peer or its host is gone; Connect again",
+		  p->name, label, why);
+	return ADXL_FAILED;
 }
 
 adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
@@ -143,11 +183,6 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			     const struct adxl_transfer_desc *descs, size_t n,
 			     int64_t deadline)
 {
-	struct memreg_xfer_desc stack[ON_STACK], *md;
-	adxl_status_t st = ADXL_SUCCESS;
-	size_t off, done;
-	int err;
-
 	/*
 	 * A peer that died took its grants with it, so the module tells us
 	 * (EKEYREVOKED) without a system call of ours per transfer; only an
@@ -159,45 +194,7 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			  p->name);
 		return ADXL_NOT_CONNECTED;
 	}
-	if (p->qp)
-		return adxl__rdma_transfer(e, p, op, descs, n, deadline);
-	if (p->ep)
-		return adxl__ucx_transfer(e, p, op, descs, n, deadline);
-	if (!p->same_kernel) {
-		adxl__err("transfer to %s: the peer runs on another kernel and this engine has Transport=kernel; use auto or ucx",
-			  p->name);
-		return ADXL_FAILED;
-	}
-	if (!n)
-		return ADXL_SUCCESS;
-
-	/* Small transfers, the common case, cost no allocation. */
-	md = n <= ON_STACK ? stack : malloc((n < BATCH ? n : BATCH) * sizeof(*md));
-	if (!md) {
-		adxl__err("transfer to %s: out of memory", p->name);
-		return ADXL_FAILED;
-	}
-	for (off = 0; off < n; off += done) {
-		size_t k = n - off < BATCH ? n - off : BATCH;
-
-		if (off && deadline >= 0 && adxl__now_ms() >= deadline) {
-			adxl__err("transfer to %s: timed out after %zu of %zu descriptors",
-				  p->name, off, n);
-			st = ADXL_TIMEOUT;
-			break;
-		}
-		st = resolve(e, p, op, descs + off, k, off, md);
-		if (st)
-			break;
-		err = memreg_transfer(e->ctx, md, k, &done, NULL);
-		if (err) {
-			st = kernel_failed(p, err, errno, off + done);
-			break;
-		}
-	}
-	if (md != stack)
-		free(md);
-	return st;
+	return p->via->xfer(p->via, e, p, op, descs, n, deadline);
 }
 
 adxl_status_t adxl_transfer_sync(adxl_engine_t *e, const char *remote_engine,

@@ -29,7 +29,7 @@ void rdmap_say(char *err, const char *fmt, ...)
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err, ADXL_RDMA_ERR_LEN, fmt, ap);
+	vsnprintf(err, ADXL_PLUGIN_ERR_LEN, fmt, ap);
 	va_end(ap);
 }
 
@@ -41,9 +41,9 @@ void rdmap_append(char *err, const char *fmt, ...)
 
 	if (!err)
 		return;
-	used = strnlen(err, ADXL_RDMA_ERR_LEN - 1);
+	used = strnlen(err, ADXL_PLUGIN_ERR_LEN - 1);
 	va_start(ap, fmt);
-	vsnprintf(err + used, ADXL_RDMA_ERR_LEN - used, fmt, ap);
+	vsnprintf(err + used, ADXL_PLUGIN_ERR_LEN - used, fmt, ap);
 	va_end(ap);
 }
 
@@ -82,7 +82,7 @@ static void why_add(char *why, size_t len, const char *fmt, ...)
  * Opens @dev and takes its port @want (0: the first active one) into @r.
  * Else closes it again and adds to @why what it found.
  */
-static bool try_device(struct adxl_rdma *r, struct ibv_device *dev,
+static bool try_device(struct adxl_plugin_ctx *r, struct ibv_device *dev,
 		       unsigned int want, char *why, size_t whylen)
 {
 	const char *name = ibv_get_device_name(dev);
@@ -167,7 +167,7 @@ static bool try_device(struct adxl_rdma *r, struct ibv_device *dev,
 }
 
 /* The GID's type as the kernel names it ("RoCE v2", "IB/RoCE v1"). */
-static bool gid_type(struct adxl_rdma *r, int index, char *buf, size_t len)
+static bool gid_type(struct adxl_plugin_ctx *r, int index, char *buf, size_t len)
 {
 	char path[IBV_SYSFS_PATH_MAX + 64];
 	FILE *f;
@@ -202,7 +202,7 @@ static bool gid_is_zero(const union ibv_gid *g)
 	return !memcmp(g->raw, zero, sizeof(zero));
 }
 
-int rdmap_gid_of_ipv4(struct adxl_rdma *r, const uint8_t *ip,
+int rdmap_gid_of_ipv4(struct adxl_plugin_ctx *r, const uint8_t *ip,
 		      union ibv_gid *gid)
 {
 	char type[32];
@@ -221,7 +221,7 @@ int rdmap_gid_of_ipv4(struct adxl_rdma *r, const uint8_t *ip,
 	return -1;
 }
 
-static int pick_gid(struct adxl_rdma *r, char *err)
+static int pick_gid(struct adxl_plugin_ctx *r, char *err)
 {
 	const char *env = getenv("MEMREG_ADXL_RDMA_GID_INDEX");
 	const char *name = ibv_get_device_name(r->ctx->device);
@@ -269,7 +269,7 @@ static int pick_gid(struct adxl_rdma *r, char *err)
 	return 0;
 }
 
-static void describe_init(struct adxl_rdma *r)
+static void describe_init(struct adxl_plugin_ctx *r)
 {
 	const char *name = ibv_get_device_name(r->ctx->device);
 	char gid[INET6_ADDRSTRLEN] = "?";
@@ -291,7 +291,7 @@ static void describe_init(struct adxl_rdma *r)
 			      "one rkey per registration for every peer");
 }
 
-static void close_dev(struct adxl_rdma *r)
+static void close_dev(struct adxl_plugin_ctx *r)
 {
 	/* Defensive: close() comes after every mr_dereg. */
 	rdmap_mr_dereg_all(r);
@@ -331,18 +331,18 @@ static int parse_device(const char *env, char *name, size_t len,
 	return 0;
 }
 
-static int open_dev(struct adxl_rdma **out, char *err)
+static int open_dev(struct adxl_plugin_ctx **out, char *err)
 {
 	const char *env = getenv("MEMREG_ADXL_RDMA_DEVICE");
 	const char *chunk = getenv("MEMREG_ADXL_RDMA_CHUNK");
 	const char *timeout = getenv("MEMREG_ADXL_RDMA_ACK_TIMEOUT");
 	const char *windows = getenv("MEMREG_ADXL_RDMA_WINDOWS");
 	char want[IBV_SYSFS_NAME_MAX] = "";
-	char why[ADXL_RDMA_ERR_LEN] = "";
+	char why[ADXL_PLUGIN_ERR_LEN] = "";
 	char names[128] = "";
 	struct ibv_device **list;
 	unsigned int port = 0;
-	struct adxl_rdma *r;
+	struct adxl_plugin_ctx *r;
 	int i, num = 0, ret;
 
 	if (env && *env) {
@@ -429,28 +429,50 @@ static int open_dev(struct adxl_rdma **out, char *err)
 	return 0;
 }
 
-static const char *describe(struct adxl_rdma *r)
+static const char *describe(struct adxl_plugin_ctx *r)
 {
 	return r->desc;
 }
 
-static const struct adxl_rdma_ops ops = {
-	.abi = ADXL_RDMA_PLUGIN_ABI,
-	.open = open_dev,
+/* The context, with what the engine's options say its links send with. */
+static int open_ctx(const struct adxl_plugin_conf *conf,
+		    struct adxl_plugin_ctx **out, char *err)
+{
+	int ret = open_dev(out, err);
+
+	if (!ret) {
+		(*out)->traffic_class = conf->traffic_class;
+		(*out)->service_level = conf->service_level;
+	}
+	return ret;
+}
+
+/* Peers get their keys from ep_grant, never the MR's own here. */
+static int mem_reg(struct adxl_plugin_ctx *r, void *addr, size_t len,
+		   struct adxl_plugin_mem **out, char *err)
+{
+	uint32_t own_rkey;
+
+	return rdmap_mr_reg(r, addr, len, out, &own_rkey, err);
+}
+
+static const struct adxl_plugin plugin = {
+	.transport = "rdma",
+	.open = open_ctx,
 	.close = close_dev,
 	.describe = describe,
-	.mr_reg = rdmap_mr_reg,
-	.mr_dereg = rdmap_mr_dereg,
-	.mr_grant = rdmap_mr_grant,
-	.qp_create = rdmap_qp_create,
-	.qp_connect = rdmap_qp_connect,
-	.qp_destroy = rdmap_qp_destroy,
-	.qp_failed = rdmap_qp_failed,
+	.mem_reg = mem_reg,
+	.mem_dereg = rdmap_mr_dereg,
+	.ep_create = rdmap_ep_create,
+	.ep_connect = rdmap_ep_connect,
+	.ep_grant = rdmap_mr_grant,
+	.ep_destroy = rdmap_qp_destroy,
+	.ep_failed = rdmap_qp_failed,
 	.xfer = rdmap_xfer,
 };
 
 __attribute__((visibility("default")))
-const struct adxl_rdma_ops *adxl_rdma_plugin(void)
+const struct adxl_plugin *adxl_transport_plugin_v1(void)
 {
-	return &ops;
+	return &plugin;
 }
