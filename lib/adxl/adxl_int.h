@@ -557,7 +557,8 @@ bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
-/* peer.c: a peer's table of registrations from a link reply */
+/* peer.c: a peer's table of registrations, sorted; from a link reply */
+void adxl__rregs_sort(struct adxl_peer *p);
 adxl_status_t adxl__rregs_set(struct adxl_peer *p,
 			      const struct adxl_wreg *regs, size_t n);
 

@@ -18,27 +18,21 @@
 #include "adxl_int.h"
 
 static bool kernel_reachable(const struct adxl_transport_ops *t,
-		struct adxl_engine *e, const struct adxl_peer *p)
+			     struct adxl_engine *e, const struct adxl_peer *p)
 {
 	(void)t;
 	return !memcmp(p->instance_id, e->instance_id, sizeof(e->instance_id));
 }
 
-static int cmp_rreg(const void *a, const void *b)
-{
-	const struct adxl_rreg *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* Import the peer's tokens; a token that died meanwhile is left out. */
 static adxl_status_t kernel_connect(const struct adxl_transport_ops *t,
-		struct adxl_engine *e, struct adxl_peer *p,
+				    struct adxl_engine *e, struct adxl_peer *p,
 				    const struct adxl_hello *h,
 				    int64_t deadline, const char *next)
 {
 	size_t i;
 
+	(void)t;
 	(void)deadline;
 	(void)next;
 	if (!kernel_reachable(t, e, p)) {
@@ -66,14 +60,12 @@ static adxl_status_t kernel_connect(const struct adxl_transport_ops *t,
 			.key = r.handle,
 		};
 	}
-	/* A peer with nothing registered: no table (qsort's NULL is UB). */
-	if (p->n_rregs)
-		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	adxl__rregs_sort(p);
 	return ADXL_SUCCESS;
 }
 
 static void kernel_release(const struct adxl_transport_ops *t,
-		struct adxl_engine *e, struct adxl_peer *p)
+			   struct adxl_engine *e, struct adxl_peer *p)
 {
 	size_t i;
 
@@ -83,24 +75,17 @@ static void kernel_release(const struct adxl_transport_ops *t,
 }
 
 static adxl_status_t kernel_fill(const struct adxl_transport_ops *t,
-		struct adxl_engine *e, struct adxl_peer *p,
-				 enum adxl_transfer_op op,
-				 const struct adxl_transfer_desc *d,
-				 const struct adxl_reg *l,
-				 const struct adxl_rreg *r, size_t index,
-				 void *out)
+				 const struct adxl_resolved *r, void *out)
 {
 	(void)t;
-	(void)e;
-	(void)p;
-	(void)index;
 	*(struct memreg_xfer_desc *)out = (struct memreg_xfer_desc){
-		.op = op == ADXL_READ ? MEMREG_XFER_READ : MEMREG_XFER_WRITE,
-		.local_handle = l->handle,
-		.local_addr = d->local_addr,
-		.remote_handle = r->key,
-		.remote_addr = d->remote_addr,
-		.len = d->len,
+		.op = r->x->op == ADXL_READ ? MEMREG_XFER_READ :
+					      MEMREG_XFER_WRITE,
+		.local_handle = r->l->handle,
+		.local_addr = r->d->local_addr,
+		.remote_handle = r->r->key,
+		.remote_addr = r->d->remote_addr,
+		.len = r->d->len,
 	};
 	return ADXL_SUCCESS;
 }
@@ -126,37 +111,28 @@ static adxl_status_t kernel_failed(struct adxl_peer *p, int err, int errnum,
 	}
 }
 
+/* One ioctl: the module reports how far it got when it refuses. */
 static adxl_status_t kernel_send(const struct adxl_transport_ops *t,
-		struct adxl_engine *e, struct adxl_peer *p,
-				 enum adxl_transfer_op op, const void *ops,
-				 size_t k, size_t off, int64_t deadline,
-				 void *ctx)
+				 const struct adxl_batch *b)
 {
 	size_t done;
 	int err;
 
 	(void)t;
-	(void)op;
-	(void)deadline;
-	(void)ctx;
-	err = memreg_transfer(e->ctx, ops, k, &done, NULL);
-	return err ? kernel_failed(p, err, errno, off + done) : ADXL_SUCCESS;
+	err = memreg_transfer(b->x->e->ctx, b->ops, b->k, &done, NULL);
+	return err ? kernel_failed(b->x->p, err, errno, b->off + done) :
+		     ADXL_SUCCESS;
 }
 
 static adxl_status_t kernel_xfer(const struct adxl_transport_ops *t,
-		struct adxl_engine *e, struct adxl_peer *p,
-				 enum adxl_transfer_op op,
-				 const struct adxl_transfer_desc *descs,
-				 size_t n, int64_t deadline)
+				 const struct adxl_xfer *x)
 {
-	if (!kernel_reachable(t, e, p)) {
+	if (!kernel_reachable(t, x->e, x->p)) {
 		adxl__err("transfer to %s: the peer runs on another kernel and this engine has Transport=kernel; use auto or %s",
-			  p->name, adxl__transport_fallback()->name);
+			  x->p->name, adxl__transport_fallback()->name);
 		return ADXL_FAILED;
 	}
-	if (!n)
-		return ADXL_SUCCESS;
-	return adxl__xfer_batches(e, p, op, descs, n, 0, deadline, NULL);
+	return x->n ? adxl__xfer_batches(x, 0, NULL) : ADXL_SUCCESS;
 }
 
 const struct adxl_transport_ops adxl__kernel_transport = {

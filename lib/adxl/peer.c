@@ -130,6 +130,16 @@ static int cmp_rreg(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * In address order, as adxl__rreg_find() searches them; a peer with
+ * nothing registered: no table (qsort's NULL is UB).
+ */
+void adxl__rregs_sort(struct adxl_peer *p)
+{
+	if (p->n_rregs)
+		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+}
+
 adxl_status_t adxl__rregs_set(struct adxl_peer *p,
 			      const struct adxl_wreg *regs, size_t n)
 {
@@ -145,12 +155,7 @@ adxl_status_t adxl__rregs_set(struct adxl_peer *p,
 		};
 	}
 	p->n_rregs = n;
-	/*
-	 * In address order, as adxl__rreg_find() searches them; a peer
-	 * with nothing registered: no table (qsort's NULL is UB).
-	 */
-	if (p->n_rregs)
-		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	adxl__rregs_sort(p);
 	return ADXL_SUCCESS;
 }
 

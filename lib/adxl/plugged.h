@@ -80,6 +80,26 @@ adxl_status_t adxl__plugged_dial(const struct adxl_transport_ops *t,
 				 struct adxl_link_reply *in, uint8_t **msg,
 				 char *err);
 
+/*
+ * The ops of transport.h every plugin transport's row has, and its batch
+ * loop's: a plugin's ops (plugin.h), in batches that bound what a call
+ * allocates; the plugin keeps the deadline.
+ */
+#define ADXL_PLUGGED_OPS					\
+	.init = adxl__plugged_init,				\
+	.fini = adxl__plugged_fini,				\
+	.stop = adxl__plugged_stop,				\
+	.expose = adxl__plugged_expose,				\
+	.hide = adxl__plugged_hide,				\
+	.connect = adxl__plugged_connect,			\
+	.release = adxl__plugged_release,			\
+	.answer = adxl__plugged_answer,				\
+	.grant = adxl__plugged_grant,				\
+	.link_release = adxl__plugged_link_release,		\
+	.batch_max = 4096,					\
+	.op_size = sizeof(struct adxl_plugin_op),		\
+	.carrier_keeps_deadline = true
+
 /* These are transport.h's ops, for a row whose @plugged is set. */
 int adxl__plugged_init(const struct adxl_transport_ops *t,
 		       struct adxl_engine *e);

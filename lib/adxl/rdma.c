@@ -107,34 +107,29 @@ static bool rdma_broken(const struct adxl_transport_ops *t,
 }
 
 static adxl_status_t rdma_fill(const struct adxl_transport_ops *t,
-			       struct adxl_engine *e, struct adxl_peer *p,
-			       enum adxl_transfer_op op,
-			       const struct adxl_transfer_desc *d,
-			       const struct adxl_reg *l,
-			       const struct adxl_rreg *r, size_t index,
-			       void *out)
+			       const struct adxl_resolved *r, void *out)
 {
-	(void)e;
-	(void)op;
-	if (!l->tmem[adxl__transport_slot(t)]) {
+	const char *name = r->x->p->name;
+
+	if (!r->l->tmem[adxl__transport_slot(t)]) {
 		adxl__err("transfer to %s: descriptor %zu: our %s memory at 0x%lx is not registered with the RDMA NIC (it refused the memory region: see the warning of RegisterMem or of Connect)",
-			  p->name, index,
-			  l->type == ADXL_MEM_HOST ? "host" : "device",
-			  (unsigned long)d->local_addr);
+			  name, r->index,
+			  r->l->type == ADXL_MEM_HOST ? "host" : "device",
+			  (unsigned long)r->d->local_addr);
 		return ADXL_PARAM_INVALID;
 	}
-	if (!r->key) {
+	if (!r->r->key) {
 		adxl__err("transfer to %s: descriptor %zu: the peer gave no rkey for its %s memory at 0x%lx (its NIC refused the memory region or the memory window: see the peer's log)",
-			  p->name, index,
-			  r->type == ADXL_MEM_HOST ? "host" : "device",
-			  (unsigned long)d->remote_addr);
+			  name, r->index,
+			  r->r->type == ADXL_MEM_HOST ? "host" : "device",
+			  (unsigned long)r->d->remote_addr);
 		return ADXL_PARAM_INVALID;
 	}
 	*(struct adxl_plugin_op *)out = (struct adxl_plugin_op){
-		.local = d->local_addr,
-		.remote = d->remote_addr,
-		.len = d->len,
-		.key = (uint32_t)r->key,
+		.local = r->d->local_addr,
+		.remote = r->d->remote_addr,
+		.len = r->d->len,
+		.key = (uint32_t)r->r->key,
 	};
 	return ADXL_SUCCESS;
 }
@@ -152,23 +147,22 @@ struct pass {
  * pair is left in the pass for rdma_xfer().
  */
 static adxl_status_t rdma_send(const struct adxl_transport_ops *t,
-			       struct adxl_engine *e, struct adxl_peer *p,
-			       enum adxl_transfer_op op, const void *ops,
-			       size_t k, size_t off, int64_t deadline,
-			       void *ctx)
+			       const struct adxl_batch *b)
 {
-	struct adxl_plugged_engine *pe = adxl__plugged_of(e, t);
-	struct adxl_plugin_ep *ep = adxl__plugged_peer(p)->ep;
-	struct pass *ps = ctx;
+	struct adxl_plugged_engine *pe = adxl__plugged_of(b->x->e, t);
+	struct adxl_plugin_ep *ep = adxl__plugged_peer(b->x->p)->ep;
+	const char *name = b->x->p->name;
+	struct pass *ps = b->ctx;
 	int ret;
 
-	ret = pe->plugin->xfer(ep, op == ADXL_WRITE, ops, k, deadline, ps->err);
+	ret = pe->plugin->xfer(ep, b->x->op == ADXL_WRITE, b->ops, b->k,
+			       b->x->deadline, ps->err);
 	if (!ret)
 		return ADXL_SUCCESS;
 	if (ret == -EAGAIN) {
 		/* nothing posted, nothing broken: only out of time */
 		adxl__err("transfer to %s: timed out before descriptor %zu over RDMA (%s)",
-			  p->name, off, ps->err);
+			  name, b->off, ps->err);
 		return ADXL_TIMEOUT;
 	}
 	if (ret == -ETIMEDOUT) {
@@ -178,33 +172,31 @@ static adxl_status_t rdma_send(const struct adxl_transport_ops *t,
 		 * gone); so does a Connect.
 		 */
 		adxl__err("transfer to %s: timed out in descriptors %zu..%zu over RDMA (%s); the next transfer or Connect renews the link",
-			  p->name, off, off + k - 1, ps->err);
+			  name, b->off, b->off + b->k - 1, ps->err);
 		return ADXL_TIMEOUT;
 	}
 	if (ret == -EACCES || ret == -ECONNRESET || pe->plugin->ep_failed(ep)) {
 		ps->ret = ret;
-		ps->off = off;
-		ps->k = k;
+		ps->off = b->off;
+		ps->k = b->k;
 		return ADXL_FAILED;
 	}
-	adxl__err("transfer to %s: RDMA: %s", p->name, ps->err);
+	adxl__err("transfer to %s: RDMA: %s", name, ps->err);
 	return ret == -EFAULT ? ADXL_PARAM_INVALID : ADXL_FAILED;
 }
 
-/* The descriptors from @from on, as rdma_send() says. */
+/* The descriptors of @x from @from on, as rdma_send() says. */
 static adxl_status_t one_pass(const struct adxl_transport_ops *t,
-			      struct adxl_engine *e, struct adxl_peer *p,
-			      enum adxl_transfer_op op,
-			      const struct adxl_transfer_desc *descs, size_t n,
-			      size_t from, int64_t deadline, struct pass *ps)
+			      const struct adxl_xfer *x, size_t from,
+			      struct pass *ps)
 {
-	struct adxl_plugged_engine *pe = adxl__plugged_of(e, t);
+	struct adxl_plugged_engine *pe = adxl__plugged_of(x->e, t);
 
 	ps->ret = 0;
-	if (pe->plugin->ep_failed(adxl__plugged_peer(p)->ep)) {
-		if (__atomic_load_n(&p->link_down, __ATOMIC_RELAXED)) {
+	if (pe->plugin->ep_failed(adxl__plugged_peer(x->p)->ep)) {
+		if (__atomic_load_n(&x->p->link_down, __ATOMIC_RELAXED)) {
 			adxl__err("transfer to %s: not connected: the RDMA link failed earlier; Connect again",
-				  p->name);
+				  x->p->name);
 			return ADXL_NOT_CONNECTED;
 		}
 		/* another thread's transfer failed it: renew, as it does */
@@ -215,7 +207,7 @@ static adxl_status_t one_pass(const struct adxl_transport_ops *t,
 			 "the queue pair failed in another transfer");
 		return ADXL_FAILED;
 	}
-	return adxl__xfer_batches(e, p, op, descs, n, from, deadline, ps);
+	return adxl__xfer_batches(x, from, ps);
 }
 
 /*
@@ -323,13 +315,13 @@ static size_t first_gone(struct adxl_peer *p,
 }
 
 static adxl_status_t rdma_xfer(const struct adxl_transport_ops *t,
-			       struct adxl_engine *e, struct adxl_peer *p,
-			       enum adxl_transfer_op op,
-			       const struct adxl_transfer_desc *descs, size_t n,
-			       int64_t deadline)
+			       const struct adxl_xfer *x)
 {
-	struct adxl_plugged_peer *pp = adxl__plugged_peer(p);
+	const struct adxl_transfer_desc *descs = x->descs;
+	struct adxl_plugged_peer *pp = adxl__plugged_peer(x->p);
+	struct adxl_peer *p = x->p;
 	struct pass ps = { 0 };
+	size_t n = x->n;
 	adxl_status_t st;
 	unsigned int gen;
 	size_t from = 0, gone;
@@ -348,8 +340,7 @@ static adxl_status_t rdma_xfer(const struct adxl_transport_ops *t,
 	for (tries = 0;; tries++) {
 		pthread_rwlock_rdlock(&pp->lock);
 		gen = pp->gen;
-		st = n ? one_pass(t, e, p, op, descs, n, from, deadline, &ps) :
-			 ADXL_SUCCESS;
+		st = n ? one_pass(t, x, from, &ps) : ADXL_SUCCESS;
 		pthread_rwlock_unlock(&pp->lock);
 		if (!ps.ret)
 			break;
@@ -359,7 +350,7 @@ static adxl_status_t rdma_xfer(const struct adxl_transport_ops *t,
 		 * tells, within the call's time.  Other failures are the
 		 * peer's answer: the renewal gets a little more time.
 		 */
-		if (renew(t, e, p, gen, deadline,
+		if (renew(t, x->e, p, gen, x->deadline,
 			  ps.ret == -ECONNRESET ? 0 : RENEW_MIN_MS)) {
 			st = adxl__link_failed(p, "RDMA", ps.err);
 			break;
@@ -404,23 +395,10 @@ const struct adxl_transport_ops adxl__rdma_transport = {
 	/* 2: the link hello of wire version 2 */
 	.wire_version = 2,
 	.plugged = &rdma,
-	.init = adxl__plugged_init,
-	.fini = adxl__plugged_fini,
+	ADXL_PLUGGED_OPS,
 	.option = rdma_option,
-	.stop = adxl__plugged_stop,
-	.expose = adxl__plugged_expose,
-	.hide = adxl__plugged_hide,
-	.connect = adxl__plugged_connect,
-	.answer = adxl__plugged_answer,
-	.grant = adxl__plugged_grant,
-	.link_release = adxl__plugged_link_release,
 	.broken = rdma_broken,
-	.release = adxl__plugged_release,
 	.xfer = rdma_xfer,
-	/* descriptors per plugin call: bounds what we allocate */
-	.batch_max = 4096,
-	.op_size = sizeof(struct adxl_plugin_op),
-	.carrier_keeps_deadline = true,
 	.fill = rdma_fill,
 	.send = rdma_send,
 };

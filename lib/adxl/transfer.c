@@ -88,31 +88,28 @@ adxl_status_t adxl__desc_regs(struct adxl_engine *e, struct adxl_peer *p,
 }
 
 /*
- * Under reg_lock (read): descriptors @first.. of @descs, @n of them, into
- * the transport's elements at @out; ADXL_SUCCESS or a status (logged).
+ * Under reg_lock (read): @k descriptors of @x from @off on, into the
+ * transport's elements at @out; ADXL_SUCCESS or a status (logged).
  */
-static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
-			     enum adxl_transfer_op op,
-			     const struct adxl_transfer_desc *descs, size_t n,
-			     size_t first, uint8_t *out)
+static adxl_status_t resolve(const struct adxl_xfer *x, size_t off, size_t k,
+			     uint8_t *out)
 {
-	const struct adxl_transport_ops *t = p->via;
-	const struct adxl_reg *l = NULL;
-	const struct adxl_rreg *r;
+	const struct adxl_transport_ops *t = x->p->via;
+	struct adxl_resolved r = { .x = x };
 	adxl_status_t st = ADXL_SUCCESS;
 	size_t i;
 
-	pthread_rwlock_rdlock(&e->reg_lock);
-	for (i = 0; i < n; i++) {
-		const struct adxl_transfer_desc *d = &descs[i];
-
-		st = adxl__desc_regs(e, p, d, first + i, &l, &r);
+	pthread_rwlock_rdlock(&x->e->reg_lock);
+	for (i = 0; i < k; i++) {
+		r.index = off + i;
+		r.d = &x->descs[r.index];
+		st = adxl__desc_regs(x->e, x->p, r.d, r.index, &r.l, &r.r);
 		if (st)
 			break;
 		if (!t->carrier_checks_remote &&
-		    d->len > r->len - (d->remote_addr - r->addr)) {
+		    r.d->len > r.r->len - (r.d->remote_addr - r.r->addr)) {
 			adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
-				  p->name, first + i);
+				  x->p->name, r.index);
 			st = ADXL_PARAM_INVALID;
 			break;
 		}
@@ -120,47 +117,44 @@ static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
 		 * Our own Deregister racing with a transfer on the local
 		 * range is the caller's bug, whatever the transport.
 		 */
-		st = t->fill(t, e, p, op, d, l, r, first + i, out + i * t->op_size);
+		st = t->fill(t, &r, out + i * t->op_size);
 		if (st)
 			break;
 	}
-	pthread_rwlock_unlock(&e->reg_lock);
+	pthread_rwlock_unlock(&x->e->reg_lock);
 	return st;
 }
 
-adxl_status_t adxl__xfer_batches(struct adxl_engine *e, struct adxl_peer *p,
-				 enum adxl_transfer_op op,
-				 const struct adxl_transfer_desc *descs,
-				 size_t n, size_t from, int64_t deadline,
+adxl_status_t adxl__xfer_batches(const struct adxl_xfer *x, size_t from,
 				 void *ctx)
 {
-	const struct adxl_transport_ops *t = p->via;
+	const struct adxl_transport_ops *t = x->p->via;
 	uint64_t stack[ON_STACK_BYTES / sizeof(uint64_t)];
-	size_t most = n - from < t->batch_max ? n - from : t->batch_max;
+	size_t most = x->n - from < t->batch_max ? x->n - from : t->batch_max;
+	struct adxl_batch b = { .x = x, .ctx = ctx };
 	adxl_status_t st = ADXL_SUCCESS;
 	uint8_t *ops;
-	size_t off;
 
 	ops = most * t->op_size <= sizeof(stack) ? (uint8_t *)stack :
 						   malloc(most * t->op_size);
 	if (!ops) {
-		adxl__err("transfer to %s: out of memory", p->name);
+		adxl__err("transfer to %s: out of memory", x->p->name);
 		return ADXL_FAILED;
 	}
-	for (off = from; off < n; off += t->batch_max) {
-		size_t k = n - off < t->batch_max ? n - off : t->batch_max;
-
-		if (!t->carrier_keeps_deadline && off > from && deadline >= 0 &&
-		    adxl__now_ms() >= deadline) {
+	b.ops = ops;
+	for (b.off = from; b.off < x->n; b.off += t->batch_max) {
+		b.k = x->n - b.off < t->batch_max ? x->n - b.off : t->batch_max;
+		if (!t->carrier_keeps_deadline && b.off > from &&
+		    x->deadline >= 0 && adxl__now_ms() >= x->deadline) {
 			adxl__err("transfer to %s: timed out after %zu of %zu descriptors",
-				  p->name, off, n);
+				  x->p->name, b.off, x->n);
 			st = ADXL_TIMEOUT;
 			break;
 		}
-		st = resolve(e, p, op, descs + off, k, off, ops);
+		st = resolve(x, b.off, b.k, ops);
 		if (st)
 			break;
-		st = t->send(t, e, p, op, ops, k, off, deadline, ctx);
+		st = t->send(t, &b);
 		if (st)
 			break;
 	}
@@ -194,7 +188,10 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			  p->name);
 		return ADXL_NOT_CONNECTED;
 	}
-	return p->via->xfer(p->via, e, p, op, descs, n, deadline);
+	return p->via->xfer(p->via, &(struct adxl_xfer){
+		.e = e, .p = p, .op = op, .descs = descs, .n = n,
+		.deadline = deadline,
+	});
 }
 
 adxl_status_t adxl_transfer_sync(adxl_engine_t *e, const char *remote_engine,

@@ -30,6 +30,7 @@ _Static_assert(sizeof(adxl__transports) / sizeof(adxl__transports[0]) <=
 #define for_each_transport(t, i) \
 	for ((i) = 0; ((t) = adxl__transports[(i)]); (i)++)
 
+/* (NULL: how many rows there are) */
 size_t adxl__transport_slot(const struct adxl_transport_ops *t)
 {
 	size_t i;
@@ -102,14 +103,14 @@ int adxl__transports_init(struct adxl_engine *e)
 	return 0;
 }
 
+/* In the reverse order of init. */
 void adxl__transports_fini(struct adxl_engine *e)
 {
-	const struct adxl_transport_ops *t;
-	size_t i;
+	size_t i = adxl__transport_slot(NULL);
 
-	for_each_transport(t, i)
-		if (t->fini)
-			t->fini(t, e);
+	while (i-- > 0)
+		if (adxl__transports[i]->fini)
+			adxl__transports[i]->fini(adxl__transports[i], e);
 }
 
 int adxl__transports_option(struct adxl_engine *e, const char *key,
@@ -158,10 +159,8 @@ int adxl__transports_expose(struct adxl_engine *e, struct adxl_reg *r)
 /* In the reverse order: an MR goes before what was exposed before it. */
 void adxl__transports_hide(struct adxl_engine *e, struct adxl_reg *r)
 {
-	size_t i = 0;
+	size_t i = adxl__transport_slot(NULL);
 
-	while (adxl__transports[i])
-		i++;
 	while (i-- > 0)
 		if (adxl__transports[i]->hide)
 			adxl__transports[i]->hide(adxl__transports[i], e, r);

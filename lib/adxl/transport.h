@@ -33,6 +33,34 @@ struct adxl_hello;
 struct adxl_buf;
 struct adxl_plugged;
 
+/* A transfer: what the caller asked of a transport's @xfer. */
+struct adxl_xfer {
+	struct adxl_engine *e;
+	struct adxl_peer *p;
+	enum adxl_transfer_op op;
+	const struct adxl_transfer_desc *descs;
+	size_t n;
+	int64_t deadline;		/* adxl__deadline()'s */
+};
+
+/* A descriptor resolved (transfer.c), for a transport's @fill. */
+struct adxl_resolved {
+	const struct adxl_xfer *x;
+	const struct adxl_transfer_desc *d;
+	size_t index;			/* in x->descs */
+	const struct adxl_reg *l;	/* ours holding the local range */
+	const struct adxl_rreg *r;	/* the peer's holding the remote one */
+};
+
+/* A batch of resolved descriptors, for a transport's @send. */
+struct adxl_batch {
+	const struct adxl_xfer *x;
+	const void *ops;		/* @k elements @fill wrote */
+	size_t k;
+	size_t off;			/* the first one's index in x->descs */
+	void *ctx;			/* @xfer's, through adxl__xfer_batches() */
+};
+
 /* The most rows adxl__transports[] may have (the slots are arrays). */
 #define ADXL_TRANSPORT_MAX	4
 
@@ -133,10 +161,7 @@ struct adxl_transport_ops {
 	 * batch to @send.
 	 */
 	adxl_status_t (*xfer)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_peer *p,
-			      enum adxl_transfer_op op,
-			      const struct adxl_transfer_desc *descs, size_t n,
-			      int64_t deadline);
+			      const struct adxl_xfer *x);
 	size_t batch_max;
 	size_t op_size;			/* what @fill writes per descriptor */
 	/* The carrier checks the remote end of each range (the module). */
@@ -146,20 +171,12 @@ struct adxl_transport_ops {
 	 * loop checks it between batches, as the reference does.
 	 */
 	bool carrier_keeps_deadline;
-	/* Descriptor @index, in @l and @r: its element at @out, or a status. */
+	/* Descriptor @r as the transport sends it, at @out; or a status. */
 	adxl_status_t (*fill)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_peer *p,
-			      enum adxl_transfer_op op,
-			      const struct adxl_transfer_desc *d,
-			      const struct adxl_reg *l,
-			      const struct adxl_rreg *r, size_t index,
-			      void *out);
-	/* @k elements from descriptor @off on; @ctx is @xfer's. */
+			      const struct adxl_resolved *r, void *out);
+	/* A batch: ADXL_SUCCESS, or a status (logged). */
 	adxl_status_t (*send)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_peer *p,
-			      enum adxl_transfer_op op, const void *ops,
-			      size_t k, size_t off, int64_t deadline,
-			      void *ctx);
+			      const struct adxl_batch *b);
 };
 
 #define ADXL_TRANSPORT_WHY_LEN	256
@@ -197,10 +214,8 @@ adxl_status_t adxl__transport_connect(struct adxl_engine *e,
 				      int64_t deadline);
 
 /* transfer.c: the batch loop every transport's @xfer may run. */
-adxl_status_t adxl__xfer_batches(struct adxl_engine *e, struct adxl_peer *p,
-				 enum adxl_transfer_op op,
-				 const struct adxl_transfer_desc *descs,
-				 size_t n, size_t from, int64_t deadline,
+/* @x's descriptors from @from on; @ctx goes to each batch. */
+adxl_status_t adxl__xfer_batches(const struct adxl_xfer *x, size_t from,
 				 void *ctx);
 /* The link of @p over @label broke: log why, the next Connect replaces it. */
 adxl_status_t adxl__link_failed(struct adxl_peer *p, const char *label,

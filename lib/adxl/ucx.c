@@ -33,46 +33,32 @@
 #endif
 
 static adxl_status_t ucx_fill(const struct adxl_transport_ops *t,
-			      struct adxl_engine *e, struct adxl_peer *p,
-			      enum adxl_transfer_op op,
-			      const struct adxl_transfer_desc *d,
-			      const struct adxl_reg *l,
-			      const struct adxl_rreg *r, size_t index,
-			      void *out)
+			      const struct adxl_resolved *r, void *out)
 {
 	(void)t;
-	(void)e;
-	(void)p;
-	(void)op;
-	(void)l;
-	(void)r;
-	(void)index;
 	*(struct adxl_plugin_op *)out = (struct adxl_plugin_op){
-		.local = d->local_addr,
-		.remote = d->remote_addr,
-		.len = d->len,
+		.local = r->d->local_addr,
+		.remote = r->d->remote_addr,
+		.len = r->d->len,
 	};
 	return ADXL_SUCCESS;
 }
 
 static adxl_status_t ucx_send(const struct adxl_transport_ops *t,
-			      struct adxl_engine *e, struct adxl_peer *p,
-			      enum adxl_transfer_op op, const void *ops,
-			      size_t k, size_t off, int64_t deadline,
-			      void *ctx)
+			      const struct adxl_batch *b)
 {
-	struct adxl_plugged_engine *pe = adxl__plugged_of(e, t);
+	struct adxl_plugged_engine *pe = adxl__plugged_of(b->x->e, t);
+	struct adxl_peer *p = b->x->p;
 	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	int ret;
 
-	(void)ctx;
-	ret = pe->plugin->xfer(adxl__plugged_peer(p)->ep, op == ADXL_WRITE,
-			       ops, k, deadline, err);
+	ret = pe->plugin->xfer(adxl__plugged_peer(p)->ep, b->x->op == ADXL_WRITE,
+			       b->ops, b->k, b->x->deadline, err);
 	if (ret == -ETIMEDOUT) {
 		/* the endpoint is closed: the next Connect replaces the peer */
 		__atomic_store_n(&p->link_down, true, __ATOMIC_RELAXED);
 		adxl__err("transfer to %s: timed out in descriptors %zu..%zu over UCX (%s); the link is closed, Connect again",
-			  p->name, off, off + k - 1, err);
+			  p->name, b->off, b->off + b->k - 1, err);
 		return ADXL_TIMEOUT;
 	}
 	if (ret == -ECONNRESET)
@@ -85,12 +71,10 @@ static adxl_status_t ucx_send(const struct adxl_transport_ops *t,
 }
 
 static adxl_status_t ucx_xfer(const struct adxl_transport_ops *t,
-			      struct adxl_engine *e, struct adxl_peer *p,
-			      enum adxl_transfer_op op,
-			      const struct adxl_transfer_desc *descs, size_t n,
-			      int64_t deadline)
+			      const struct adxl_xfer *x)
 {
-	struct adxl_plugged_engine *pe = adxl__plugged_of(e, t);
+	struct adxl_plugged_engine *pe = adxl__plugged_of(x->e, t);
+	struct adxl_peer *p = x->p;
 
 	if (pe->plugin->ep_failed(adxl__plugged_peer(p)->ep)) {
 		/* Found failed between calls: the first caller hears why. */
@@ -103,9 +87,7 @@ static adxl_status_t ucx_xfer(const struct adxl_transport_ops *t,
 			  p->name);
 		return ADXL_NOT_CONNECTED;
 	}
-	if (!n)
-		return ADXL_SUCCESS;
-	return adxl__xfer_batches(e, p, op, descs, n, 0, deadline, NULL);
+	return x->n ? adxl__xfer_batches(x, 0, NULL) : ADXL_SUCCESS;
 }
 
 static const struct adxl_plugged ucx = {
@@ -125,21 +107,8 @@ const struct adxl_transport_ops adxl__ucx_transport = {
 	.wire_version = 4,
 	.fallback = true,
 	.plugged = &ucx,
-	.init = adxl__plugged_init,
-	.fini = adxl__plugged_fini,
-	.stop = adxl__plugged_stop,
-	.expose = adxl__plugged_expose,
-	.hide = adxl__plugged_hide,
-	.connect = adxl__plugged_connect,
-	.answer = adxl__plugged_answer,
-	.grant = adxl__plugged_grant,
-	.link_release = adxl__plugged_link_release,
-	.release = adxl__plugged_release,
+	ADXL_PLUGGED_OPS,
 	.xfer = ucx_xfer,
-	/* descriptors per plugin call: bounds what we allocate */
-	.batch_max = 4096,
-	.op_size = sizeof(struct adxl_plugin_op),
-	.carrier_keeps_deadline = true,
 	.fill = ucx_fill,
 	.send = ucx_send,
 };
