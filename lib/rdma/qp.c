@@ -178,12 +178,12 @@ int rdmap_qp_create(struct adxl_plugin_ctx *r, bool serve, const uint8_t *local_
 	q->gid_index = r->gid_index;
 	memcpy(mine->gid, r->gid.raw, sizeof(mine->gid));
 	if (local_ip && !r->gid_forced) {
-		union ibv_gid g;
-		int i = rdmap_gid_of_ipv4(r, local_ip, &g);
+		struct ibv_gid_entry g;
+		int i = rdmap_gid_find(r, local_ip, &g);
 
 		if (i >= 0) {
 			q->gid_index = i;
-			memcpy(mine->gid, g.raw, sizeof(mine->gid));
+			memcpy(mine->gid, g.gid.raw, sizeof(mine->gid));
 		}
 	}
 	mine->qpn = q->qp->qp_num;

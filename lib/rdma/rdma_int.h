@@ -121,6 +121,8 @@ struct adxl_plugin_ctx {
 	int gid_index;
 	bool gid_forced;		/* MEMREG_ADXL_RDMA_GID_INDEX */
 	union ibv_gid gid;
+	uint32_t gid_type;		/* enum ibv_gid_type */
+	size_t gid_room;		/* entries of the device's GID tables */
 	enum ibv_mtu mtu;		/* the port's active MTU */
 	uint16_t lid;			/* 0 on RoCE */
 	int gid_tbl_len;
@@ -195,9 +197,12 @@ void rdmap_grants_revoke(struct adxl_plugin_ctx *r, const struct adxl_plugin_mem
 			 const struct adxl_plugin_ep *q);
 
 /* qp.c */
-/* The index of a RoCE v2 GID of IPv4 address @ip (4 bytes), or -1. */
-int rdmap_gid_of_ipv4(struct adxl_plugin_ctx *r, const uint8_t *ip,
-		      union ibv_gid *gid);
+/*
+ * The index of our port's RoCE v2 GID of IPv4 address @ip (4 bytes;
+ * NULL: of any), with its entry in *@out; or -1 (device.c).
+ */
+int rdmap_gid_find(struct adxl_plugin_ctx *r, const uint8_t *ip,
+		   struct ibv_gid_entry *out);
 
 void rdmap_qpinfo_put(const struct adxl_rdma_qpinfo *q, uint8_t *out);
 /* 0, or -EINVAL if @len bytes at @in are not a queue pair's info. */

@@ -199,7 +199,8 @@ static void gid_index_bad(void **state)
  * A host with two addresses on the port: a queue pair takes the RoCE v2
  * GID of the address the peer reaches us at, not the device's first;
  * an address the table lacks, or MEMREG_ADXL_RDMA_GID_INDEX, gives the
- * device's.
+ * device's.  The table is read at each queue pair: an address added
+ * after the device was opened is found.
  */
 static void gid_per_address(void **state)
 {
@@ -207,16 +208,17 @@ static void gid_per_address(void **state)
 	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	static const uint8_t second[4] = { 10, 8, 0, 1 };
 	static const uint8_t other[4] = { 192, 168, 0, 1 };
+	static const uint8_t later[4] = { 10, 7, 0, 1 };
 	struct adxl_rdma_qpinfo mine;
 	struct adxl_plugin_ep *q = NULL;
 	struct adxl_plugin_ctx *r = NULL;
-	uint8_t want[16], dev[16];
+	uint8_t want[16], dev[16], added[16];
 
 	(void)state;
 	p->gids[4] = (struct fake_gid){ "::ffff:10.8.0.1", "IB/RoCE v1" };
 	p->gids[5] = (struct fake_gid){ "::ffff:10.8.0.1", "RoCE v2" };
-	if (p->n_gids < 6)
-		p->n_gids = 6;
+	/* a table of 8 (a NIC's size never changes), 6 and 7 unused */
+	p->n_gids = 8;
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.8.0.1", want), 1);
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.0.1", dev), 1);
 	assert_ok(dev_open(&r, err), err);
@@ -225,6 +227,12 @@ static void gid_per_address(void **state)
 	rd->ep_destroy(q);
 	assert_ok(qp_create(r, true, other, &mine, &q, err), err);
 	assert_memory_equal(mine.gid, dev, 16);
+	rd->ep_destroy(q);
+	/* an address that came up after open, as RoCE v2 at index 7 */
+	p->gids[7] = (struct fake_gid){ "::ffff:10.7.0.1", "RoCE v2" };
+	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.7.0.1", added), 1);
+	assert_ok(qp_create(r, true, later, &mine, &q, err), err);
+	assert_memory_equal(mine.gid, added, 16);
 	rd->ep_destroy(q);
 	rd->close(r);
 
@@ -249,11 +257,14 @@ static void gid_fallback(void **state)
 	/* IPv4 as RoCE v1 only */
 	p->gids[2].addr = "::ffff:10.9.0.1";
 	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
-	/* no sysfs types at all (an old kernel): the link layer alone */
+	/*
+	 * No GID types at all (an old kernel): libibverbs takes every entry
+	 * for RoCE v1 on Ethernet, so no RoCE v2 either.
+	 */
 	p->gids[3].addr = "::ffff:10.9.0.1";
 	p->gids[0].type = p->gids[1].type = NULL;
 	p->gids[2].type = p->gids[3].type = NULL;
-	open_describes("fake0 port 1, RoCE, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
+	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
 }
 
 static void infiniband(void **state)
