@@ -44,7 +44,7 @@ struct plugged_link {
 };
 
 int adxl__plugged_init(const struct adxl_transport_ops *t,
-			struct adxl_engine *e)
+		       struct adxl_engine *e)
 {
 	struct adxl_plugged_engine *pe = calloc(1, sizeof(*pe));
 
@@ -62,7 +62,7 @@ void adxl__plugged_fini(const struct adxl_transport_ops *t,
 }
 
 int adxl__plugged_expose(const struct adxl_transport_ops *t,
-			struct adxl_engine *e,
+			 struct adxl_engine *e,
 			 struct adxl_reg *r)
 {
 	struct adxl_plugged_engine *pe = adxl__plugged_of(e, t);
@@ -102,7 +102,7 @@ void adxl__plugged_hide(const struct adxl_transport_ops *t,
 }
 
 adxl_status_t adxl__plugged_start(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, char *why)
+				  struct adxl_engine *e, char *why)
 {
 	struct adxl_plugged_engine *pe = adxl__plugged_of(e, t);
 	char err[ADXL_TRANSPORT_WHY_LEN] = "", perr[512];
@@ -190,7 +190,7 @@ static const uint8_t *local_ipv4(int fd, uint8_t *ip)
 }
 
 adxl_status_t adxl__plugged_dial(const struct adxl_transport_ops *t,
-			struct adxl_engine *e,
+				 struct adxl_engine *e,
 				 struct adxl_peer *p, int64_t deadline,
 				 struct adxl_plugin_ep **ep,
 				 struct adxl_link_reply *in, uint8_t **msg,
@@ -208,7 +208,7 @@ adxl_status_t adxl__plugged_dial(const struct adxl_transport_ops *t,
 	info = malloc(ADXL_PLUGIN_INFO_MAX);
 	if (!info) {
 		snprintf(err, ADXL_PLUGIN_ERR_LEN, "out of memory");
-		return ADXL_FAILED;
+		return ADXL_NOT_CONNECTED;
 	}
 	ret = pe->plugin->ep_create(pe->ctx, false, local_ipv4(p->fd, ip), info,
 				    &info_len, ep, err);
@@ -227,10 +227,10 @@ adxl_status_t adxl__plugged_dial(const struct adxl_transport_ops *t,
 }
 
 /*
- * The link over @t to @p, whose hello answered (@h: not needed).  Where @next is given,
- * what shows this transport cannot reach the peer (none here, none
- * there, an endpoint that does not connect) declines, so that @next
- * tries; the server's endpoint goes with the link.
+ * The link over @t to @p, whose hello answered (@h: not needed).  Where
+ * @next is given, what shows this transport cannot reach the peer (none
+ * here, none there, an endpoint that does not connect) declines, so that
+ * @next tries; the server's endpoint goes with the link.
  */
 adxl_status_t adxl__plugged_connect(const struct adxl_transport_ops *t,
 				    struct adxl_engine *e, struct adxl_peer *p,
@@ -326,7 +326,7 @@ fail:
 
 /* The last reference to a peer @t carries: its endpoint. */
 void adxl__plugged_release(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_peer *p)
+			   struct adxl_engine *e, struct adxl_peer *p)
 {
 	struct adxl_plugged_engine *pe = adxl__plugged_of(e, t);
 	struct adxl_plugged_peer *pp = p->tpeer;
@@ -363,7 +363,7 @@ static void link_ep_drop(struct adxl_plugged_engine *pe, struct plugged_link *pl
 }
 
 int adxl__plugged_answer(const struct adxl_transport_ops *t,
-			struct adxl_engine *e,
+			 struct adxl_engine *e,
 			 struct adxl_link *l, const uint8_t *in, size_t in_len,
 			 struct adxl_buf *out, char *why)
 {
@@ -448,7 +448,7 @@ int adxl__plugged_grant(const struct adxl_transport_ops *t,
 }
 
 void adxl__plugged_link_release(const struct adxl_transport_ops *t,
-			struct adxl_engine *e,
+				struct adxl_engine *e,
 				struct adxl_link *l)
 {
 	struct plugged_link **slot = (struct plugged_link **)adxl__tlink(l, t);
