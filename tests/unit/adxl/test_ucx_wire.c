@@ -333,10 +333,57 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	/* The plugin stays loaded: UCX does not support being unloaded. */
 }
 
+/*
+ * The serving end's info is the worker's address and access key: a
+ * client's end connects to nothing else (short, empty, a length that
+ * lies), and a serving end takes no info from its client.
+ */
+static void test_plugin_refuses_bad_info(void **state)
+{
+	const char *path = getenv("MEMREG_ADXL_UCX_PLUGIN");
+	static uint8_t info[ADXL_PLUGIN_INFO_MAX];
+	const struct adxl_plugin *(*get)(void);
+	struct adxl_plugin_conf conf = { 0 };
+	struct adxl_plugin_ep *serving, *client;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	size_t n = sizeof(info), none = sizeof(info);
+	const struct adxl_plugin *ops;
+	struct adxl_plugin_ctx *u;
+	void *handle;
+
+	(void)state;
+	assert_non_null(path);
+	handle = dlopen(path, RTLD_NOW);
+	assert_non_null(handle);
+	*(void **)&get = dlsym(handle, ADXL_PLUGIN_ENTRY);
+	assert_non_null(get);
+	ops = get();
+	assert_int_equal(ops->open(&conf, &u, err), 0);
+	assert_non_null(strstr(ops->describe(u), "UCX "));
+	assert_int_equal(ops->ep_create(u, true, NULL, info, &n, &serving,
+					err), 0);
+	assert_int_equal(ops->ep_create(u, false, NULL, info + n, &none,
+					&client, err), 0);
+	assert_int_equal(none, 0);
+	assert_int_equal(ops->ep_connect(client, info, 3, -1, err), -EINVAL);
+	assert_int_equal(ops->ep_connect(client, info, 0, -1, err), -EINVAL);
+	assert_int_equal(ops->ep_connect(client, info, n - 1, -1, err),
+			 -EINVAL);
+	assert_string_equal(err, "not a worker address and key");
+	assert_false(ops->ep_failed(client));
+	/* a serving end: nothing to connect, whatever its client sent */
+	assert_int_equal(ops->ep_connect(serving, NULL, 0, -1, err), 0);
+	assert_false(ops->ep_failed(serving));
+	ops->ep_destroy(client);
+	ops->ep_destroy(serving);
+	ops->close(u);
+}
+
 int test_ucx_wire_group(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plugin_ignores_or_refuses_bad_messages),
+		cmocka_unit_test(test_plugin_refuses_bad_info),
 	};
 
 	return cmocka_run_group_tests_name("adxl-ucx.so against a bad peer",

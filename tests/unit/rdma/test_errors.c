@@ -473,6 +473,45 @@ static void errors_qp_create_fails(void **state)
 	rd->close(r);
 }
 
+/*
+ * A queue pair's info as ep_create gives it, and what ep_connect makes of
+ * info that is not one (a byte short or over, none): refused, the queue
+ * pair still good for the right info.
+ */
+static void errors_info_not_a_queue_pair(void **state)
+{
+	uint8_t info[ADXL_PLUGIN_INFO_MAX], peer[ADXL_PLUGIN_INFO_MAX];
+	size_t n = sizeof(info), pn = sizeof(peer);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ep *q = NULL, *p = NULL;
+	struct adxl_plugin_ctx *r = NULL;
+	struct adxl_rdma_qpinfo mine;
+
+	(void)state;
+	assert_ok(dev_open(&r, err), err);
+	assert_ok(rd->ep_create(r, false, NULL, info, &n, &q, err), err);
+	assert_ok(rd->ep_create(r, true, NULL, peer, &pn, &p, err), err);
+	/* GID, then QP number, PSN, MTU, LID big-endian */
+	assert_int_equal(n, QPINFO_LEN);
+	assert_int_equal(rdmap_qpinfo_get(info, n, &mine), 0);
+	assert_int_equal((info[16] << 24) | (info[17] << 16) | (info[18] << 8) |
+			 info[19], mine.qpn);
+	assert_int_equal(rd->ep_connect(q, peer, pn - 1, -1, err), -EINVAL);
+	assert_string_equal(err, "not a queue pair's info (31 bytes)");
+	assert_int_equal(rd->ep_connect(q, peer, pn + 1, -1, err), -EINVAL);
+	assert_int_equal(rd->ep_connect(q, peer, 0, -1, err), -EINVAL);
+	assert_false(rd->ep_failed(q));
+	assert_ok(rd->ep_connect(p, info, n, -1, err), err);
+	assert_ok(rd->ep_connect(q, peer, pn, -1, err), err);
+	/* and no room for the info is no queue pair */
+	n = QPINFO_LEN - 1;
+	assert_int_equal(rd->ep_create(r, false, NULL, info, &n, &q, err),
+			 -EINVAL);
+	rd->ep_destroy(p);
+	rd->ep_destroy(q);
+	rd->close(r);
+}
+
 #define L(fn) cmocka_unit_test_setup_teardown(fn, link_setup, link_teardown)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fresh, all_freed)
 
@@ -482,6 +521,7 @@ int test_errors_group(void)
 		L(errors_local_unregistered),
 		L(errors_bad_ranges),
 		T(errors_connect_misuse),
+		T(errors_info_not_a_queue_pair),
 		T(errors_unreachable),
 		L(errors_peer_deregistered),
 		L(errors_peer_silent),
