@@ -88,32 +88,32 @@ struct adxl_transport_ops {
 
 	/* engine create / destroy: its state in adxl__tstate(); 0 or -errno */
 	int (*init)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e);
+		    struct adxl_engine *e);
 	void (*fini)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e);
+		     struct adxl_engine *e);
 	/*
 	 * Initialize: @key (without "adxl.") is one of its options: 1, with
 	 * the value taken; -1 if the value is bad; 0 if the option is not
 	 * its own.  @key NULL: back to the defaults.
 	 */
 	int (*option)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, const char *key, const char *val);
+		      struct adxl_engine *e, const char *key, const char *val);
 	/* Finalize, after the peers, links and registrations are gone. */
 	void (*stop)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e);
+		     struct adxl_engine *e);
 
 	/*
 	 * Under reg_lock (write), once it runs: make @r reachable to peers
 	 * (0, or -errno logged: RegisterMem fails), and undo that.
 	 */
 	int (*expose)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_reg *r);
+		      struct adxl_engine *e, struct adxl_reg *r);
 	void (*hide)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_reg *r);
+		     struct adxl_engine *e, struct adxl_reg *r);
 
 	/* Connect: whether it can reach @p, whose hello answered. NULL: yes */
 	bool (*reachable)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, const struct adxl_peer *p);
+			  struct adxl_engine *e, const struct adxl_peer *p);
 	/*
 	 * Connect's last step, with the peer's answer to our hello @h:
 	 * ADXL_SUCCESS, or a status (logged).  With @next (the label of
@@ -123,7 +123,7 @@ struct adxl_transport_ops {
 	 * @next"), with nothing of this transport left on @p.
 	 */
 	adxl_status_t (*connect)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_peer *p,
+				 struct adxl_engine *e, struct adxl_peer *p,
 				 const struct adxl_hello *h, int64_t deadline,
 				 const char *next);
 	/*
@@ -134,22 +134,22 @@ struct adxl_transport_ops {
 	 * 0); a grant that returns -errno refuses the link with @why.
 	 */
 	int (*answer)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_link *l,
+		      struct adxl_engine *e, struct adxl_link *l,
 		      const uint8_t *in, size_t in_len, struct adxl_buf *out,
 		      char *why);
 	int (*grant)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_link *l,
+		     struct adxl_engine *e, struct adxl_link *l,
 		     const struct adxl_reg *r, uint32_t *key, char *why);
 	/* A served link closes: what the transport keeps for it goes. */
 	void (*link_release)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_link *l);
+			     struct adxl_engine *e, struct adxl_link *l);
 
 	/*
 	 * Whether a peer it connected is broken although its control
 	 * connection lives, so that Connect replaces it.  NULL: never.
 	 */
 	bool (*broken)(const struct adxl_transport_ops *t,
-			struct adxl_engine *e, struct adxl_peer *p);
+		       struct adxl_engine *e, struct adxl_peer *p);
 	/* The last reference to a peer it carries (or failed to connect). */
 	void (*release)(const struct adxl_transport_ops *t,
 			struct adxl_engine *e, struct adxl_peer *p);
