@@ -4,11 +4,11 @@
  * carry the "adxl__" prefix; the version script keeps them out of the .so.
  *
  * Locks, outermost first: engine->conn_lock (one Connect at a time),
- * engine->lock (peer list, state), peer->io_lock (its control socket),
- * engine->ucx_lock (starting UCX), engine->rdma_lock (starting RDMA),
- * engine->reg_lock (registration
- * table), engine->notify_lock,
- * engine->async_lock; engine->ca_lock is taken alone.  None is held across
+ * engine->lock (peer list, state), a transport's own lock of a peer (one
+ * that renews its link), peer->io_lock (its control socket),
+ * engine->transport_lock (starting a transport), engine->reg_lock
+ * (registration table), engine->notify_lock, engine->async_lock;
+ * engine->ca_lock is taken alone.  None is held across
  * a transfer ioctl except reg_lock for reading while descriptors are
  * resolved (before the ioctl).
  */
@@ -28,8 +28,7 @@
 #include <memreg/memreg.h>
 
 #include "query.h"
-#include "rdma_plugin.h"
-#include "ucx_plugin.h"
+#include "transport.h"
 
 /* ---- log.c ---- */
 
@@ -61,10 +60,9 @@ enum adxl_msg_type {
 	ADXL_MSG_NOTIFY		= 3,	/* client -> server */
 	ADXL_MSG_NOTIFY_ACK	= 4,	/* server -> client */
 	ADXL_MSG_BYE		= 5,	/* client -> server: orderly disconnect */
-	ADXL_MSG_UCX_HELLO	= 6,	/* client -> server: reach me over UCX */
-	ADXL_MSG_UCX_REPLY	= 7,	/* server -> client: worker, keys */
-	ADXL_MSG_RDMA_HELLO	= 8,	/* client -> server: my queue pair */
-	ADXL_MSG_RDMA_REPLY	= 9,	/* server -> client: its QP, rkeys */
+	ADXL_MSG_LINK_HELLO	= 6,	/* client -> server: a transport, my end */
+	ADXL_MSG_LINK_REPLY	= 7,	/* server -> client: its end, the keys */
+	/* 8, 9: version 1's second transport hello; not used again */
 	ADXL_MSG_QUERY		= 10,	/* client -> server: ask its face */
 	ADXL_MSG_QUERY_REPLY	= 11,	/* server -> client: the answer */
 	ADXL_MSG_PROVE		= 12,	/* server -> client: prove your uid */
@@ -72,7 +70,12 @@ enum adxl_msg_type {
 	ADXL_MSG_PROOF_REPLY	= 14,	/* server -> client, Unix socket */
 };
 
-#define ADXL_MSG_MAGIC		0x41445831U	/* "ADX1" */
+/*
+ * "ADX2": the wire's version.  2: a transport's hello is one message
+ * tagged with the transport (LINK_HELLO, LINK_REPLY) where 1 had a pair
+ * of messages per transport.
+ */
+#define ADXL_MSG_MAGIC		0x41445832U
 #define ADXL_MSG_HDR_LEN	12		/* magic, type, payload length */
 #define ADXL_MSG_MAX_LEN	(64U << 20)	/* a table of ~1.6M registrations */
 
@@ -214,73 +217,54 @@ int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 		     uint32_t *status);
 
 /*
- * A registration as the answer to a UCX or RDMA hello announces it (the
- * rkey only over RDMA: 0 there when the NIC could not register it).
+ * A registration as the answer to a link hello announces it, with the key
+ * the transport granted the peer for it (0: none, or none needed).
  */
 struct adxl_wreg {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t type;
-	uint32_t rkey;
+	uint32_t key;
 };
 
-/* The answer to a UCX hello: the server's worker and registrations. */
+/*
+ * A link hello (link.c): the transport it is for (its wire_id), that
+ * transport's version, and what connects to the sender's end (bytes the
+ * transport alone reads; may be empty).
+ */
+struct adxl_link_hello {
+	uint32_t transport;
+	uint32_t version;
+	const uint8_t *info;		/* decode: points into the payload */
+	uint32_t info_len;
+};
 
-struct adxl_ucx_reply {
-	uint32_t status;		/* 0, or ADXL_UCX_REFUSED */
-	char msg[ADXL_UCX_ERR_LEN];	/* why it was refused */
-	const uint8_t *addr;		/* the server's UCP worker address */
-	uint32_t addr_len;
-	uint8_t key[ADXL_UCX_KEY_LEN];	/* and its access key */
-	struct adxl_wreg *regs;	/* decode: allocated */
+/* Its answer: refused with a reason, or the server's end and its table. */
+struct adxl_link_reply {
+	uint32_t transport;
+	uint32_t status;		/* 0, or ADXL_LINK_REFUSED */
+	char msg[ADXL_TRANSPORT_WHY_LEN];	/* why it was refused */
+	const uint8_t *info;		/* decode: points into the payload */
+	uint32_t info_len;
+	struct adxl_wreg *regs;		/* decode: allocated */
 	size_t n_regs;
 };
 
-#define ADXL_UCX_VERSION	3	/* 3: the worker's access key */
-#define ADXL_UCX_REFUSED	1
-#define ADXL_UCX_BLOB_MAX	(64U << 10)	/* a worker address */
+#define ADXL_LINK_REFUSED	1
+#define ADXL_LINK_INFO_MAX	((64U << 10) + 64)
 
-int adxl__ucx_hello_encode(struct adxl_buf *b);
-int adxl__ucx_hello_decode(const uint8_t *p, size_t len);
-int adxl__ucx_reply_encode(const struct adxl_ucx_reply *r, struct adxl_buf *b);
-/* 0 or -EPROTO; r->regs must be freed, the blobs point into @p. */
-int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
-			   struct adxl_ucx_reply *r);
-
-/* The RDMA hello (client's queue pair) and its answer (server's, rkeys). */
-
-struct adxl_rdma_reply {
-	uint32_t status;		/* 0, or ADXL_RDMA_REFUSED */
-	char msg[ADXL_RDMA_ERR_LEN];	/* why it was refused */
-	struct adxl_rdma_qpinfo qp;
-	struct adxl_wreg *regs;	/* decode: allocated */
-	size_t n_regs;
-};
-
-#define ADXL_RDMA_VERSION	1
-#define ADXL_RDMA_REFUSED	1
-
-int adxl__rdma_hello_encode(const struct adxl_rdma_qpinfo *qp,
+int adxl__link_hello_encode(const struct adxl_link_hello *h,
 			    struct adxl_buf *b);
 /* 0 or -EPROTO */
-int adxl__rdma_hello_decode(const uint8_t *p, size_t len,
-			    struct adxl_rdma_qpinfo *qp);
-int adxl__rdma_reply_encode(const struct adxl_rdma_reply *r,
+int adxl__link_hello_decode(const uint8_t *p, size_t len,
+			    struct adxl_link_hello *h);
+int adxl__link_reply_encode(const struct adxl_link_reply *r,
 			    struct adxl_buf *b);
 /* 0, -EPROTO or -ENOMEM; r->regs must be freed. */
-int adxl__rdma_reply_decode(const uint8_t *p, size_t len,
-			    struct adxl_rdma_reply *r);
+int adxl__link_reply_decode(const uint8_t *p, size_t len,
+			    struct adxl_link_reply *r);
 
 /* ---- the engine ---- */
-
-/* Initialize option "Transport": how peers' memory is reached. */
-enum adxl_transport {
-	ADXL_TRANSPORT_AUTO,		/* memreg.ko on one kernel, else RDMA
-					 * if both ends have it, else UCX */
-	ADXL_TRANSPORT_KERNEL,		/* memreg.ko only */
-	ADXL_TRANSPORT_UCX,		/* UCX always, also on one kernel */
-	ADXL_TRANSPORT_RDMA,		/* RDMA (verbs) always */
-};
 
 struct adxl_reg {
 	uint64_t id;			/* the MemHandle handed out */
@@ -290,8 +274,8 @@ struct adxl_reg {
 	uint64_t handle;		/* memreg registration */
 	uint8_t token[MEMREG_TOKEN_LEN];
 	unsigned int refs;		/* RegisterMem calls for this range */
-	struct adxl_ucx_mem *umem;	/* exposed to UCX, once UCX started */
-	struct adxl_rdma_mr *rmr;	/* an MR, once RDMA started */
+	/* each transport's own of it, once that transport started */
+	void *tmem[ADXL_TRANSPORT_MAX];
 };
 
 /* A peer's registration, imported. */
@@ -299,8 +283,11 @@ struct adxl_rreg {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t type;
-	uint64_t handle;		/* remote handle on our memreg context */
-	uint32_t rkey;			/* over RDMA: granted us (0: none) */
+	/*
+	 * What the peer's transport names it by: the remote handle on our
+	 * memreg context (kernel), the key it granted us (0: none).
+	 */
+	uint64_t key;
 };
 
 struct adxl_peer {
@@ -309,20 +296,12 @@ struct adxl_peer {
 	int fd;				/* control connection */
 	pthread_mutex_t io_lock;	/* one request/answer at a time */
 	uint32_t notify_seq;
-	bool same_kernel;
+	uint8_t instance_id[16];	/* the peer's memreg kernel instance */
 	bool dead;			/* control connection lost */
-	struct adxl_ucx_ep *ep;		/* non-NULL: reached over UCX */
-	struct adxl_rdma_qp *qp;	/* non-NULL: reached over RDMA */
-	/*
-	 * Over RDMA, @qp and @rregs are replaced when the queue pair fails
-	 * while the peer is still there: a transfer holds
-	 * @rdma_lock for reading, a renewal for writing; @rdma_gen counts
-	 * the renewals, so that threads that failed together renew once
-	 * (rdma_link.c).
-	 */
-	pthread_rwlock_t rdma_lock;
-	unsigned int rdma_gen;
-	bool link_down;			/* the UCX/RDMA link failed or timed out */
+	/* The transport that carries it (set by Connect), and its state. */
+	const struct adxl_transport_ops *via;
+	void *tpeer;
+	bool link_down;			/* its link failed or timed out */
 	uint32_t pid;
 	struct adxl_rreg *rregs;	/* sorted by addr */
 	size_t n_rregs;
@@ -364,6 +343,8 @@ struct adxl_link {
 	/* Whose slot it takes while it waits for its hello (server.c). */
 	struct adxl_wait_key key;
 	bool close_when_sent;		/* a refusal: close once @out is sent */
+	/* each transport's own of it, once the peer said a link hello */
+	void *tlink[ADXL_TRANSPORT_MAX];
 	char name[ADXL_NAME_MAX + 1];
 	unsigned int pending;		/* notify_lock: unconsumed notifies */
 	int64_t born_ms;		/* accepted at */
@@ -374,10 +355,6 @@ struct adxl_link {
 	size_t in_len, in_have;
 	struct adxl_buf out;
 	size_t out_off;
-	struct adxl_rdma_qp *qp;	/* the peer's RDMA queue pair, if any */
-	/* renewals of @qp the peer may still ask for now (rdma_link.c) */
-	double qp_renew_tokens;
-	int64_t qp_renew_at;		/* ms, when the tokens were counted */
 };
 
 /*
@@ -439,27 +416,19 @@ struct adxl_engine {
 	char *name;
 	struct adxl_name addr;
 	bool auto_connect;
-	enum adxl_transport transport;
+	/* option Transport: its row of adxl__transports[]; NULL: auto */
+	const struct adxl_transport_ops *transport;
 	struct adxl_allow *allow;	/* remote hosts served; NULL: none */
 
 	struct memreg_ctx *ctx;
 	uint8_t instance_id[16];
 
 	/*
-	 * ucx.c: started on first use, under ucx_lock; published under
-	 * reg_lock (write) once every registration is exposed, so a reader
-	 * under reg_lock sees either no UCX or every range exposed.
+	 * Each transport's state (transport.h), in its row's slot; a
+	 * transport starts on first use under transport_lock.
 	 */
-	pthread_mutex_t ucx_lock;
-	const struct adxl_ucx_ops *ucx_ops;
-	struct adxl_ucx *ucx;
-
-	/* rdma.c: the same for the RDMA plugin, under rdma_lock. */
-	pthread_mutex_t rdma_lock;
-	const struct adxl_rdma_ops *rdma_ops;
-	struct adxl_rdma *rdma;
-	/* options RdmaTrafficClass, RdmaServiceLevel: our queue pairs' */
-	unsigned int rdma_tc, rdma_sl;
+	pthread_mutex_t transport_lock;
+	void *tstate[ADXL_TRANSPORT_MAX];
 
 	pthread_rwlock_t reg_lock;
 	struct adxl_reg *regs;		/* sorted by addr */
@@ -588,75 +557,33 @@ bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
-/* peer.c: a peer's table of registrations from a UCX or RDMA answer */
+/* peer.c: a peer's table of registrations, sorted; from a link reply */
+void adxl__rregs_sort(struct adxl_peer *p);
 adxl_status_t adxl__rregs_set(struct adxl_peer *p,
 			      const struct adxl_wreg *regs, size_t n);
 
-/* plugin.c */
+/* link.c: the link hello, both sides */
 /*
- * A transport plugin's table of operations (its first member: the ABI),
- * found as plugin.c says; NULL with the reason in @err.
+ * Client: send @t's hello with our end's @info and wait for the answer
+ * (late acks and query answers skipped), into @in (free in->regs and
+ * *@msg, into which @in points): 0, or ADXL_TIMEOUT / ADXL_FAILED logged.
  */
-const void *adxl__plugin_load(const char *env_var, const char *file,
-			      const char *dir, const char *sym,
-			      unsigned int abi, char *err, size_t errlen);
+adxl_status_t adxl__link_dial(struct adxl_peer *p,
+			      const struct adxl_transport_ops *t,
+			      const void *info, size_t info_len,
+			      int64_t deadline, struct adxl_link_reply *in,
+			      uint8_t **msg);
+/* Server: the answer to link @l's link hello, framed into l->out. */
+int adxl__link_answer(struct adxl_engine *e, struct adxl_link *l,
+		      const uint8_t *p, size_t len);
 
-/* ucx.c */
-adxl_status_t adxl__ucx_start(struct adxl_engine *e);
-void adxl__ucx_stop(struct adxl_engine *e);
-/* Under reg_lock (write): expose @r if UCX runs; 0 or -errno (logged). */
-int adxl__ucx_expose(struct adxl_engine *e, struct adxl_reg *r);
-void adxl__ucx_hide(struct adxl_engine *e, struct adxl_reg *r);
-
-/* ucx_link.c: the UCX hello, both sides */
-adxl_status_t adxl__ucx_connect(struct adxl_engine *e, struct adxl_peer *p,
-				int64_t deadline);
-/* The answer to a UCX hello, framed into @out: 0 or -errno. */
-int adxl__ucx_answer(struct adxl_engine *e, const uint8_t *p, size_t len,
-		     struct adxl_buf *out);
-void adxl__ucx_peer_release(struct adxl_engine *e, struct adxl_peer *p);
-
-/* ucx_transfer.c */
-adxl_status_t adxl__ucx_transfer(struct adxl_engine *e, struct adxl_peer *p,
-				 enum adxl_transfer_op op,
-				 const struct adxl_transfer_desc *descs,
-				 size_t n, int64_t deadline);
-
-/* rdma.c */
-/*
- * 0, or ADXL_FAILED, logged -- or said in @why (ADXL_RDMA_ERR_LEN bytes)
- * if not NULL: Transport=auto only asks whether there is RDMA here.
- */
-adxl_status_t adxl__rdma_start(struct adxl_engine *e, char *why);
-void adxl__rdma_stop(struct adxl_engine *e);
-/* Under reg_lock (write): an MR for @r if RDMA runs; 0 or -errno (logged). */
-int adxl__rdma_expose(struct adxl_engine *e, struct adxl_reg *r);
-void adxl__rdma_hide(struct adxl_engine *e, struct adxl_reg *r);
-
-/* rdma_link.c: the RDMA hello, both sides */
-/*
- * ADXL_SUCCESS, ADXL_TIMEOUT, ADXL_FAILED; or ADXL_NOT_CONNECTED when the
- * peer (or this host) has no RDMA and @may_refuse: then UCX is tried.
- */
-adxl_status_t adxl__rdma_connect(struct adxl_engine *e, struct adxl_peer *p,
-				 int64_t deadline, bool may_refuse);
-/* The answer to an RDMA hello on link @l, framed into @out: 0 or -errno. */
-int adxl__rdma_answer(struct adxl_engine *e, struct adxl_link *l,
-		      const uint8_t *p, size_t len, struct adxl_buf *out);
-/* A new queue pair for @p, whose failed (gen: the caller's): a status. */
-adxl_status_t adxl__rdma_renew(struct adxl_engine *e, struct adxl_peer *p,
-			       unsigned int gen, int64_t deadline,
-			       int32_t min_ms);
-/* Whether @p is reached over RDMA and its queue pair failed. */
-bool adxl__rdma_failed(struct adxl_engine *e, struct adxl_peer *p);
-void adxl__rdma_peer_release(struct adxl_engine *e, struct adxl_peer *p);
-void adxl__rdma_link_release(struct adxl_engine *e, struct adxl_link *l);
-
-/* rdma_transfer.c */
-adxl_status_t adxl__rdma_transfer(struct adxl_engine *e, struct adxl_peer *p,
-				  enum adxl_transfer_op op,
-				  const struct adxl_transfer_desc *descs,
-				  size_t n, int64_t deadline);
+/* plugin.c: the transport plugin @file, found as plugin.c says */
+struct adxl_plugin;
+/* Its table, or NULL with the reason in @err. */
+const struct adxl_plugin *adxl__plugin_load(const char *env_var,
+					    const char *file, const char *dir,
+					    const char *transport, char *err,
+					    size_t errlen);
 
 /* transfer.c */
 /*
@@ -679,6 +606,25 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			     enum adxl_transfer_op op,
 			     const struct adxl_transfer_desc *descs, size_t n,
 			     int64_t deadline);
+
+/* A transport's slots of the engine, a registration, a link. */
+static inline void **adxl__tstate(struct adxl_engine *e,
+				  const struct adxl_transport_ops *t)
+{
+	return &e->tstate[adxl__transport_slot(t)];
+}
+
+static inline void **adxl__tmem(struct adxl_reg *r,
+				const struct adxl_transport_ops *t)
+{
+	return &r->tmem[adxl__transport_slot(t)];
+}
+
+static inline void **adxl__tlink(struct adxl_link *l,
+				 const struct adxl_transport_ops *t)
+{
+	return &l->tlink[adxl__transport_slot(t)];
+}
 
 /* query.c: the answer to a query on link @l, framed into l->out. */
 int adxl__query_answer(struct adxl_engine *e, struct adxl_link *l,

@@ -10,6 +10,8 @@
 
 #include "adxl_int.h"
 
+static void adxl_engine_destroy_bare(struct adxl_engine *e);
+
 adxl_status_t adxl_engine_create(adxl_engine_t **out)
 {
 	struct adxl_engine *e;
@@ -21,8 +23,7 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 		return ADXL_FAILED;
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_init(&e->conn_lock, NULL);
-	pthread_mutex_init(&e->ucx_lock, NULL);
-	pthread_mutex_init(&e->rdma_lock, NULL);
+	pthread_mutex_init(&e->transport_lock, NULL);
 	pthread_rwlock_init(&e->reg_lock, NULL);
 	pthread_mutex_init(&e->notify_lock, NULL);
 	pthread_mutex_init(&e->async_lock, NULL);
@@ -34,6 +35,10 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 	e->listen_fd = -1;
 	e->wake_fd = -1;
 	e->proof_fd = -1;
+	if (adxl__transports_init(e)) {
+		adxl_engine_destroy_bare(e);
+		return ADXL_FAILED;
+	}
 	*out = e;
 	return ADXL_SUCCESS;
 }
@@ -43,14 +48,20 @@ void adxl_engine_destroy(adxl_engine_t *e)
 	if (!e)
 		return;
 	adxl_finalize(e);
+	adxl__transports_fini(e);
+	adxl_engine_destroy_bare(e);
+}
+
+/* What adxl_engine_create() made before its transports. */
+static void adxl_engine_destroy_bare(struct adxl_engine *e)
+{
 	pthread_cond_destroy(&e->ca_cond);
 	pthread_mutex_destroy(&e->ca_lock);
 	pthread_cond_destroy(&e->async_cond);
 	pthread_mutex_destroy(&e->async_lock);
 	pthread_mutex_destroy(&e->notify_lock);
 	pthread_rwlock_destroy(&e->reg_lock);
-	pthread_mutex_destroy(&e->rdma_lock);
-	pthread_mutex_destroy(&e->ucx_lock);
+	pthread_mutex_destroy(&e->transport_lock);
 	pthread_mutex_destroy(&e->conn_lock);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
@@ -84,6 +95,7 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 				  const char *val)
 {
 	long a, b;
+	int st;
 
 	if (key_is(key, "BufferPool")) {
 		/*
@@ -103,18 +115,6 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 			return ADXL_PARAM_INVALID;
 		return ADXL_SUCCESS;
 	}
-	if (key_is(key, "RdmaTrafficClass")) {
-		if (!int_in(val, 0, 255, &a) || a % 4)
-			return ADXL_PARAM_INVALID;
-		e->rdma_tc = (unsigned int)a;
-		return ADXL_SUCCESS;
-	}
-	if (key_is(key, "RdmaServiceLevel")) {
-		if (!int_in(val, 0, 7, &a))
-			return ADXL_PARAM_INVALID;
-		e->rdma_sl = (unsigned int)a;
-		return ADXL_SUCCESS;
-	}
 	if (key_is(key, "AutoConnect")) {
 		if (strcmp(val, "0") && strcmp(val, "1"))
 			return ADXL_PARAM_INVALID;
@@ -122,16 +122,14 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 		return ADXL_SUCCESS;
 	}
 	if (key_is(key, "Transport")) {
-		if (!strcmp(val, "auto"))
-			e->transport = ADXL_TRANSPORT_AUTO;
-		else if (!strcmp(val, "kernel"))
-			e->transport = ADXL_TRANSPORT_KERNEL;
-		else if (!strcmp(val, "ucx"))
-			e->transport = ADXL_TRANSPORT_UCX;
-		else if (!strcmp(val, "rdma"))
-			e->transport = ADXL_TRANSPORT_RDMA;
-		else
-			return ADXL_PARAM_INVALID;
+		/* auto, or the name of a row of the table (transport.c) */
+		if (strcmp(val, "auto")) {
+			e->transport = adxl__transport_named(val);
+			if (!e->transport)
+				return ADXL_PARAM_INVALID;
+		} else {
+			e->transport = NULL;
+		}
 		return ADXL_SUCCESS;
 	}
 	if (key_is(key, "AllowPeers")) {
@@ -146,6 +144,11 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig") ||
 	    key_is(key, "EnableUseFabricMem"))
 		return ADXL_SUCCESS;	/* hardware topology: nothing to do */
+	/* One of a transport's own options (transport.h)? */
+	st = adxl__transports_option(e, strncmp(key, "adxl.", 5) ? key : key + 5,
+				     val);
+	if (st != 1)
+		return (adxl_status_t)st;
 	adxl__warn("Initialize: unknown option \"%s\" ignored", key);
 	return ADXL_SUCCESS;
 }
@@ -192,8 +195,8 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 		return ADXL_PARAM_INVALID;
 	}
 	e->auto_connect = false;
-	e->transport = ADXL_TRANSPORT_AUTO;
-	e->rdma_tc = e->rdma_sl = 0;
+	e->transport = NULL;
+	adxl__transports_option(e, NULL, NULL);
 	st = allow_from_env(e);
 	if (st)
 		return st;
@@ -263,8 +266,7 @@ void adxl_finalize(adxl_engine_t *e)
 	adxl__peers_drop_all(e);
 	adxl__notify_drop_all(e);
 	adxl__regs_drop_all(e);
-	adxl__ucx_stop(e);
-	adxl__rdma_stop(e);
+	adxl__transports_stop(e);
 	memreg_close(e->ctx);
 	e->ctx = NULL;
 	free(e->name);

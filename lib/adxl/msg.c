@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The control messages: hello (who I am, which kernel, my registrations
- * and their grant tokens), notify and its ack, and the UCX and RDMA
- * hellos that set up a transport across hosts.  Pure encoding, no I/O, so
+ * and their grant tokens), notify and its ack, and the link hello that
+ * sets up a transport across hosts.  Pure encoding, no I/O, so
  * the unit tests check the bytes.  Strings travel as a u32 length and the
  * bytes; every length is checked against what is left of the payload.
  */
@@ -207,81 +207,91 @@ int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 }
 
 /*
- * The UCX hello carries only our version: transfers are one-sided, so the
- * server needs nothing of ours (UCX's wire-up tells its worker the rest).
+ * The link hello: the transport it is for, that transport's version, and
+ * what connects to the sender's end, as bytes only the transport reads
+ * (a UCP worker address, a queue pair).  Its reply: the same transport, a
+ * status with its reason, and unless refused the server's end and its
+ * registrations, each with the key the transport granted for it.
  */
-int adxl__ucx_hello_encode(struct adxl_buf *b)
-{
-	adxl__buf_u32(b, ADXL_UCX_VERSION);
-	return b->err ? -ENOMEM : 0;
-}
-
-int adxl__ucx_hello_decode(const uint8_t *p, size_t len)
-{
-	struct adxl_rd r = { .p = p, .len = len };
-	uint32_t v = adxl__rd_u32(&r);
-
-	return r.err || r.off != len || v != ADXL_UCX_VERSION ? -EPROTO : 0;
-}
-
 static void put_blob(struct adxl_buf *b, const void *p, size_t n)
 {
 	adxl__buf_u32(b, (uint32_t)n);
 	adxl__buf_bytes(b, p, n);
 }
 
-/* A blob of 1..ADXL_UCX_BLOB_MAX bytes, pointing into the payload. */
+/* A blob of 0..ADXL_LINK_INFO_MAX bytes, pointing into the payload. */
 static const uint8_t *get_blob(struct adxl_rd *r, uint32_t *n)
 {
 	*n = adxl__rd_u32(r);
-	if (r->err || !*n || *n > ADXL_UCX_BLOB_MAX) {
+	if (r->err || *n > ADXL_LINK_INFO_MAX) {
 		r->err = true;
 		return NULL;
 	}
 	return adxl__rd_bytes(r, *n);
 }
 
-int adxl__ucx_reply_encode(const struct adxl_ucx_reply *u, struct adxl_buf *b)
+int adxl__link_hello_encode(const struct adxl_link_hello *h,
+			    struct adxl_buf *b)
+{
+	adxl__buf_u32(b, h->transport);
+	adxl__buf_u32(b, h->version);
+	put_blob(b, h->info, h->info_len);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__link_hello_decode(const uint8_t *p, size_t len,
+			    struct adxl_link_hello *h)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+
+	memset(h, 0, sizeof(*h));
+	h->transport = adxl__rd_u32(&r);
+	h->version = adxl__rd_u32(&r);
+	h->info = get_blob(&r, &h->info_len);
+	return r.err || r.off != len ? -EPROTO : 0;
+}
+
+int adxl__link_reply_encode(const struct adxl_link_reply *u,
+			    struct adxl_buf *b)
 {
 	size_t i;
 
+	adxl__buf_u32(b, u->transport);
 	adxl__buf_u32(b, u->status);
 	put_str(b, u->msg, strlen(u->msg));
 	if (u->status)
 		return b->err ? -ENOMEM : 0;
-	put_blob(b, u->addr, u->addr_len);
-	adxl__buf_bytes(b, u->key, sizeof(u->key));
+	put_blob(b, u->info, u->info_len);
 	adxl__buf_u32(b, (uint32_t)u->n_regs);
 	for (i = 0; i < u->n_regs; i++) {
 		adxl__buf_u64(b, u->regs[i].addr);
 		adxl__buf_u64(b, u->regs[i].len);
 		adxl__buf_u32(b, u->regs[i].type);
+		adxl__buf_u32(b, u->regs[i].key);
 	}
 	return b->err ? -ENOMEM : 0;
 }
 
-/* addr, len, type */
-#define UCX_WREG_MIN	(8 + 8 + 4)
+/* addr, len, type, key */
+#define LINK_WREG_LEN	(8 + 8 + 4 + 4)
 
-int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
-			   struct adxl_ucx_reply *u)
+int adxl__link_reply_decode(const uint8_t *p, size_t len,
+			    struct adxl_link_reply *u)
 {
 	struct adxl_rd r = { .p = p, .len = len };
-	const uint8_t *key;
 	uint32_t n, i;
 
 	memset(u, 0, sizeof(*u));
+	u->transport = adxl__rd_u32(&r);
 	u->status = adxl__rd_u32(&r);
 	if (r.err || get_str(&r, u->msg, sizeof(u->msg) - 1))
 		return -EPROTO;
 	if (u->status)
 		return r.off == len ? 0 : -EPROTO;
-	u->addr = get_blob(&r, &u->addr_len);
-	key = adxl__rd_bytes(&r, sizeof(u->key));
-	if (key)
-		memcpy(u->key, key, sizeof(u->key));
+	u->info = get_blob(&r, &u->info_len);
 	n = adxl__rd_u32(&r);
-	if (r.err || n > (len - r.off) / UCX_WREG_MIN)
+	/* The count must be what was sent: no allocation on a lie. */
+	if (r.err || n != (len - r.off) / LINK_WREG_LEN)
 		return -EPROTO;
 	if (n) {
 		u->regs = calloc(n, sizeof(*u->regs));
@@ -294,113 +304,7 @@ int adxl__ucx_reply_decode(const uint8_t *p, size_t len,
 		w->addr = adxl__rd_u64(&r);
 		w->len = adxl__rd_u64(&r);
 		w->type = adxl__rd_u32(&r);
-	}
-	u->n_regs = n;
-	if (r.err || r.off != len) {
-		free(u->regs);
-		u->regs = NULL;
-		u->n_regs = 0;
-		return -EPROTO;
-	}
-	return 0;
-}
-
-/*
- * The RDMA hello: our version and the queue pair the server connects its
- * own to; the reply: the server's queue pair and its registrations, each
- * with the rkey of its MR.
- */
-static void put_qpinfo(struct adxl_buf *b, const struct adxl_rdma_qpinfo *q)
-{
-	adxl__buf_bytes(b, q->gid, sizeof(q->gid));
-	adxl__buf_u32(b, q->qpn);
-	adxl__buf_u32(b, q->psn);
-	adxl__buf_u32(b, q->mtu);
-	adxl__buf_u32(b, q->lid);
-}
-
-static void get_qpinfo(struct adxl_rd *r, struct adxl_rdma_qpinfo *q)
-{
-	const uint8_t *gid = adxl__rd_bytes(r, sizeof(q->gid));
-
-	if (gid)
-		memcpy(q->gid, gid, sizeof(q->gid));
-	q->qpn = adxl__rd_u32(r);
-	q->psn = adxl__rd_u32(r);
-	q->mtu = adxl__rd_u32(r);
-	q->lid = adxl__rd_u32(r);
-}
-
-int adxl__rdma_hello_encode(const struct adxl_rdma_qpinfo *qp,
-			    struct adxl_buf *b)
-{
-	adxl__buf_u32(b, ADXL_RDMA_VERSION);
-	put_qpinfo(b, qp);
-	return b->err ? -ENOMEM : 0;
-}
-
-int adxl__rdma_hello_decode(const uint8_t *p, size_t len,
-			    struct adxl_rdma_qpinfo *qp)
-{
-	struct adxl_rd r = { .p = p, .len = len };
-	uint32_t v = adxl__rd_u32(&r);
-
-	memset(qp, 0, sizeof(*qp));
-	get_qpinfo(&r, qp);
-	return r.err || r.off != len || v != ADXL_RDMA_VERSION ? -EPROTO : 0;
-}
-
-int adxl__rdma_reply_encode(const struct adxl_rdma_reply *u,
-			    struct adxl_buf *b)
-{
-	size_t i;
-
-	adxl__buf_u32(b, u->status);
-	put_str(b, u->msg, strlen(u->msg));
-	if (u->status)
-		return b->err ? -ENOMEM : 0;
-	put_qpinfo(b, &u->qp);
-	adxl__buf_u32(b, (uint32_t)u->n_regs);
-	for (i = 0; i < u->n_regs; i++) {
-		adxl__buf_u64(b, u->regs[i].addr);
-		adxl__buf_u64(b, u->regs[i].len);
-		adxl__buf_u32(b, u->regs[i].type);
-		adxl__buf_u32(b, u->regs[i].rkey);
-	}
-	return b->err ? -ENOMEM : 0;
-}
-
-/* addr, len, type, rkey */
-#define RDMA_WREG_LEN	(8 + 8 + 4 + 4)
-
-int adxl__rdma_reply_decode(const uint8_t *p, size_t len,
-			    struct adxl_rdma_reply *u)
-{
-	struct adxl_rd r = { .p = p, .len = len };
-	uint32_t n, i;
-
-	memset(u, 0, sizeof(*u));
-	u->status = adxl__rd_u32(&r);
-	if (r.err || get_str(&r, u->msg, sizeof(u->msg) - 1))
-		return -EPROTO;
-	if (u->status)
-		return r.off == len ? 0 : -EPROTO;
-	get_qpinfo(&r, &u->qp);
-	n = adxl__rd_u32(&r);
-	if (r.err || n != (len - r.off) / RDMA_WREG_LEN)
-		return -EPROTO;
-	if (n) {
-		u->regs = calloc(n, sizeof(*u->regs));
-		if (!u->regs)
-			return -ENOMEM;
-	}
-	for (i = 0; i < n && !r.err; i++) {
-		struct adxl_wreg *w = &u->regs[i];
-
-		w->addr = adxl__rd_u64(&r);
-		w->len = adxl__rd_u64(&r);
-		w->type = adxl__rd_u32(&r);
-		w->rkey = adxl__rd_u32(&r);
+		w->key = adxl__rd_u32(&r);
 	}
 	u->n_regs = n;
 	if (r.err || r.off != len) {

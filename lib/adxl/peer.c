@@ -6,13 +6,10 @@
  * we expect, our kernel instance and pid) and receives the peer's hello
  * with its registration table and grant tokens.  A peer on this host
  * first challenges us to prove our uid on its Unix socket (proof.c).  On
- * the same kernel instance each token is imported into our memreg
- * context: transfers then name the peer's memory by remote handle.  A
- * peer on another kernel is reached over RDMA where both hosts have it
- * (rdma_link.c: queue pairs and rkeys; always with Transport=rdma), else
- * over UCX (ucx_link.c: its worker address and registrations; always with
- * Transport=ucx).  With Transport=kernel a peer on another kernel is
- * connected for notifies only.
+ * Then the transport that will carry the peer's memory takes over: the
+ * one the option Transport names, or with auto the first of the table
+ * that reaches the peer (transport.c); it may say a link hello of its own
+ * on the control connection (link.c).
  *
  * A peer is reference counted: a transfer or notify holds it, so that a
  * concurrent Disconnect never closes the socket or drops the imports under
@@ -34,20 +31,12 @@
 
 static void peer_free(struct adxl_engine *e, struct adxl_peer *p)
 {
-	size_t i;
-
-	if (p->qp)
-		adxl__rdma_peer_release(e, p);
-	else if (p->ep)
-		adxl__ucx_peer_release(e, p);
-	else
-		for (i = 0; i < p->n_rregs; i++)
-			memreg_unimport(e->ctx, p->rregs[i].handle);
+	if (p->via && p->via->release)
+		p->via->release(p->via, e, p);
 	free(p->rregs);
 	if (p->fd >= 0)
 		close(p->fd);
 	pthread_mutex_destroy(&p->io_lock);
-	pthread_rwlock_destroy(&p->rdma_lock);
 	free(p->name);
 	free(p);
 }
@@ -141,6 +130,16 @@ static int cmp_rreg(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * In address order, as adxl__rreg_find() searches them; a peer with
+ * nothing registered: no table (qsort's NULL is UB).
+ */
+void adxl__rregs_sort(struct adxl_peer *p)
+{
+	if (p->n_rregs)
+		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+}
+
 adxl_status_t adxl__rregs_set(struct adxl_peer *p,
 			      const struct adxl_wreg *regs, size_t n)
 {
@@ -152,46 +151,11 @@ adxl_status_t adxl__rregs_set(struct adxl_peer *p,
 	for (i = 0; i < n; i++) {
 		p->rregs[i] = (struct adxl_rreg){
 			.addr = regs[i].addr, .len = regs[i].len,
-			.type = regs[i].type, .rkey = regs[i].rkey,
+			.type = regs[i].type, .key = regs[i].key,
 		};
 	}
 	p->n_rregs = n;
-	/* in address order, as adxl__rreg_find() searches them */
-	/* A peer with nothing registered: no table (qsort's NULL is UB). */
-	if (p->n_rregs)
-		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
-	return ADXL_SUCCESS;
-}
-
-/* Import the peer's tokens; a token that died meanwhile is left out. */
-static adxl_status_t import_all(struct adxl_engine *e, struct adxl_peer *p,
-				const struct adxl_hello *h)
-{
-	size_t i;
-
-	p->rregs = h->n_regs ? calloc(h->n_regs, sizeof(*p->rregs)) : NULL;
-	if (h->n_regs && !p->rregs)
-		return ADXL_FAILED;
-	for (i = 0; i < h->n_regs; i++) {
-		struct memreg_remote r;
-		int err = memreg_import(e->ctx, h->regs[i].token, &r);
-
-		if (err) {
-			adxl__warn("Connect %s: memory [0x%llx, +%llu) not imported: %s",
-				   p->name, (unsigned long long)h->regs[i].addr,
-				   (unsigned long long)h->regs[i].len,
-				   err == -MEMREG_E_NOENT ?
-				   "deregistered meanwhile" : memreg_strerror(err));
-			continue;
-		}
-		p->rregs[p->n_rregs++] = (struct adxl_rreg){
-			.addr = r.addr, .len = r.len, .type = r.type,
-			.handle = r.handle,
-		};
-	}
-	/* A peer with nothing registered: no table (qsort's NULL is UB). */
-	if (p->n_rregs)
-		qsort(p->rregs, p->n_rregs, sizeof(*p->rregs), cmp_rreg);
+	adxl__rregs_sort(p);
 	return ADXL_SUCCESS;
 }
 
@@ -268,25 +232,9 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 		return ADXL_FAILED;
 	}
 	p->pid = in.pid;
-	p->same_kernel = !memcmp(in.instance_id, e->instance_id,
-				 sizeof(e->instance_id));
+	memcpy(p->instance_id, in.instance_id, sizeof(p->instance_id));
 	adxl__trace("Connect %s: hello answered (pid %u)", p->name, in.pid);
-	if (e->transport == ADXL_TRANSPORT_RDMA) {
-		st = adxl__rdma_connect(e, p, deadline, false);
-	} else if (e->transport == ADXL_TRANSPORT_AUTO && !p->same_kernel) {
-		/* RDMA where both ends have it, else UCX (rdma_link.c) */
-		st = adxl__rdma_connect(e, p, deadline, true);
-		if (st == ADXL_NOT_CONNECTED)
-			st = adxl__ucx_connect(e, p, deadline);
-	} else if (e->transport == ADXL_TRANSPORT_UCX)
-		st = adxl__ucx_connect(e, p, deadline);
-	else if (p->same_kernel)
-		st = import_all(e, p, &in);
-	else {
-		adxl__warn("Connect %s: the peer runs on another kernel and Transport=kernel: notifies only, no transfers",
-			   p->name);
-		st = ADXL_SUCCESS;
-	}
+	st = adxl__transport_connect(e, p, &in, deadline);
 	free(in.regs);
 	return st;
 }
@@ -326,13 +274,13 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	pthread_mutex_unlock(&e->lock);
 	if (p && !adxl__peer_dead(p) &&
 	    !__atomic_load_n(&p->link_down, __ATOMIC_RELAXED) &&
-	    !adxl__rdma_failed(e, p))
+	    !(p->via && p->via->broken && p->via->broken(p->via, e, p)))
 		return ADXL_ALREADY_CONNECTED;
 	if (p) {
 		/*
-		 * Gone, its link broke, or its RDMA queue pair failed (a
-		 * transfer timed out, renewed at the next one): this Connect
-		 * replaces it.
+		 * Gone, its link broke, or its transport found it broken
+		 * (an endpoint a transfer timed out on, which the next one
+		 * would renew): this Connect replaces it.
 		 */
 		p = unlink_peer(e, name);
 		if (p)
@@ -363,7 +311,6 @@ again:
 	p->fd = fd;
 	p->refs = 1;
 	pthread_mutex_init(&p->io_lock, NULL);
-	pthread_rwlock_init(&p->rdma_lock, NULL);
 	closed = false;
 	st = handshake(e, p, deadline, &closed);
 	if (st) {

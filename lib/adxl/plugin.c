@@ -1,20 +1,32 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Loading a transport plugin (adxl-ucx.so, adxl-rdma.so): the file named
- * by an environment variable if set; else memreg/FILE beside the
- * libmemreg that runs (the build tree or LIBDIR alike); else in the LIBDIR
- * this library was built for (a static libmemreg).  Its one exported
- * function returns its table of operations, whose first member is the
- * ABI it was built for.  A plugin is never closed: UCX's libraries do not
- * support being unloaded, and libibverbs keeps its providers loaded too.
+ * Loading a transport plugin (plugin.h), the one way every plugin
+ * transport is found: the file named by its environment variable if set;
+ * else memreg/FILE beside the libmemreg that runs (the build tree or
+ * LIBDIR alike); else in the LIBDIR this library was built for (a static
+ * libmemreg).  Its entry symbol names the ABI it was built for, and the
+ * table it returns names the transport it carries: a file of another ABI
+ * or another transport is refused.  A plugin is loaded once per process
+ * and never closed: the libraries plugins run on (libucs, libibverbs)
+ * do not support being unloaded, or keep what they load loaded.
  */
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adxl_int.h"
+#include "plugin.h"
+
+/* The plugins tried so far, by file: loaded, or why not. */
+static struct loaded {
+	const char *file;
+	const struct adxl_plugin *plugin;
+	char err[512];
+} loaded[ADXL_TRANSPORT_MAX];
+static pthread_mutex_t loaded_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *try_open(const char *path, char *err, size_t errlen)
 {
@@ -25,11 +37,12 @@ static void *try_open(const char *path, char *err, size_t errlen)
 	return h;
 }
 
-const void *adxl__plugin_load(const char *env_var, const char *file,
-			      const char *dir, const char *sym,
-			      unsigned int abi, char *err, size_t errlen)
+static const struct adxl_plugin *load(const char *env_var, const char *file,
+				      const char *dir, const char *transport,
+				      char *err, size_t errlen)
 {
-	const void *(*get)(void);
+	const struct adxl_plugin *(*entry)(void);
+	const struct adxl_plugin *plugin;
 	const char *env = getenv(env_var);
 	char path[PATH_MAX], real[PATH_MAX];
 	void *h = NULL;
@@ -63,12 +76,42 @@ const void *adxl__plugin_load(const char *env_var, const char *file,
 	}
 	if (!h)
 		return NULL;
-	get = (const void *(*)(void))dlsym(h, sym);
-	if (!get || !get() || *(const unsigned int *)get() != abi) {
-		snprintf(err, errlen, "%s is not a plugin of this libmemreg (ABI %u)",
-			 file, abi);
+	*(void **)&entry = dlsym(h, ADXL_PLUGIN_ENTRY);
+	plugin = entry ? entry() : NULL;
+	if (!plugin || !plugin->transport ||
+	    strcmp(plugin->transport, transport)) {
+		snprintf(err, errlen, "%s is not a %s plugin of this libmemreg (%s)",
+			 file, transport, ADXL_PLUGIN_ENTRY);
 		dlclose(h);
 		return NULL;
 	}
-	return get();
+	return plugin;
+}
+
+const struct adxl_plugin *adxl__plugin_load(const char *env_var,
+					    const char *file, const char *dir,
+					    const char *transport, char *err,
+					    size_t errlen)
+{
+	const struct adxl_plugin *plugin = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&loaded_lock);
+	for (i = 0; i < ADXL_TRANSPORT_MAX && loaded[i].file; i++)
+		if (!strcmp(loaded[i].file, file))
+			break;
+	if (i == ADXL_TRANSPORT_MAX) {
+		snprintf(err, errlen, "too many plugins");
+	} else {
+		if (!loaded[i].file) {
+			loaded[i].file = file;
+			loaded[i].plugin = load(env_var, file, dir, transport,
+						loaded[i].err,
+						sizeof(loaded[i].err));
+		}
+		plugin = loaded[i].plugin;
+		snprintf(err, errlen, "%s", loaded[i].err);
+	}
+	pthread_mutex_unlock(&loaded_lock);
+	return plugin;
 }

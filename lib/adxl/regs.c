@@ -140,21 +140,18 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 		return ADXL_FAILED;
 	}
 
-	/* Once UCX runs, peers across hosts may reach every range. */
-	if (adxl__ucx_expose(e, &reg)) {
+	/* Each transport that runs makes it reachable to its peers. */
+	if (adxl__transports_expose(e, &reg)) {
 		memreg_unregister(e->ctx, reg.handle);
 		pthread_rwlock_unlock(&e->reg_lock);
 		return ADXL_FAILED;
 	}
-	/* And once RDMA runs, it is an MR (or announced without an rkey). */
-	adxl__rdma_expose(e, &reg);
 	if (e->n_regs == e->cap_regs) {
 		size_t cap = e->cap_regs ? 2 * e->cap_regs : 16;
 		struct adxl_reg *p = realloc(e->regs, cap * sizeof(*p));
 
 		if (!p) {
-			adxl__rdma_hide(e, &reg);
-			adxl__ucx_hide(e, &reg);
+			adxl__transports_hide(e, &reg);
 			memreg_unregister(e->ctx, reg.handle);
 			pthread_rwlock_unlock(&e->reg_lock);
 			adxl__err("RegisterMem: out of memory");
@@ -199,11 +196,11 @@ adxl_status_t adxl_deregister_mem(adxl_engine_t *e, adxl_mem_handle_t handle)
 		/*
 		 * Unregistering revokes the grant too: peers' transfers on it
 		 * fail with EKEYREVOKED from now on, and copies in flight
-		 * finish on pages the module keeps until then.  The MR goes
-		 * first: its rkey is dead before the pages are let go.
+		 * finish on pages the module keeps until then.  The
+		 * transports first: what they granted is dead before the
+		 * pages are let go.
 		 */
-		adxl__rdma_hide(e, &e->regs[i]);
-		adxl__ucx_hide(e, &e->regs[i]);
+		adxl__transports_hide(e, &e->regs[i]);
 		memreg_unregister(e->ctx, e->regs[i].handle);
 		memmove(&e->regs[i], &e->regs[i + 1],
 			(e->n_regs - i - 1) * sizeof(*e->regs));
@@ -241,8 +238,7 @@ void adxl__regs_drop_all(struct adxl_engine *e)
 
 	pthread_rwlock_wrlock(&e->reg_lock);
 	for (i = 0; i < e->n_regs; i++) {
-		adxl__rdma_hide(e, &e->regs[i]);
-		adxl__ucx_hide(e, &e->regs[i]);
+		adxl__transports_hide(e, &e->regs[i]);
 		memreg_unregister(e->ctx, e->regs[i].handle);
 	}
 	free(e->regs);

@@ -3,8 +3,8 @@
  * The listening side: one thread per listening engine polls the listening
  * socket and the links peers opened to it.  It answers hellos with this
  * engine's registration table as it is at that moment (registrations made
- * later are not visible to that peer, as in the reference), and UCX
- * hellos with the UCX worker and its key (ucx_link.c), queues notifies,
+ * later are not visible to that peer, as in the reference), and link
+ * hellos with what connects to a transport's end (link.c), queues notifies,
  * and forgets a link at BYE or EOF.  A hello is answered with tokens only
  * if the peer may have them (trust.c); otherwise with a refusal, and the
  * link is closed.  A hello from this host is first challenged: the link
@@ -77,8 +77,8 @@ static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 	if (!orderly && l->hello_done)
 		adxl__warn("%s: peer %s closed its control connection without Disconnect (exited?)",
 			   e->name, l->name);
-	/* its queue pair first: the peer's NIC reaches nothing from now on */
-	adxl__rdma_link_release(e, l);
+	/* its transports' ends first: the peer reaches nothing from now on */
+	adxl__transports_link_release(e, l);
 	close(l->fd);
 	free(l->in);
 	adxl__buf_free(&l->out);
@@ -320,14 +320,8 @@ static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 		return l->hello_done ? -EPROTO : answer_hello(e, l, p, len);
 	case ADXL_MSG_NOTIFY:
 		return answer_notify(e, l, p, len);
-	case ADXL_MSG_UCX_HELLO:
-		adxl__trace("%s: link %llu (%s): UCX hello", e->name,
-			    (unsigned long long)l->id, l->name);
-		return l->hello_done ? adxl__ucx_answer(e, p, len, &l->out) :
-				       -EPROTO;
-	case ADXL_MSG_RDMA_HELLO:
-		return l->hello_done ?
-			adxl__rdma_answer(e, l, p, len, &l->out) : -EPROTO;
+	case ADXL_MSG_LINK_HELLO:
+		return adxl__link_answer(e, l, p, len);
 	case ADXL_MSG_QUERY:
 		return l->hello_done ? adxl__query_answer(e, l, p, len) :
 				       -EPROTO;
@@ -676,7 +670,7 @@ void adxl__server_stop(struct adxl_engine *e)
 	e->server_running = false;
 	pthread_mutex_lock(&e->notify_lock);
 	for (i = 0; i < e->n_links; i++) {
-		adxl__rdma_link_release(e, &e->links[i]);
+		adxl__transports_link_release(e, &e->links[i]);
 		close(e->links[i].fd);
 		free(e->links[i].in);
 		adxl__buf_free(&e->links[i].out);

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * TransferSync, and the transfer path TransferAsync's worker shares.
+ * TransferSync, and what every transport's transfers share: the checks of
+ * the descriptors, the look-ups of their local and remote registrations,
+ * the loop over batches with its deadline, and the words for a link that
+ * broke.
  *
- * Each ADXL descriptor becomes one memreg descriptor: the local range must
- * lie in one of our registrations, the remote one in a registration the
- * peer granted before we connected (found by address; the kernel checks
- * the whole range again and answers ERANGE if it sticks out).  The
- * descriptors go to the module in batches as large as it takes
- * (MEMREG_XFER_MAX_DESCS): one ioctl per batch is the point of the
- * design, and the timeout is checked between batches, as the reference
- * checks it between its batches.
+ * The local range of each descriptor must lie in one of our
+ * registrations; the remote one in a registration the peer announced
+ * before we connected (found by address).  Where the carrier does not
+ * check the remote range itself (a plugin: no module on the path), it is
+ * checked here before anything is sent.  Each transport turns a resolved
+ * descriptor into its own element (its @fill) and sends a batch of them
+ * (its @send), in batches of the size the transport says: as large as
+ * its carrier takes, or what bounds the memory a call allocates.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,9 +20,8 @@
 
 #include "adxl_int.h"
 
-/* Descriptors resolved per ioctl; also bounds the array we allocate. */
-#define BATCH	MEMREG_XFER_MAX_DESCS
-#define ON_STACK	32	/* 1.5 KiB of stack */
+/* Small transfers, the common case, cost no allocation: 1.5 KiB of stack. */
+#define ON_STACK_BYTES	1536
 
 adxl_status_t adxl__check_descs(enum adxl_transfer_op op,
 				const struct adxl_transfer_desc *descs,
@@ -85,57 +87,89 @@ adxl_status_t adxl__desc_regs(struct adxl_engine *e, struct adxl_peer *p,
 	return ADXL_SUCCESS;
 }
 
-/* Fill @out from @descs; ADXL_SUCCESS or PARAM_INVALID (logged). */
-static adxl_status_t resolve(struct adxl_engine *e, struct adxl_peer *p,
-			     enum adxl_transfer_op op,
-			     const struct adxl_transfer_desc *descs, size_t n,
-			     size_t first, struct memreg_xfer_desc *out)
+/*
+ * Under reg_lock (read): @k descriptors of @x from @off on, into the
+ * transport's elements at @out; ADXL_SUCCESS or a status (logged).
+ */
+static adxl_status_t resolve(const struct adxl_xfer *x, size_t off, size_t k,
+			     uint8_t *out)
 {
-	const struct adxl_reg *l = NULL;
-	const struct adxl_rreg *r;
+	const struct adxl_transport_ops *t = x->p->via;
+	struct adxl_resolved r = { .x = x };
 	adxl_status_t st = ADXL_SUCCESS;
 	size_t i;
 
-	pthread_rwlock_rdlock(&e->reg_lock);
-	for (i = 0; i < n; i++) {
-		const struct adxl_transfer_desc *d = &descs[i];
-
-		st = adxl__desc_regs(e, p, d, first + i, &l, &r);
+	pthread_rwlock_rdlock(&x->e->reg_lock);
+	for (i = 0; i < k; i++) {
+		r.index = off + i;
+		r.d = &x->descs[r.index];
+		st = adxl__desc_regs(x->e, x->p, r.d, r.index, &r.l, &r.r);
 		if (st)
 			break;
-		out[i] = (struct memreg_xfer_desc){
-			.op = op == ADXL_READ ? MEMREG_XFER_READ :
-						MEMREG_XFER_WRITE,
-			.local_handle = l->handle,
-			.local_addr = d->local_addr,
-			.remote_handle = r->handle,
-			.remote_addr = d->remote_addr,
-			.len = d->len,
-		};
+		if (!t->carrier_checks_remote &&
+		    r.d->len > r.r->len - (r.d->remote_addr - r.r->addr)) {
+			adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
+				  x->p->name, r.index);
+			st = ADXL_PARAM_INVALID;
+			break;
+		}
+		/*
+		 * Our own Deregister racing with a transfer on the local
+		 * range is the caller's bug, whatever the transport.
+		 */
+		st = t->fill(t, &r, out + i * t->op_size);
+		if (st)
+			break;
 	}
-	pthread_rwlock_unlock(&e->reg_lock);
+	pthread_rwlock_unlock(&x->e->reg_lock);
 	return st;
 }
 
-static adxl_status_t kernel_failed(struct adxl_peer *p, int err, int errnum,
-				   size_t index)
+adxl_status_t adxl__xfer_batches(const struct adxl_xfer *x, size_t from,
+				 void *ctx)
 {
-	switch (errnum) {
-	case EKEYREVOKED:
-		if (adxl__sock_dead(p->fd))
-			adxl__peer_lost(p);
-		adxl__err("transfer to %s: descriptor %zu: the peer's memory is gone (deregistered, or the peer exited): grant revoked",
-			  p->name, index);
-		return adxl__peer_dead(p) ? ADXL_NOT_CONNECTED : ADXL_FAILED;
-	case ERANGE:
-		adxl__err("transfer to %s: descriptor %zu: range runs past the end of its registration",
-			  p->name, index);
-		return ADXL_PARAM_INVALID;
-	default:
-		adxl__err("transfer to %s: descriptor %zu: %s", p->name, index,
-			  memreg_strerror(err));
+	const struct adxl_transport_ops *t = x->p->via;
+	uint64_t stack[ON_STACK_BYTES / sizeof(uint64_t)];
+	size_t most = x->n - from < t->batch_max ? x->n - from : t->batch_max;
+	struct adxl_batch b = { .x = x, .ctx = ctx };
+	adxl_status_t st = ADXL_SUCCESS;
+	uint8_t *ops;
+
+	ops = most * t->op_size <= sizeof(stack) ? (uint8_t *)stack :
+						   malloc(most * t->op_size);
+	if (!ops) {
+		adxl__err("transfer to %s: out of memory", x->p->name);
 		return ADXL_FAILED;
 	}
+	b.ops = ops;
+	for (b.off = from; b.off < x->n; b.off += t->batch_max) {
+		b.k = x->n - b.off < t->batch_max ? x->n - b.off : t->batch_max;
+		if (!t->carrier_keeps_deadline && b.off > from &&
+		    x->deadline >= 0 && adxl__now_ms() >= x->deadline) {
+			adxl__err("transfer to %s: timed out after %zu of %zu descriptors",
+				  x->p->name, b.off, x->n);
+			st = ADXL_TIMEOUT;
+			break;
+		}
+		st = resolve(x, b.off, b.k, ops);
+		if (st)
+			break;
+		st = t->send(t, &b);
+		if (st)
+			break;
+	}
+	if (ops != (uint8_t *)stack)
+		free(ops);
+	return st;
+}
+
+adxl_status_t adxl__link_failed(struct adxl_peer *p, const char *label,
+				const char *why)
+{
+	__atomic_store_n(&p->link_down, true, __ATOMIC_RELAXED);
+	adxl__err("transfer to %s: the %s link failed (%s): the peer or its host is gone; Connect again",
+		  p->name, label, why);
+	return ADXL_FAILED;
 }
 
 adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
@@ -143,11 +177,6 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			     const struct adxl_transfer_desc *descs, size_t n,
 			     int64_t deadline)
 {
-	struct memreg_xfer_desc stack[ON_STACK], *md;
-	adxl_status_t st = ADXL_SUCCESS;
-	size_t off, done;
-	int err;
-
 	/*
 	 * A peer that died took its grants with it, so the module tells us
 	 * (EKEYREVOKED) without a system call of ours per transfer; only an
@@ -159,45 +188,10 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 			  p->name);
 		return ADXL_NOT_CONNECTED;
 	}
-	if (p->qp)
-		return adxl__rdma_transfer(e, p, op, descs, n, deadline);
-	if (p->ep)
-		return adxl__ucx_transfer(e, p, op, descs, n, deadline);
-	if (!p->same_kernel) {
-		adxl__err("transfer to %s: the peer runs on another kernel and this engine has Transport=kernel; use auto or ucx",
-			  p->name);
-		return ADXL_FAILED;
-	}
-	if (!n)
-		return ADXL_SUCCESS;
-
-	/* Small transfers, the common case, cost no allocation. */
-	md = n <= ON_STACK ? stack : malloc((n < BATCH ? n : BATCH) * sizeof(*md));
-	if (!md) {
-		adxl__err("transfer to %s: out of memory", p->name);
-		return ADXL_FAILED;
-	}
-	for (off = 0; off < n; off += done) {
-		size_t k = n - off < BATCH ? n - off : BATCH;
-
-		if (off && deadline >= 0 && adxl__now_ms() >= deadline) {
-			adxl__err("transfer to %s: timed out after %zu of %zu descriptors",
-				  p->name, off, n);
-			st = ADXL_TIMEOUT;
-			break;
-		}
-		st = resolve(e, p, op, descs + off, k, off, md);
-		if (st)
-			break;
-		err = memreg_transfer(e->ctx, md, k, &done, NULL);
-		if (err) {
-			st = kernel_failed(p, err, errno, off + done);
-			break;
-		}
-	}
-	if (md != stack)
-		free(md);
-	return st;
+	return p->via->xfer(p->via, &(struct adxl_xfer){
+		.e = e, .p = p, .op = op, .descs = descs, .n = n,
+		.deadline = deadline,
+	});
 }
 
 adxl_status_t adxl_transfer_sync(adxl_engine_t *e, const char *remote_engine,

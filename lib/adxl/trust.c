@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Who may connect to a listening engine.  A hello is answered with grant
- * tokens (same kernel) or the UCX worker address and the key to it
- * (another kernel); either lets the holder read and write every
- * registration of the engine.  So before the listener answers a hello it
+ * tokens (same kernel), and a link hello with what reaches a transport's
+ * end and the keys it granted (another kernel); either lets the holder
+ * read and write every registration of the engine.  So before the listener answers a hello it
  * classifies the link:
  *
  * - A connection from this host (the peer's address is one of ours, or a

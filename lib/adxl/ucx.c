@@ -1,111 +1,114 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The engine's UCX state: loading the plugin, starting the UCP context on
- * first use, and exposing registrations to it.
+ * The UCX transport: a peer on another kernel, where no RDMA connects (or
+ * with Transport=ucx, also on this one), is reached through the UCX
+ * plugin (ucx_plugin.h), started on first use (plugged.c).
  *
- * Nothing of UCX is loaded until an engine first talks to a peer over it
- * (a peer on another kernel, or Transport=ucx), so programs that use
- * libmemreg on one host never load libucs (see ucx_plugin.h).  Once
- * started, every registration of the engine is also exposed to the
- * plugin, which serves peers' reads and writes of exposed ranges only.
- * The module still pins, limits and lists the registrations.
+ * Its link hello carries nothing of ours; the answer carries the peer's
+ * worker address and its access key, which every request must carry: the
+ * peer's plugin serves requests with the key for the ranges it exposes
+ * and refuses the rest.  Each ADXL descriptor becomes one read or write
+ * of the plugin (chunked active messages).  No module checks the remote
+ * range on this path: the batch loop checks it before anything is sent
+ * (transfer.c), and the peer's plugin checks it again against what it
+ * still exposes (a range deregistered since Connect is refused: FAILED,
+ * link kept).
+ *
+ * A batch that runs out of time, or whose endpoint fails (the peer died,
+ * its host went away), is cancelled by closing the endpoint: the call
+ * returns TIMEOUT or FAILED within the deadline, nothing touches the
+ * buffers afterwards, and the link is marked down so that the next
+ * Connect replaces the peer.  Notifies go on over the control connection
+ * while it lives.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "adxl_int.h"
+#include "plugged.h"
+#include "ucx_plugin.h"
 
 #ifndef ADXL_UCX_PLUGIN_DIR
 #define ADXL_UCX_PLUGIN_DIR	"/usr/local/lib/memreg"
 #endif
 
-static pthread_once_t plugin_once = PTHREAD_ONCE_INIT;
-static const struct adxl_ucx_ops *plugin;
-static char plugin_err[512];
-
-static void load_plugin(void)
+static adxl_status_t ucx_fill(const struct adxl_transport_ops *t,
+			      const struct adxl_resolved *r, void *out)
 {
-	plugin = adxl__plugin_load("MEMREG_ADXL_UCX_PLUGIN", ADXL_UCX_PLUGIN_FILE,
-				   ADXL_UCX_PLUGIN_DIR, ADXL_UCX_PLUGIN_SYM,
-				   ADXL_UCX_PLUGIN_ABI, plugin_err,
-				   sizeof(plugin_err));
+	(void)t;
+	*(struct adxl_plugin_op *)out = (struct adxl_plugin_op){
+		.local = r->d->local_addr,
+		.remote = r->d->remote_addr,
+		.len = r->d->len,
+	};
+	return ADXL_SUCCESS;
 }
 
-int adxl__ucx_expose(struct adxl_engine *e, struct adxl_reg *r)
+static adxl_status_t ucx_send(const struct adxl_transport_ops *t,
+			      const struct adxl_batch *b)
 {
-	char err[ADXL_UCX_ERR_LEN] = "";
+	struct adxl_plugged_engine *pe = adxl__plugged_of(b->x->e, t);
+	struct adxl_peer *p = b->x->p;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	int ret;
 
-	if (!e->ucx || r->umem)
-		return 0;
-	ret = e->ucx_ops->mem_expose(e->ucx, (void *)r->addr, r->len,
-				     &r->umem, err);
-	if (ret)
-		adxl__err("UCX cannot expose [0x%lx, +%zu): %s",
-			  (unsigned long)r->addr, r->len, err);
-	return ret;
+	ret = pe->plugin->xfer(adxl__plugged_peer(p)->ep, b->x->op == ADXL_WRITE,
+			       b->ops, b->k, b->x->deadline, err);
+	if (ret == -ETIMEDOUT) {
+		/* the endpoint is closed: the next Connect replaces the peer */
+		__atomic_store_n(&p->link_down, true, __ATOMIC_RELAXED);
+		adxl__err("transfer to %s: timed out in descriptors %zu..%zu over UCX (%s); the link is closed, Connect again",
+			  p->name, b->off, b->off + b->k - 1, err);
+		return ADXL_TIMEOUT;
+	}
+	if (ret == -ECONNRESET)
+		return adxl__link_failed(p, "UCX", err);
+	if (ret) {
+		adxl__err("transfer to %s: UCX: %s", p->name, err);
+		return ADXL_FAILED;
+	}
+	return ADXL_SUCCESS;
 }
 
-void adxl__ucx_hide(struct adxl_engine *e, struct adxl_reg *r)
+static adxl_status_t ucx_xfer(const struct adxl_transport_ops *t,
+			      const struct adxl_xfer *x)
 {
-	if (!r->umem)
-		return;
-	e->ucx_ops->mem_hide(e->ucx, r->umem);
-	r->umem = NULL;
-}
+	struct adxl_plugged_engine *pe = adxl__plugged_of(x->e, t);
+	struct adxl_peer *p = x->p;
 
-adxl_status_t adxl__ucx_start(struct adxl_engine *e)
-{
-	char err[ADXL_UCX_ERR_LEN] = "";
-	adxl_status_t st = ADXL_SUCCESS;
-	struct adxl_ucx *u;
-	size_t i;
-
-	pthread_mutex_lock(&e->ucx_lock);
-	if (e->ucx)
-		goto out;
-	pthread_once(&plugin_once, load_plugin);
-	if (!plugin) {
-		adxl__err("UCX transport unavailable: %s (is libucx0 installed, and libmemreg's memreg/%s?)",
-			  plugin_err, ADXL_UCX_PLUGIN_FILE);
-		st = ADXL_FAILED;
-		goto out;
-	}
-	if (plugin->open(&u, err)) {
-		adxl__err("UCX transport: %s", err);
-		st = ADXL_FAILED;
-		goto out;
-	}
-	e->ucx_ops = plugin;
-
-	pthread_rwlock_wrlock(&e->reg_lock);
-	e->ucx = u;
-	for (i = 0; i < e->n_regs; i++) {
-		if (adxl__ucx_expose(e, &e->regs[i])) {
-			while (i-- > 0)
-				adxl__ucx_hide(e, &e->regs[i]);
-			e->ucx = NULL;
-			st = ADXL_FAILED;
-			break;
+	if (pe->plugin->ep_failed(adxl__plugged_peer(p)->ep)) {
+		/* Found failed between calls: the first caller hears why. */
+		if (!__atomic_exchange_n(&p->link_down, true, __ATOMIC_RELAXED)) {
+			adxl__err("transfer to %s: the UCX link failed: the peer or its host is gone; Connect again",
+				  p->name);
+			return ADXL_FAILED;
 		}
+		adxl__err("transfer to %s: not connected: the UCX link failed earlier; Connect again",
+			  p->name);
+		return ADXL_NOT_CONNECTED;
 	}
-	pthread_rwlock_unlock(&e->reg_lock);
-	if (st)
-		plugin->close(u);
-out:
-	pthread_mutex_unlock(&e->ucx_lock);
-	return st;
+	return x->n ? adxl__xfer_batches(x, 0, NULL) : ADXL_SUCCESS;
 }
 
-/* Finalize: after the peers (endpoints) and registrations are gone. */
-void adxl__ucx_stop(struct adxl_engine *e)
-{
-	pthread_mutex_lock(&e->ucx_lock);
-	if (e->ucx)
-		e->ucx_ops->close(e->ucx);
-	e->ucx = NULL;
-	pthread_mutex_unlock(&e->ucx_lock);
-}
+static const struct adxl_plugged ucx = {
+	.env = "MEMREG_ADXL_UCX_PLUGIN",
+	.file = ADXL_UCX_PLUGIN_FILE,
+	.dir = ADXL_UCX_PLUGIN_DIR,
+	.package = "libucx0",
+	.ep_word = "endpoint",
+	.reg_fatal = true,
+};
+
+const struct adxl_transport_ops adxl__ucx_transport = {
+	.name = "ucx",
+	.label = "UCX",
+	.wire_id = 1,
+	/* 4: the link hello of wire version 2 (3: the worker's access key) */
+	.wire_version = 4,
+	.fallback = true,
+	.plugged = &ucx,
+	ADXL_PLUGGED_OPS,
+	.xfer = ucx_xfer,
+	.fill = ucx_fill,
+	.send = ucx_send,
+};

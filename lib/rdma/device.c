@@ -29,7 +29,7 @@ void rdmap_say(char *err, const char *fmt, ...)
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err, ADXL_RDMA_ERR_LEN, fmt, ap);
+	vsnprintf(err, ADXL_PLUGIN_ERR_LEN, fmt, ap);
 	va_end(ap);
 }
 
@@ -41,9 +41,9 @@ void rdmap_append(char *err, const char *fmt, ...)
 
 	if (!err)
 		return;
-	used = strnlen(err, ADXL_RDMA_ERR_LEN - 1);
+	used = strnlen(err, ADXL_PLUGIN_ERR_LEN - 1);
 	va_start(ap, fmt);
-	vsnprintf(err + used, ADXL_RDMA_ERR_LEN - used, fmt, ap);
+	vsnprintf(err + used, ADXL_PLUGIN_ERR_LEN - used, fmt, ap);
 	va_end(ap);
 }
 
@@ -82,7 +82,7 @@ static void why_add(char *why, size_t len, const char *fmt, ...)
  * Opens @dev and takes its port @want (0: the first active one) into @r.
  * Else closes it again and adds to @why what it found.
  */
-static bool try_device(struct adxl_rdma *r, struct ibv_device *dev,
+static bool try_device(struct adxl_plugin_ctx *r, struct ibv_device *dev,
 		       unsigned int want, char *why, size_t whylen)
 {
 	const char *name = ibv_get_device_name(dev);
@@ -166,26 +166,6 @@ static bool try_device(struct adxl_rdma *r, struct ibv_device *dev,
 	return false;
 }
 
-/* The GID's type as the kernel names it ("RoCE v2", "IB/RoCE v1"). */
-static bool gid_type(struct adxl_rdma *r, int index, char *buf, size_t len)
-{
-	char path[IBV_SYSFS_PATH_MAX + 64];
-	FILE *f;
-	bool ok;
-
-	snprintf(path, sizeof(path), "%s/ports/%u/gid_attrs/types/%d",
-		 r->ctx->device->ibdev_path, r->port, index);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	/* An unused entry fails to read (EINVAL): no type. */
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
 static bool gid_is_ipv4(const union ibv_gid *g)
 {
 	static const uint8_t prefix[12] = {
@@ -202,96 +182,121 @@ static bool gid_is_zero(const union ibv_gid *g)
 	return !memcmp(g->raw, zero, sizeof(zero));
 }
 
-int rdmap_gid_of_ipv4(struct adxl_rdma *r, const uint8_t *ip,
-		      union ibv_gid *gid)
+/*
+ * Entries of the whole device's GID table (every port's) that a query
+ * may return: the sum of the ports' table sizes, 0 if unknown.
+ */
+static size_t gid_room(struct ibv_context *ctx)
 {
-	char type[32];
-	int i;
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	size_t room = 0;
+	unsigned int p;
 
-	if (r->link_layer != IBV_LINK_LAYER_ETHERNET)
-		return -1;
-	for (i = 0; i < r->gid_tbl_len; i++) {
-		if (ibv_query_gid(r->ctx, r->port, i, gid) ||
-		    !gid_is_ipv4(gid) || memcmp(gid->raw + 12, ip, 4) ||
-		    !gid_type(r, i, type, sizeof(type)) ||
-		    strcmp(type, "RoCE v2"))
-			continue;
-		return i;
-	}
-	return -1;
+	if (ibv_query_device(ctx, &da))
+		return 0;
+	for (p = 1; p <= da.phys_port_cnt; p++)
+		if (!ibv_query_port(ctx, (uint8_t)p, &pa))
+			room += (size_t)pa.gid_tbl_len;
+	return room;
 }
 
-static int pick_gid(struct adxl_rdma *r, char *err)
+/*
+ * The one search of the GID table, at open (@ip NULL: any IPv4 address)
+ * and per queue pair (the address the peer reaches us at): our port's
+ * RoCE v2 GID of an IPv4 address, the lowest index if several.  The
+ * table comes whole, with each entry's type, in one query (it changes
+ * when addresses do, so it is asked again each time).
+ */
+int rdmap_gid_find(struct adxl_plugin_ctx *r, const uint8_t *ip,
+		   struct ibv_gid_entry *out)
+{
+	struct ibv_gid_entry *t;
+	int found = -1;
+	ssize_t n, i;
+
+	if (r->link_layer != IBV_LINK_LAYER_ETHERNET || !r->gid_room)
+		return -1;
+	t = calloc(r->gid_room, sizeof(*t));
+	if (!t)
+		return -1;
+	n = ibv_query_gid_table(r->ctx, t, r->gid_room, 0);
+	for (i = 0; i < n; i++) {
+		if (t[i].port_num != r->port ||
+		    t[i].gid_type != IBV_GID_TYPE_ROCE_V2 ||
+		    !gid_is_ipv4(&t[i].gid) ||
+		    (ip && memcmp(t[i].gid.raw + 12, ip, 4)) ||
+		    (found >= 0 && t[i].gid_index >= out->gid_index))
+			continue;
+		*out = t[i];
+		found = (int)t[i].gid_index;
+	}
+	free(t);
+	return found;
+}
+
+/* Entry @index of our port's table, if it is in use. */
+static bool gid_at(struct adxl_plugin_ctx *r, long index,
+		   struct ibv_gid_entry *out)
+{
+	return index >= 0 && index < r->gid_tbl_len &&
+	       !ibv_query_gid_ex(r->ctx, r->port, (uint32_t)index, out, 0) &&
+	       !gid_is_zero(&out->gid);
+}
+
+static int pick_gid(struct adxl_plugin_ctx *r, char *err)
 {
 	const char *env = getenv("MEMREG_ADXL_RDMA_GID_INDEX");
 	const char *name = ibv_get_device_name(r->ctx->device);
-	char type[32];
-	int i;
+	struct ibv_gid_entry e;
 
+	r->gid_room = gid_room(r->ctx);
 	if (env && *env) {
 		char *end;
 		long v;
 
 		errno = 0;
 		v = strtol(env, &end, 10);
-		if (errno || *end || v < 0 || v >= r->gid_tbl_len ||
-		    ibv_query_gid(r->ctx, r->port, (int)v, &r->gid) ||
-		    gid_is_zero(&r->gid)) {
+		if (errno || *end || !gid_at(r, v, &e)) {
 			rdmap_say(err, "MEMREG_ADXL_RDMA_GID_INDEX=%s: %s port %u has no GID there (its table has %d entries; show_gids lists them)",
 				  env, name, r->port, r->gid_tbl_len);
 			return -EINVAL;
 		}
-		r->gid_index = (int)v;
 		r->gid_forced = true;
-		return 0;
-	}
-	/*
-	 * On InfiniBand there is no choice to make; on RoCE, a table of a
-	 * thousand entries (rxe) costs a few milliseconds to walk, once.
-	 */
-	if (r->link_layer == IBV_LINK_LAYER_ETHERNET) {
-		for (i = 0; i < r->gid_tbl_len; i++) {
-			if (ibv_query_gid(r->ctx, r->port, i, &r->gid) ||
-			    !gid_is_ipv4(&r->gid) ||
-			    !gid_type(r, i, type, sizeof(type)) ||
-			    strcmp(type, "RoCE v2"))
-				continue;
-			r->gid_index = i;
-			return 0;
-		}
-	}
-	if (ibv_query_gid(r->ctx, r->port, 0, &r->gid)) {
-		rdmap_say(err, "%s port %u: ibv_query_gid(0) failed", name,
-			  r->port);
+	} else if (rdmap_gid_find(r, NULL, &e) < 0 && !gid_at(r, 0, &e)) {
+		/* On InfiniBand, or with no RoCE v2 GID of IPv4: index 0. */
+		rdmap_say(err, "%s port %u: no GID at index 0", name, r->port);
 		return -EIO;
 	}
-	r->gid_index = 0;
+	r->gid = e.gid;
+	r->gid_index = (int)e.gid_index;
+	r->gid_type = e.gid_type;
 	return 0;
 }
 
-static void describe_init(struct adxl_rdma *r)
+static void describe_init(struct adxl_plugin_ctx *r)
 {
 	const char *name = ibv_get_device_name(r->ctx->device);
 	char gid[INET6_ADDRSTRLEN] = "?";
-	char type[32], link[48];
+	char link[48];
 
 	inet_ntop(AF_INET6, r->gid.raw, gid, sizeof(gid));
 	/* Older InfiniBand drivers leave the link layer unspecified. */
 	if (r->link_layer != IBV_LINK_LAYER_ETHERNET)
 		snprintf(link, sizeof(link), "InfiniBand, LID %u", r->lid);
-	else if (!gid_type(r, r->gid_index, type, sizeof(type)))
-		snprintf(link, sizeof(link), "RoCE");
-	else if (!strcmp(type, "IB/RoCE v1"))
+	else if (r->gid_type == IBV_GID_TYPE_ROCE_V2)
+		snprintf(link, sizeof(link), "RoCE v2");
+	else if (r->gid_type == IBV_GID_TYPE_ROCE_V1)
 		snprintf(link, sizeof(link), "RoCE v1");
 	else
-		snprintf(link, sizeof(link), "%s", type);
+		snprintf(link, sizeof(link), "RoCE");
 	snprintf(r->desc, sizeof(r->desc), "%s port %u, %s, GID %s (index %d), MTU %d, %s",
 		 name, r->port, link, gid, r->gid_index, 128 << r->mtu,
 		 r->windows ? "a memory window per peer" :
 			      "one rkey per registration for every peer");
 }
 
-static void close_dev(struct adxl_rdma *r)
+static void close_dev(struct adxl_plugin_ctx *r)
 {
 	/* Defensive: close() comes after every mr_dereg. */
 	rdmap_mr_dereg_all(r);
@@ -331,18 +336,18 @@ static int parse_device(const char *env, char *name, size_t len,
 	return 0;
 }
 
-static int open_dev(struct adxl_rdma **out, char *err)
+static int open_dev(struct adxl_plugin_ctx **out, char *err)
 {
 	const char *env = getenv("MEMREG_ADXL_RDMA_DEVICE");
 	const char *chunk = getenv("MEMREG_ADXL_RDMA_CHUNK");
 	const char *timeout = getenv("MEMREG_ADXL_RDMA_ACK_TIMEOUT");
 	const char *windows = getenv("MEMREG_ADXL_RDMA_WINDOWS");
 	char want[IBV_SYSFS_NAME_MAX] = "";
-	char why[ADXL_RDMA_ERR_LEN] = "";
+	char why[ADXL_PLUGIN_ERR_LEN] = "";
 	char names[128] = "";
 	struct ibv_device **list;
 	unsigned int port = 0;
-	struct adxl_rdma *r;
+	struct adxl_plugin_ctx *r;
 	int i, num = 0, ret;
 
 	if (env && *env) {
@@ -429,28 +434,50 @@ static int open_dev(struct adxl_rdma **out, char *err)
 	return 0;
 }
 
-static const char *describe(struct adxl_rdma *r)
+static const char *describe(struct adxl_plugin_ctx *r)
 {
 	return r->desc;
 }
 
-static const struct adxl_rdma_ops ops = {
-	.abi = ADXL_RDMA_PLUGIN_ABI,
-	.open = open_dev,
+/* The context, with what the engine's options say its links send with. */
+static int open_ctx(const struct adxl_plugin_conf *conf,
+		    struct adxl_plugin_ctx **out, char *err)
+{
+	int ret = open_dev(out, err);
+
+	if (!ret) {
+		(*out)->traffic_class = conf->traffic_class;
+		(*out)->service_level = conf->service_level;
+	}
+	return ret;
+}
+
+/* Peers get their keys from ep_grant, never the MR's own here. */
+static int mem_reg(struct adxl_plugin_ctx *r, void *addr, size_t len,
+		   struct adxl_plugin_mem **out, char *err)
+{
+	uint32_t own_rkey;
+
+	return rdmap_mr_reg(r, addr, len, out, &own_rkey, err);
+}
+
+static const struct adxl_plugin plugin = {
+	.transport = "rdma",
+	.open = open_ctx,
 	.close = close_dev,
 	.describe = describe,
-	.mr_reg = rdmap_mr_reg,
-	.mr_dereg = rdmap_mr_dereg,
-	.mr_grant = rdmap_mr_grant,
-	.qp_create = rdmap_qp_create,
-	.qp_connect = rdmap_qp_connect,
-	.qp_destroy = rdmap_qp_destroy,
-	.qp_failed = rdmap_qp_failed,
+	.mem_reg = mem_reg,
+	.mem_dereg = rdmap_mr_dereg,
+	.ep_create = rdmap_ep_create,
+	.ep_connect = rdmap_ep_connect,
+	.ep_grant = rdmap_mr_grant,
+	.ep_destroy = rdmap_qp_destroy,
+	.ep_failed = rdmap_qp_failed,
 	.xfer = rdmap_xfer,
 };
 
 __attribute__((visibility("default")))
-const struct adxl_rdma_ops *adxl_rdma_plugin(void)
+const struct adxl_plugin *adxl_transport_plugin_v1(void)
 {
-	return &ops;
+	return &plugin;
 }

@@ -45,7 +45,7 @@
  * bind never outlives its call, so another completion is not expected;
  * it would be dropped.
  */
-static int bind_wait(struct adxl_rdma_qp *q, uint64_t wr_id,
+static int bind_wait(struct adxl_plugin_ep *q, uint64_t wr_id,
 		     struct ibv_wc *wc)
 {
 	const struct timespec pause = { .tv_nsec = 100 * 1000 };
@@ -70,7 +70,7 @@ static int bind_wait(struct adxl_rdma_qp *q, uint64_t wr_id,
  * the bind may still be in the NIC, its verbs object goes now (the NIC
  * is done with it when ibv_destroy_qp() returns).  Under q->lock.
  */
-static void bind_failed(struct adxl_rdma_qp *q, bool pending)
+static void bind_failed(struct adxl_plugin_ep *q, bool pending)
 {
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
 
@@ -85,10 +85,10 @@ static void bind_failed(struct adxl_rdma_qp *q, bool pending)
 		q->qp = NULL;
 }
 
-int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
+int rdmap_mr_grant(struct adxl_plugin_ep *q, struct adxl_plugin_mem *m,
 		   uint32_t *rkey, char *err)
 {
-	struct adxl_rdma *r = q->r;
+	struct adxl_plugin_ctx *r = q->r;
 	struct ibv_send_wr wr = { 0 }, *bad = NULL;
 	struct adxl_rdma_grant *g;
 	struct ibv_wc wc;
@@ -167,8 +167,8 @@ fail:
  * Revoke every grant of MR @m (or of queue pair @q): deallocating a
  * window invalidates its rkey before ibv_dealloc_mw() returns.
  */
-void rdmap_grants_revoke(struct adxl_rdma *r, const struct adxl_rdma_mr *m,
-			 const struct adxl_rdma_qp *q)
+void rdmap_grants_revoke(struct adxl_plugin_ctx *r, const struct adxl_plugin_mem *m,
+			 const struct adxl_plugin_ep *q)
 {
 	struct adxl_rdma_grant **pp, *g, *gone = NULL;
 

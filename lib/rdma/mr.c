@@ -48,15 +48,15 @@ static void reg_hint(int e, char *buf, size_t len)
 	}
 }
 
-int rdmap_mr_reg(struct adxl_rdma *r, void *addr, size_t len,
-		 struct adxl_rdma_mr **out, uint32_t *rkey, char *err)
+int rdmap_mr_reg(struct adxl_plugin_ctx *r, void *addr, size_t len,
+		 struct adxl_plugin_mem **out, uint32_t *rkey, char *err)
 {
 	/* with windows, the MR itself is out of every peer's reach */
 	const int access = IBV_ACCESS_LOCAL_WRITE |
 			   (r->windows ? IBV_ACCESS_MW_BIND :
 					 IBV_ACCESS_REMOTE_READ |
 					 IBV_ACCESS_REMOTE_WRITE);
-	struct adxl_rdma_mr *m;
+	struct adxl_plugin_mem *m;
 	char hint[64];
 	int e;
 
@@ -91,9 +91,9 @@ int rdmap_mr_reg(struct adxl_rdma *r, void *addr, size_t len,
 }
 
 /* Under r->lock: @m off the list, so that no xfer finds it any more. */
-static void unlink_mr(struct adxl_rdma *r, struct adxl_rdma_mr *m)
+static void unlink_mr(struct adxl_plugin_ctx *r, struct adxl_plugin_mem *m)
 {
-	struct adxl_rdma_mr **pp;
+	struct adxl_plugin_mem **pp;
 
 	for (pp = &r->mrs; *pp; pp = &(*pp)->next) {
 		if (*pp == m) {
@@ -114,7 +114,7 @@ static void unlink_mr(struct adxl_rdma *r, struct adxl_rdma_mr *m)
  * that is gone (which took the MR with it): nothing to do then but forget
  * it.
  */
-void rdmap_mr_dereg(struct adxl_rdma *r, struct adxl_rdma_mr *m)
+void rdmap_mr_dereg(struct adxl_plugin_ctx *r, struct adxl_plugin_mem *m)
 {
 	pthread_mutex_lock(&r->lock);
 	unlink_mr(r, m);
@@ -125,17 +125,17 @@ void rdmap_mr_dereg(struct adxl_rdma *r, struct adxl_rdma_mr *m)
 }
 
 /* close() of an engine that left MRs behind: the PD cannot go before them. */
-void rdmap_mr_dereg_all(struct adxl_rdma *r)
+void rdmap_mr_dereg_all(struct adxl_plugin_ctx *r)
 {
 	while (r->mrs)
 		rdmap_mr_dereg(r, r->mrs);
 }
 
 /* The lkey of an MR that holds all of [@addr, +@len); false if none does. */
-bool rdmap_mr_lkey(struct adxl_rdma *r, uint64_t addr, uint64_t len,
+bool rdmap_mr_lkey(struct adxl_plugin_ctx *r, uint64_t addr, uint64_t len,
 		   uint32_t *lkey)
 {
-	struct adxl_rdma_mr *m;
+	struct adxl_plugin_mem *m;
 	bool found = false;
 
 	pthread_mutex_lock(&r->lock);

@@ -13,6 +13,7 @@
  * control connection: INIT (created), RTR (where the peer is: its GID,
  * QPN and first PSN), RTS (our first PSN and the transport's timers).
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ static int errno_of(int e)
 	}
 }
 
-void rdmap_qp_destroy(struct adxl_rdma_qp *q)
+void rdmap_qp_destroy(struct adxl_plugin_ep *q)
 {
 	/*
 	 * What the peer was granted goes first; then, in reverse: the QP
@@ -71,8 +72,35 @@ void rdmap_qp_destroy(struct adxl_rdma_qp *q)
 	free(q);
 }
 
-int rdmap_qp_create(struct adxl_rdma *r, bool serve, const uint8_t *local_ip,
-		    struct adxl_rdma_qpinfo *mine, struct adxl_rdma_qp **out,
+void rdmap_qpinfo_put(const struct adxl_rdma_qpinfo *q, uint8_t *out)
+{
+	uint32_t v[4] = {
+		htobe32(q->qpn), htobe32(q->psn), htobe32(q->mtu),
+		htobe32(q->lid),
+	};
+
+	memcpy(out, q->gid, sizeof(q->gid));
+	memcpy(out + sizeof(q->gid), v, sizeof(v));
+}
+
+int rdmap_qpinfo_get(const void *in, size_t len, struct adxl_rdma_qpinfo *q)
+{
+	const uint8_t *p = in;
+	uint32_t v[4];
+
+	if (len != QPINFO_LEN)
+		return -EINVAL;
+	memcpy(q->gid, p, sizeof(q->gid));
+	memcpy(v, p + sizeof(q->gid), sizeof(v));
+	q->qpn = be32toh(v[0]);
+	q->psn = be32toh(v[1]);
+	q->mtu = be32toh(v[2]);
+	q->lid = be32toh(v[3]);
+	return 0;
+}
+
+int rdmap_qp_create(struct adxl_plugin_ctx *r, bool serve, const uint8_t *local_ip,
+		    struct adxl_rdma_qpinfo *mine, struct adxl_plugin_ep **out,
 		    char *err)
 {
 	struct ibv_qp_init_attr ia = {
@@ -99,7 +127,7 @@ int rdmap_qp_create(struct adxl_rdma *r, bool serve, const uint8_t *local_ip,
 		.qp_access_flags = serve ? IBV_ACCESS_REMOTE_READ |
 					   IBV_ACCESS_REMOTE_WRITE : 0,
 	};
-	struct adxl_rdma_qp *q;
+	struct adxl_plugin_ep *q;
 	const char *what;
 	int e, flags;
 
@@ -150,12 +178,12 @@ int rdmap_qp_create(struct adxl_rdma *r, bool serve, const uint8_t *local_ip,
 	q->gid_index = r->gid_index;
 	memcpy(mine->gid, r->gid.raw, sizeof(mine->gid));
 	if (local_ip && !r->gid_forced) {
-		union ibv_gid g;
-		int i = rdmap_gid_of_ipv4(r, local_ip, &g);
+		struct ibv_gid_entry g;
+		int i = rdmap_gid_find(r, local_ip, &g);
 
 		if (i >= 0) {
 			q->gid_index = i;
-			memcpy(mine->gid, g.raw, sizeof(mine->gid));
+			memcpy(mine->gid, g.gid.raw, sizeof(mine->gid));
 		}
 	}
 	mine->qpn = q->qp->qp_num;
@@ -172,12 +200,12 @@ fail_errno:
 	return errno_of(e);
 }
 
-int rdmap_qp_connect(struct adxl_rdma_qp *q,
+int rdmap_qp_connect(struct adxl_plugin_ep *q,
 		     const struct adxl_rdma_qpinfo *peer,
 		     unsigned int traffic_class, unsigned int service_level,
 		     char *err)
 {
-	struct adxl_rdma *r = q->r;
+	struct adxl_plugin_ctx *r = q->r;
 	struct ibv_qp_attr rtr = {
 		.qp_state = IBV_QPS_RTR,
 		.dest_qp_num = peer->qpn & 0xffffff,
@@ -269,7 +297,42 @@ fail:
 	return ret;
 }
 
-bool rdmap_qp_failed(struct adxl_rdma_qp *q)
+bool rdmap_qp_failed(struct adxl_plugin_ep *q)
 {
 	return __atomic_load_n(&q->failed, __ATOMIC_RELAXED);
+}
+
+/* The plugin's endpoints are queue pairs, and their info a qpinfo. */
+int rdmap_ep_create(struct adxl_plugin_ctx *r, bool serve,
+		    const uint8_t *local_ip, void *info, size_t *info_len,
+		    struct adxl_plugin_ep **out, char *err)
+{
+	struct adxl_rdma_qpinfo mine;
+	int ret;
+
+	if (*info_len < QPINFO_LEN) {
+		rdmap_say(err, "no room for a queue pair's info");
+		return -EINVAL;
+	}
+	ret = rdmap_qp_create(r, serve, local_ip, &mine, out, err);
+	if (ret)
+		return ret;
+	rdmap_qpinfo_put(&mine, info);
+	*info_len = QPINFO_LEN;
+	return 0;
+}
+
+/* Sent with the context's traffic class and service level (its conf). */
+int rdmap_ep_connect(struct adxl_plugin_ep *q, const void *info,
+		     size_t info_len, int64_t deadline, char *err)
+{
+	struct adxl_rdma_qpinfo peer;
+
+	(void)deadline;	/* INIT -> RTR -> RTS waits for nobody */
+	if (rdmap_qpinfo_get(info, info_len, &peer)) {
+		rdmap_say(err, "not a queue pair's info (%zu bytes)", info_len);
+		return -EINVAL;
+	}
+	return rdmap_qp_connect(q, &peer, q->r->traffic_class,
+				q->r->service_level, err);
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * adxl-rdma.so internals, shared by its four files (the contract with
- * libmemreg is lib/adxl/rdma_plugin.h):
+ * adxl-rdma.so internals, shared by its files (the contract with
+ * libmemreg is lib/adxl/plugin.h and rdma_plugin.h):
  *
  *   device.c  picking and opening the device, port and GID; the
  *             protection domain; the plugin's table of operations
  *   mr.c      memory regions, and finding the one under a local range
  *   grant.c   a peer's rkey for an MR: a memory window on its queue pair
- *   qp.c      RC queue pairs: creating and connecting them
+ *   qp.c      RC queue pairs: creating and connecting them, and what
+ *             connects to one (its info, on the wire)
  *   xfer.c    batches of RDMA READs and WRITEs on a queue pair
  *
  * Locking: the lists of MRs and grants have their own mutex (r->lock),
@@ -15,7 +16,7 @@
  * each queue pair has one (q->lock) that makes xfer calls and binds
  * (mr_grant) on it take turns.  libibverbs' own calls are
  * thread-safe.  Names shared between the files carry the rdmap_ prefix;
- * the plugin exports only adxl_rdma_plugin().
+ * the plugin exports only adxl_transport_plugin_v1().
  */
 #ifndef ADXL_RDMA_INT_H
 #define ADXL_RDMA_INT_H
@@ -97,10 +98,22 @@
 #define POLL_BATCH	16
 #define POST_BATCH	32
 
-struct adxl_rdma_mr;
+struct adxl_plugin_mem;
 struct adxl_rdma_grant;
 
-struct adxl_rdma {
+/* What the peer needs to connect its queue pair to ours (an ep's info). */
+struct adxl_rdma_qpinfo {
+	uint8_t gid[16];	/* our port's GID (RoCE: the IP address) */
+	uint32_t qpn;
+	uint32_t psn;		/* our first packet sequence number */
+	uint32_t mtu;		/* enum ibv_mtu: our port's active MTU */
+	uint32_t lid;		/* 0 on RoCE */
+};
+
+/* Its bytes: the GID, then the four numbers big-endian. */
+#define QPINFO_LEN	(16 + 4 * 4)
+
+struct adxl_plugin_ctx {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	uint8_t port;
@@ -108,6 +121,8 @@ struct adxl_rdma {
 	int gid_index;
 	bool gid_forced;		/* MEMREG_ADXL_RDMA_GID_INDEX */
 	union ibv_gid gid;
+	uint32_t gid_type;		/* enum ibv_gid_type */
+	size_t gid_room;		/* entries of the device's GID tables */
 	enum ibv_mtu mtu;		/* the port's active MTU */
 	uint16_t lid;			/* 0 on RoCE */
 	int gid_tbl_len;
@@ -118,17 +133,19 @@ struct adxl_rdma {
 	unsigned int rd_atomic;		/* READs we keep in flight at most */
 	unsigned int dest_rd_atomic;	/* READs of a peer we serve at once */
 	bool windows;			/* grants are type 2 memory windows */
+	/* what our queue pairs send with (open's conf) */
+	unsigned int traffic_class, service_level;
 
 	pthread_mutex_t lock;		/* the MRs and the grants */
-	struct adxl_rdma_mr *mrs;
+	struct adxl_plugin_mem *mrs;
 	struct adxl_rdma_grant *grants;
-	struct adxl_rdma_mr *last_hit;	/* of rdmap_mr_lkey() */
+	struct adxl_plugin_mem *last_hit;	/* of rdmap_mr_lkey() */
 
 	char desc[192];			/* describe() */
 };
 
-struct adxl_rdma_mr {
-	struct adxl_rdma_mr *next;
+struct adxl_plugin_mem {
+	struct adxl_plugin_mem *next;
 	struct ibv_mr *mr;
 	uintptr_t addr;
 	size_t len;
@@ -138,13 +155,13 @@ struct adxl_rdma_mr {
 struct adxl_rdma_grant {
 	struct adxl_rdma_grant *next;
 	struct ibv_mw *mw;
-	struct adxl_rdma_mr *m;
-	struct adxl_rdma_qp *q;
+	struct adxl_plugin_mem *m;
+	struct adxl_plugin_ep *q;
 	uint32_t rkey;
 };
 
-struct adxl_rdma_qp {
-	struct adxl_rdma *r;
+struct adxl_plugin_ep {
+	struct adxl_plugin_ctx *r;
 	pthread_mutex_t lock;		/* xfer calls take turns */
 	struct ibv_comp_channel *ch;	/* the CQ's events: xfer sleeps on it */
 	struct ibv_cq *cq;		/* this queue pair's alone */
@@ -166,37 +183,49 @@ void rdmap_append(char *err, const char *fmt, ...)
 int64_t rdmap_now_ms(void);
 
 /* mr.c */
-int rdmap_mr_reg(struct adxl_rdma *r, void *addr, size_t len,
-		 struct adxl_rdma_mr **out, uint32_t *rkey, char *err);
-void rdmap_mr_dereg(struct adxl_rdma *r, struct adxl_rdma_mr *m);
-void rdmap_mr_dereg_all(struct adxl_rdma *r);
-bool rdmap_mr_lkey(struct adxl_rdma *r, uint64_t addr, uint64_t len,
+int rdmap_mr_reg(struct adxl_plugin_ctx *r, void *addr, size_t len,
+		 struct adxl_plugin_mem **out, uint32_t *rkey, char *err);
+void rdmap_mr_dereg(struct adxl_plugin_ctx *r, struct adxl_plugin_mem *m);
+void rdmap_mr_dereg_all(struct adxl_plugin_ctx *r);
+bool rdmap_mr_lkey(struct adxl_plugin_ctx *r, uint64_t addr, uint64_t len,
 		   uint32_t *lkey);
 
 /* grant.c */
-int rdmap_mr_grant(struct adxl_rdma_qp *q, struct adxl_rdma_mr *m,
+int rdmap_mr_grant(struct adxl_plugin_ep *q, struct adxl_plugin_mem *m,
 		   uint32_t *rkey, char *err);
-void rdmap_grants_revoke(struct adxl_rdma *r, const struct adxl_rdma_mr *m,
-			 const struct adxl_rdma_qp *q);
+void rdmap_grants_revoke(struct adxl_plugin_ctx *r, const struct adxl_plugin_mem *m,
+			 const struct adxl_plugin_ep *q);
 
 /* qp.c */
-/* The index of a RoCE v2 GID of IPv4 address @ip (4 bytes), or -1. */
-int rdmap_gid_of_ipv4(struct adxl_rdma *r, const uint8_t *ip,
-		      union ibv_gid *gid);
+/*
+ * The index of our port's RoCE v2 GID of IPv4 address @ip (4 bytes;
+ * NULL: of any), with its entry in *@out; or -1 (device.c).
+ */
+int rdmap_gid_find(struct adxl_plugin_ctx *r, const uint8_t *ip,
+		   struct ibv_gid_entry *out);
 
-int rdmap_qp_create(struct adxl_rdma *r, bool serve, const uint8_t *local_ip,
+void rdmap_qpinfo_put(const struct adxl_rdma_qpinfo *q, uint8_t *out);
+/* 0, or -EINVAL if @len bytes at @in are not a queue pair's info. */
+int rdmap_qpinfo_get(const void *in, size_t len, struct adxl_rdma_qpinfo *q);
+
+int rdmap_qp_create(struct adxl_plugin_ctx *r, bool serve, const uint8_t *local_ip,
 		    struct adxl_rdma_qpinfo *mine,
-		    struct adxl_rdma_qp **out, char *err);
-int rdmap_qp_connect(struct adxl_rdma_qp *q,
+		    struct adxl_plugin_ep **out, char *err);
+int rdmap_qp_connect(struct adxl_plugin_ep *q,
 		     const struct adxl_rdma_qpinfo *peer,
 		     unsigned int traffic_class, unsigned int service_level,
 		     char *err);
-void rdmap_qp_destroy(struct adxl_rdma_qp *q);
-bool rdmap_qp_failed(struct adxl_rdma_qp *q);
+void rdmap_qp_destroy(struct adxl_plugin_ep *q);
+int rdmap_ep_create(struct adxl_plugin_ctx *r, bool serve,
+		    const uint8_t *local_ip, void *info, size_t *info_len,
+		    struct adxl_plugin_ep **out, char *err);
+int rdmap_ep_connect(struct adxl_plugin_ep *q, const void *info,
+		     size_t info_len, int64_t deadline, char *err);
+bool rdmap_qp_failed(struct adxl_plugin_ep *q);
 
 /* xfer.c */
-int rdmap_xfer(struct adxl_rdma_qp *q, bool write,
-	       const struct adxl_rdma_op *ops, size_t n, int64_t deadline,
+int rdmap_xfer(struct adxl_plugin_ep *q, bool write,
+	       const struct adxl_plugin_op *ops, size_t n, int64_t deadline,
 	       char *err);
 
 #endif /* ADXL_RDMA_INT_H */

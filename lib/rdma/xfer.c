@@ -46,9 +46,9 @@
 
 /* One xfer call. */
 struct batch {
-	struct adxl_rdma_qp *q;
+	struct adxl_plugin_ep *q;
 	bool write;
-	const struct adxl_rdma_op *ops;
+	const struct adxl_plugin_op *ops;
 	size_t n;
 	uint32_t *lkeys;	/* of each range's MR */
 	uint64_t seq;
@@ -79,7 +79,7 @@ static int validate(struct batch *b, char *err)
 		return -ENOMEM;
 	}
 	for (i = 0; i < b->n; i++) {
-		const struct adxl_rdma_op *op = &b->ops[i];
+		const struct adxl_plugin_op *op = &b->ops[i];
 
 		if (!op->len) {
 			rdmap_say(err, "range %zu of %zu is empty", i, b->n);
@@ -111,7 +111,7 @@ static void post_some(struct batch *b, size_t room, char *err)
 	int e;
 
 	while (k < room && k < POST_BATCH && b->next < b->n) {
-		const struct adxl_rdma_op *op = &b->ops[b->next];
+		const struct adxl_plugin_op *op = &b->ops[b->next];
 		uint64_t len = op->len - b->off < chunk ? op->len - b->off :
 							  chunk;
 
@@ -129,7 +129,7 @@ static void post_some(struct batch *b, size_t room, char *err)
 			.send_flags = IBV_SEND_SIGNALED,
 			.wr.rdma = {
 				.remote_addr = op->remote + b->off,
-				.rkey = op->rkey,
+				.rkey = op->key,
 			},
 		};
 		if (k)
@@ -162,14 +162,14 @@ static void post_some(struct batch *b, size_t room, char *err)
 static int wc_error(const struct batch *b, const struct ibv_wc *wc, char *err)
 {
 	size_t i = wc->wr_id & OP_MASK;
-	const struct adxl_rdma_op *op = &b->ops[i < b->n ? i : 0];
+	const struct adxl_plugin_op *op = &b->ops[i < b->n ? i : 0];
 	unsigned long long remote = op->remote, len = op->len;
 
 	switch (wc->status) {
 	case IBV_WC_REM_ACCESS_ERR:
 	case IBV_WC_REM_INV_REQ_ERR:
 		rdmap_say(err, "the peer refused [0x%llx, +%llu) (rkey 0x%x): not registered there (any more)",
-			  remote, len, op->rkey);
+			  remote, len, op->key);
 		return -EACCES;
 	case IBV_WC_RETRY_EXC_ERR:
 	case IBV_WC_RNR_RETRY_EXC_ERR:
@@ -225,7 +225,7 @@ static int reap(struct batch *b, char *err)
  * came between its last poll and the arming raises no event); then
  * sleep until an event, @until (-1: no deadline) or WAIT_MAX_MS.
  */
-static void wait_cq(struct adxl_rdma_qp *q, unsigned int *idle, int64_t until)
+static void wait_cq(struct adxl_plugin_ep *q, unsigned int *idle, int64_t until)
 {
 	struct pollfd pfd = { .fd = q->ch->fd, .events = POLLIN };
 	int64_t left = WAIT_MAX_MS;
@@ -280,7 +280,7 @@ static void wait_cq(struct adxl_rdma_qp *q, unsigned int *idle, int64_t until)
 static void fail_and_drain(struct batch *b, char *err)
 {
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
-	struct adxl_rdma_qp *q = b->q;
+	struct adxl_plugin_ep *q = b->q;
 	int64_t end = rdmap_now_ms() + DRAIN_MS;
 	unsigned int idle = 0;
 	int got, e;
@@ -311,12 +311,12 @@ static void fail_and_drain(struct batch *b, char *err)
 			 "destroyed the queue pair");
 }
 
-int rdmap_xfer(struct adxl_rdma_qp *q, bool write,
-	       const struct adxl_rdma_op *ops, size_t n, int64_t deadline,
+int rdmap_xfer(struct adxl_plugin_ep *q, bool write,
+	       const struct adxl_plugin_op *ops, size_t n, int64_t deadline,
 	       char *err)
 {
 	struct batch b = { .q = q, .write = write, .ops = ops, .n = n };
-	struct adxl_rdma *r = q->r;
+	struct adxl_plugin_ctx *r = q->r;
 	unsigned int idle = 0;
 	size_t window;
 	int got, ret;

@@ -19,6 +19,7 @@
  * outstanding request with an error, which is how a batch that runs out
  * of time is taken back before it returns.
  */
+#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -37,7 +38,7 @@ static uint64_t slot_id(const struct ucxp_batch *b, unsigned int i)
 }
 
 /* The slot that waits for answer @a, and its batch; NULL if none does. */
-static struct ucxp_slot *slot_of(struct adxl_ucx *u, const struct adxl_ucx_wire_ans *a,
+static struct ucxp_slot *slot_of(struct adxl_plugin_ctx *u, const struct adxl_ucx_wire_ans *a,
 			    struct ucxp_batch **bp)
 {
 	uint64_t id = a->id;
@@ -73,7 +74,7 @@ ucs_status_t ucxp_on_answer(void *arg, const void *header, size_t hlen,
 			      void *data, size_t len,
 			      const ucp_am_recv_param_t *prm)
 {
-	struct adxl_ucx *u = arg;
+	struct adxl_plugin_ctx *u = arg;
 	struct adxl_ucx_wire_ans a;
 	struct ucxp_batch *b;
 	struct ucxp_slot *s;
@@ -103,7 +104,7 @@ ucs_status_t ucxp_on_answer(void *arg, const void *header, size_t hlen,
 /* Runs inside ucp_worker_progress, under u->lock. */
 static void ep_err(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
-	struct adxl_ucx_ep *e = arg;
+	struct adxl_plugin_ep *e = arg;
 
 	(void)ep;
 	e->failed = true;
@@ -112,7 +113,7 @@ static void ep_err(void *arg, ucp_ep_h ep, ucs_status_t status)
 }
 
 /* A batch of @u's, not linked: a flush's, or xfer's via batch_new(). */
-static struct ucxp_batch *batch_alloc(struct adxl_ucx *u)
+static struct ucxp_batch *batch_alloc(struct adxl_plugin_ctx *u)
 {
 	struct ucxp_batch *b = calloc(1, sizeof(*b));
 
@@ -121,16 +122,16 @@ static struct ucxp_batch *batch_alloc(struct adxl_ucx *u)
 	return b;
 }
 
-static bool wait_locked(struct adxl_ucx *u, struct ucxp_batch *b, int64_t deadline);
-static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
+static bool wait_locked(struct adxl_plugin_ctx *u, struct ucxp_batch *b, int64_t deadline);
+static bool cancel_locked(struct adxl_plugin_ctx *u, struct adxl_plugin_ep *e,
 			  struct ucxp_batch *b);
-static void flush_start(struct adxl_ucx_ep *e, struct ucxp_batch *b);
+static void flush_start(struct adxl_plugin_ep *e, struct ucxp_batch *b);
 
-int ucxp_ep_open(struct adxl_ucx *u, const void *addr, size_t len,
-		   const uint8_t key[ADXL_UCX_KEY_LEN], int64_t deadline,
-		   struct adxl_ucx_ep **out, char *err)
+int ucxp_ep_open(struct adxl_plugin_ep *e, const void *addr, size_t len,
+		 const uint8_t key[ADXL_UCX_KEY_LEN], int64_t deadline,
+		 char *err)
 {
-	struct adxl_ucx_ep *e = calloc(1, sizeof(*e));
+	struct adxl_plugin_ctx *u = e->u;
 	struct ucxp_batch *b = batch_alloc(u);
 	ucp_ep_params_t ep = {
 		.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
@@ -144,13 +145,10 @@ int ucxp_ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 	int ret = 0;
 
 	(void)len;	/* a UCP address carries its own length */
-	if (!e || !b) {
-		free(e);
-		free(b);
+	if (!b) {
 		ucxp_say(err, "out of memory");
 		return -ENOMEM;
 	}
-	e->u = u;
 	memcpy(e->key, key, sizeof(e->key));
 	pthread_mutex_lock(&u->lock);
 	st = ucp_ep_create(u->worker, &ep, &e->ep);
@@ -158,7 +156,7 @@ int ucxp_ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		pthread_mutex_unlock(&u->lock);
 		ucxp_say(err, "ucp_ep_create: %s", ucs_status_string(st));
 		free(b);
-		free(e);
+		e->ep = NULL;
 		return ucxp_errno_of(st);
 	}
 	/*
@@ -176,15 +174,15 @@ int ucxp_ep_open(struct adxl_ucx *u, const void *addr, size_t len,
 		ret = ucxp_errno_of(e->failed ? e->why : b->status);
 	}
 	if (ret) {
+		/* closed by force: e stays, failed, for ep_destroy to free */
 		if (cancel_locked(u, e, b))
 			free(b);
 		pthread_mutex_unlock(&u->lock);
-		free(e);
 		return ret;
 	}
 	pthread_mutex_unlock(&u->lock);
 	free(b);
-	*out = e;
+	e->opened = true;
 	return 0;
 }
 
@@ -207,7 +205,7 @@ static void req_done(void *req, ucs_status_t status, void *arg)
  * from the network stack and from the peer it waits for, when they share
  * one (a VM, a small host).
  */
-static void idle_wait(struct adxl_ucx *u, unsigned int *idle,
+static void idle_wait(struct adxl_plugin_ctx *u, unsigned int *idle,
 		      int64_t deadline)
 {
 	int64_t until = ucxp_now_ms() + 100;
@@ -231,7 +229,7 @@ static void idle_wait(struct adxl_ucx *u, unsigned int *idle,
  * Under u->lock: wait until the requests of @b (ucp_*_nbx with req_done
  * on @b) are done, or until @deadline; true if they are.
  */
-static bool wait_locked(struct adxl_ucx *u, struct ucxp_batch *b, int64_t deadline)
+static bool wait_locked(struct adxl_plugin_ctx *u, struct ucxp_batch *b, int64_t deadline)
 {
 	unsigned int idle = 0;
 
@@ -259,7 +257,7 @@ static void track(struct ucxp_batch *b, ucs_status_ptr_t r)
 }
 
 /* Under u->lock: flush @e, the flush counted in @b like an operation. */
-static void flush_start(struct adxl_ucx_ep *e, struct ucxp_batch *b)
+static void flush_start(struct adxl_plugin_ep *e, struct ucxp_batch *b)
 {
 	ucp_request_param_t prm = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
@@ -276,7 +274,7 @@ static void flush_start(struct adxl_ucx_ep *e, struct ucxp_batch *b)
  * requests (ours in @b among them) with an error.  False if they did not
  * all come back in time: then @b must not be freed.
  */
-static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
+static bool cancel_locked(struct adxl_plugin_ctx *u, struct adxl_plugin_ep *e,
 			  struct ucxp_batch *b)
 {
 	ucp_request_param_t prm = {
@@ -301,8 +299,92 @@ static bool cancel_locked(struct adxl_ucx *u, struct adxl_ucx_ep *e,
 	return b ? wait_locked(u, b, ucxp_now_ms() + CANCEL_MS) : true;
 }
 
-void ucxp_ep_close(struct adxl_ucx *u, struct adxl_ucx_ep *e, int timeout_ms)
+/*
+ * The serving end's info: our worker's address and access key,
+ * [u32 length, big-endian][address][key]; a client's end has none.
+ */
+int ucxp_ep_create(struct adxl_plugin_ctx *u, bool serve,
+		   const uint8_t *local_ip, void *info, size_t *info_len,
+		   struct adxl_plugin_ep **out, char *err)
 {
+	struct adxl_plugin_ep *e;
+	uint8_t *p = info;
+	uint32_t n;
+
+	(void)local_ip;	/* UCX picks its own interfaces (UCX_NET_DEVICES) */
+	if (serve && *info_len < 4 + u->addr_len + ADXL_UCX_KEY_LEN) {
+		ucxp_say(err, "the worker's address does not fit");
+		return -EINVAL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		ucxp_say(err, "out of memory");
+		return -ENOMEM;
+	}
+	e->u = u;
+	e->serving = serve;
+	*info_len = 0;
+	if (serve) {
+		n = htobe32((uint32_t)u->addr_len);
+		memcpy(p, &n, 4);
+		memcpy(p + 4, u->addr, u->addr_len);
+		memcpy(p + 4 + u->addr_len, u->key, ADXL_UCX_KEY_LEN);
+		*info_len = 4 + u->addr_len + ADXL_UCX_KEY_LEN;
+	}
+	*out = e;
+	return 0;
+}
+
+int ucxp_ep_connect(struct adxl_plugin_ep *e, const void *info,
+		    size_t info_len, int64_t deadline, char *err)
+{
+	const uint8_t *p = info;
+	uint32_t n;
+
+	/* our worker serves whoever has the key: nothing to connect */
+	if (e->serving)
+		return 0;
+	if (e->opened || info_len < 4) {
+		ucxp_say(err, e->opened ? "connected already" :
+					  "no worker address");
+		return -EINVAL;
+	}
+	memcpy(&n, p, 4);
+	n = be32toh(n);
+	if (!n || n != info_len - 4 - ADXL_UCX_KEY_LEN ||
+	    info_len < 4 + ADXL_UCX_KEY_LEN) {
+		ucxp_say(err, "not a worker address and key");
+		return -EINVAL;
+	}
+	return ucxp_ep_open(e, p + 4, n, p + 4 + n, deadline, err);
+}
+
+/*
+ * The serving side checks each request against what it exposes, and the
+ * worker's key is the peer's: no key per range.
+ */
+int ucxp_ep_grant(struct adxl_plugin_ep *e, struct adxl_plugin_mem *m,
+		  uint32_t *key, char *err)
+{
+	(void)e;
+	(void)m;
+	(void)err;
+	*key = 0;
+	return 0;
+}
+
+/* A client's end flushes within a second, then goes by force. */
+void ucxp_ep_destroy(struct adxl_plugin_ep *e)
+{
+	if (e->opened || e->ep)
+		ucxp_ep_close(e, 1000);
+	else
+		free(e);
+}
+
+void ucxp_ep_close(struct adxl_plugin_ep *e, int timeout_ms)
+{
+	struct adxl_plugin_ctx *u = e->u;
 	struct ucxp_batch *b = batch_alloc(u);
 	bool flushed = false;
 
@@ -323,14 +405,14 @@ void ucxp_ep_close(struct adxl_ucx *u, struct adxl_ucx_ep *e, int timeout_ms)
 	free(e);
 }
 
-bool ucxp_ep_failed(struct adxl_ucx_ep *e)
+bool ucxp_ep_failed(struct adxl_plugin_ep *e)
 {
-	return __atomic_load_n(&e->failed, __ATOMIC_RELAXED);
+	return !e->serving && __atomic_load_n(&e->failed, __ATOMIC_RELAXED);
 }
 
 /* Under u->lock: send the next chunk of @op, from @off, in a free slot. */
-static void send_chunk(struct adxl_ucx_ep *e, struct ucxp_batch *b,
-		       const struct adxl_ucx_op *op, uint64_t off)
+static void send_chunk(struct adxl_plugin_ep *e, struct ucxp_batch *b,
+		       const struct adxl_plugin_op *op, uint64_t off)
 {
 	ucp_request_param_t prm = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
@@ -379,7 +461,7 @@ static uint64_t nonce(void)
 		(uint64_t)(uintptr_t)&ts) * 0x9e3779b97f4a7c15ULL;
 }
 
-static struct ucxp_batch *batch_new(struct adxl_ucx *u, bool write)
+static struct ucxp_batch *batch_new(struct adxl_plugin_ctx *u, bool write)
 {
 	struct ucxp_batch *b = batch_alloc(u);
 	unsigned int i;
@@ -398,7 +480,7 @@ static struct ucxp_batch *batch_new(struct adxl_ucx *u, bool write)
 }
 
 /* Under u->lock: no answer can find @b any more. */
-static void batch_unlink(struct adxl_ucx *u, struct ucxp_batch *b)
+static void batch_unlink(struct adxl_plugin_ctx *u, struct ucxp_batch *b)
 {
 	struct ucxp_batch **pp;
 
@@ -410,10 +492,11 @@ static void batch_unlink(struct adxl_ucx *u, struct ucxp_batch *b)
 	}
 }
 
-int ucxp_xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
-		const struct adxl_ucx_op *ops, size_t n, int64_t deadline,
-		char *err)
+int ucxp_xfer(struct adxl_plugin_ep *e, bool write,
+	      const struct adxl_plugin_op *ops, size_t n, int64_t deadline,
+	      char *err)
 {
+	struct adxl_plugin_ctx *u = e->u;
 	/*
 	 * On the heap: if a forced close does not hand our requests back,
 	 * their callbacks may still run later and must find it.

@@ -29,7 +29,7 @@ void ucxp_say(char *err, const char *fmt, ...)
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err, ADXL_UCX_ERR_LEN, fmt, ap);
+	vsnprintf(err, ADXL_PLUGIN_ERR_LEN, fmt, ap);
 	va_end(ap);
 }
 
@@ -79,7 +79,7 @@ static ucs_status_t set_handler(ucp_worker_h w, unsigned int id,
 
 static void *progress_main(void *arg)
 {
-	struct adxl_ucx *u = arg;
+	struct adxl_plugin_ctx *u = arg;
 	struct pollfd pfd[2] = {
 		{ .fd = u->wake_fd, .events = POLLIN },
 		{ .fd = u->efd, .events = POLLIN },
@@ -108,12 +108,13 @@ static void *progress_main(void *arg)
 	return NULL;
 }
 
-static const char *version(void)
+/* "UCX 1.13.1": the library it runs on. */
+static const char *describe(struct adxl_plugin_ctx *u)
 {
-	return ucp_get_version_string();
+	return u->desc;
 }
 
-static void close_ctx(struct adxl_ucx *u)
+static void close_ctx(struct adxl_plugin_ctx *u)
 {
 	uint64_t one = 1;
 
@@ -133,7 +134,9 @@ static void close_ctx(struct adxl_ucx *u)
 	free(u);
 }
 
-static int open_ctx(struct adxl_ucx **out, char *err)
+/* Nothing of @conf concerns UCX: it finds its interfaces itself. */
+static int open_ctx(const struct adxl_plugin_conf *conf,
+		    struct adxl_plugin_ctx **out, char *err)
 {
 	ucp_params_t params = {
 		.field_mask = UCP_PARAM_FIELD_FEATURES,
@@ -143,16 +146,18 @@ static int open_ctx(struct adxl_ucx **out, char *err)
 		.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
 		.thread_mode = UCS_THREAD_MODE_SERIALIZED,
 	};
-	struct adxl_ucx *u;
+	struct adxl_plugin_ctx *u;
 	ucp_config_t *cfg;
 	ucs_status_t st;
 	int ret;
 
+	(void)conf;
 	u = calloc(1, sizeof(*u));
 	if (!u) {
 		ucxp_say(err, "out of memory");
 		return -ENOMEM;
 	}
+	snprintf(u->desc, sizeof(u->desc), "UCX %s", ucp_get_version_string());
 	pthread_condattr_t ca;
 
 	pthread_mutex_init(&u->lock, NULL);
@@ -235,21 +240,10 @@ fail:
 	return st == UCS_ERR_NO_MEMORY ? -ENOMEM : -EIO;
 }
 
-static void address(struct adxl_ucx *u, const void **addr, size_t *len)
+static int mem_expose(struct adxl_plugin_ctx *u, void *addr, size_t len,
+		      struct adxl_plugin_mem **out, char *err)
 {
-	*addr = u->addr;
-	*len = u->addr_len;
-}
-
-static void access_key(struct adxl_ucx *u, uint8_t key[ADXL_UCX_KEY_LEN])
-{
-	memcpy(key, u->key, ADXL_UCX_KEY_LEN);
-}
-
-static int mem_expose(struct adxl_ucx *u, void *addr, size_t len,
-		      struct adxl_ucx_mem **out, char *err)
-{
-	struct adxl_ucx_mem *m = calloc(1, sizeof(*m));
+	struct adxl_plugin_mem *m = calloc(1, sizeof(*m));
 
 	if (!m) {
 		ucxp_say(err, "out of memory");
@@ -269,9 +263,9 @@ static int mem_expose(struct adxl_ucx *u, void *addr, size_t len,
  * Immediate: handlers run under u->lock and copy what they answer, so
  * once the range is off the list no request can reach it.
  */
-static void mem_hide(struct adxl_ucx *u, struct adxl_ucx_mem *m)
+static void mem_hide(struct adxl_plugin_ctx *u, struct adxl_plugin_mem *m)
 {
-	struct adxl_ucx_mem **pp;
+	struct adxl_plugin_mem **pp;
 
 	pthread_mutex_lock(&u->lock);
 	for (pp = &u->mems; *pp; pp = &(*pp)->next) {
@@ -286,23 +280,23 @@ static void mem_hide(struct adxl_ucx *u, struct adxl_ucx_mem *m)
 	free(m);
 }
 
-static const struct adxl_ucx_ops ops = {
-	.abi = ADXL_UCX_PLUGIN_ABI,
-	.version = version,
+static const struct adxl_plugin plugin = {
+	.transport = "ucx",
 	.open = open_ctx,
 	.close = close_ctx,
-	.address = address,
-	.access_key = access_key,
-	.mem_expose = mem_expose,
-	.mem_hide = mem_hide,
-	.ep_open = ucxp_ep_open,
-	.ep_close = ucxp_ep_close,
+	.describe = describe,
+	.mem_reg = mem_expose,
+	.mem_dereg = mem_hide,
+	.ep_create = ucxp_ep_create,
+	.ep_connect = ucxp_ep_connect,
+	.ep_grant = ucxp_ep_grant,
+	.ep_destroy = ucxp_ep_destroy,
 	.ep_failed = ucxp_ep_failed,
 	.xfer = ucxp_xfer,
 };
 
 __attribute__((visibility("default")))
-const struct adxl_ucx_ops *adxl_ucx_plugin(void)
+const struct adxl_plugin *adxl_transport_plugin_v1(void)
 {
-	return &ops;
+	return &plugin;
 }

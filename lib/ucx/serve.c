@@ -17,7 +17,7 @@
 
 /* An answer on its way: the header and bytes UCX sends from. */
 struct ucxp_answer {
-	struct adxl_ucx *u;
+	struct adxl_plugin_ctx *u;
 	size_t len;
 	struct adxl_ucx_wire_ans h;	/* followed by len bytes */
 };
@@ -25,10 +25,10 @@ struct ucxp_answer {
 /* ---- serving a peer's requests (inside ucp_worker_progress) ---- */
 
 /* The exposed range that holds [@addr, +@len), or NULL. */
-static struct adxl_ucx_mem *exposed(struct adxl_ucx *u, uint64_t addr,
+static struct adxl_plugin_mem *exposed(struct adxl_plugin_ctx *u, uint64_t addr,
 				    uint64_t len)
 {
-	struct adxl_ucx_mem *m = u->last_hit;
+	struct adxl_plugin_mem *m = u->last_hit;
 
 	if (m && addr >= m->addr && len <= m->len &&
 	    addr - m->addr <= m->len - len)
@@ -61,7 +61,7 @@ static void answer_sent(void *req, ucs_status_t status, void *arg)
  * copied into the message (one allocation, which lives until UCX has sent
  * it).
  */
-static void serve_answer(struct adxl_ucx *u, ucp_ep_h ep, unsigned int am,
+static void serve_answer(struct adxl_plugin_ctx *u, ucp_ep_h ep, unsigned int am,
 		   const struct adxl_ucx_wire_req *q, int status, const void *src,
 		   size_t len)
 {
@@ -103,7 +103,7 @@ static void serve_answer(struct adxl_ucx *u, ucp_ep_h ep, unsigned int am,
 }
 
 /* The key compared in constant time: no timing tells how much matched. */
-static bool key_ok(const struct adxl_ucx *u, const uint8_t *key)
+static bool key_ok(const struct adxl_plugin_ctx *u, const uint8_t *key)
 {
 	uint8_t diff = 0;
 	size_t i;
@@ -118,8 +118,8 @@ static ucs_status_t on_request(void *arg, const void *header, size_t hlen,
 			       void *data, size_t len,
 			       const ucp_am_recv_param_t *prm, bool write)
 {
-	struct adxl_ucx *u = arg;
-	struct adxl_ucx_mem *m;
+	struct adxl_plugin_ctx *u = arg;
+	struct adxl_plugin_mem *m;
 	struct adxl_ucx_wire_req q;
 	int status = 0;
 

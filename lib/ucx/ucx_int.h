@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * adxl-ucx.so internals, shared by its three files (the contract with
- * libmemreg is lib/adxl/ucx_plugin.h; the messages lib/ucx/adxl_ucx_wire.h):
+ * libmemreg is lib/adxl/plugin.h and ucx_plugin.h; the messages
+ * lib/ucx/adxl_ucx_wire.h):
  *
  *   context.c  the UCP context and worker, the progress thread, the
  *              exposed ranges, the plugin's table of operations
@@ -13,7 +14,7 @@
  * bookkeeping that callbacks update, so callbacks (which run inside
  * ucp_worker_progress) need no lock of their own.  Names shared between
  * the files carry the ucxp_ prefix; the plugin exports only
- * adxl_ucx_plugin().
+ * adxl_transport_plugin_v1().
  */
 #ifndef ADXL_UCX_INT_H
 #define ADXL_UCX_INT_H
@@ -51,7 +52,7 @@ _Static_assert(ADXL_UCX_KEY_LEN == ADXL_UCX_WIRE_KEY_LEN,
 /* How long a forced close may take to hand back our requests. */
 #define CANCEL_MS	5000
 
-struct adxl_ucx {
+struct adxl_plugin_ctx {
 	pthread_mutex_t lock;
 	pthread_cond_t progressed;	/* the progress thread did something */
 	ucp_context_h ctx;
@@ -62,22 +63,30 @@ struct adxl_ucx {
 	int efd;			/* the worker's event fd */
 	int wake_fd;			/* eventfd: stop the progress thread */
 	pthread_t progress;
-	struct adxl_ucx_mem *mems;	/* exposed ranges */
-	struct adxl_ucx_mem *last_hit;
+	struct adxl_plugin_mem *mems;	/* exposed ranges */
+	struct adxl_plugin_mem *last_hit;
 	struct ucxp_batch *batches;		/* xfer calls waiting for answers */
 	uint64_t chunk;
 	size_t answer_bytes;		/* of answers UCX has not sent yet */
 	uint32_t next_seq;
+	char desc[64];			/* describe() */
 };
 
-struct adxl_ucx_mem {
-	struct adxl_ucx_mem *next;
+struct adxl_plugin_mem {
+	struct adxl_plugin_mem *next;
 	uintptr_t addr;
 	size_t len;
 };
 
-struct adxl_ucx_ep {
-	struct adxl_ucx *u;
+/*
+ * A serving end is only what tells a client where our worker is: our
+ * worker serves every endpoint that carries its key.  A client's end is
+ * an endpoint to the peer's worker once connected.
+ */
+struct adxl_plugin_ep {
+	struct adxl_plugin_ctx *u;
+	bool serving;
+	bool opened;			/* ucxp_ep_open() succeeded */
 	uint8_t key[ADXL_UCX_KEY_LEN];	/* the peer worker's access key */
 	ucp_ep_h ep;			/* NULL once closed */
 	bool failed;
@@ -98,7 +107,7 @@ struct ucxp_slot {
  */
 struct ucxp_batch {
 	struct ucxp_batch *next;
-	struct adxl_ucx *u;
+	struct adxl_plugin_ctx *u;
 	uint32_t seq;
 	uint64_t nonce;
 	bool write;
@@ -131,13 +140,23 @@ ucs_status_t ucxp_on_write(void *arg, const void *header, size_t hlen,
 ucs_status_t ucxp_on_answer(void *arg, const void *header, size_t hlen,
 			    void *data, size_t len,
 			    const ucp_am_recv_param_t *prm);
-int ucxp_ep_open(struct adxl_ucx *u, const void *addr, size_t len,
+int ucxp_ep_create(struct adxl_plugin_ctx *u, bool serve,
+		   const uint8_t *local_ip, void *info, size_t *info_len,
+		   struct adxl_plugin_ep **out, char *err);
+int ucxp_ep_connect(struct adxl_plugin_ep *e, const void *info,
+		    size_t info_len, int64_t deadline, char *err);
+int ucxp_ep_grant(struct adxl_plugin_ep *e, struct adxl_plugin_mem *m,
+		  uint32_t *key, char *err);
+void ucxp_ep_destroy(struct adxl_plugin_ep *e);
+/* Client end @e (of its context) opened to the worker at @addr. */
+int ucxp_ep_open(struct adxl_plugin_ep *e, const void *addr, size_t len,
 		 const uint8_t key[ADXL_UCX_KEY_LEN], int64_t deadline,
-		 struct adxl_ucx_ep **out, char *err);
-void ucxp_ep_close(struct adxl_ucx *u, struct adxl_ucx_ep *e, int timeout_ms);
-bool ucxp_ep_failed(struct adxl_ucx_ep *e);
-int ucxp_xfer(struct adxl_ucx *u, struct adxl_ucx_ep *e, bool write,
-	      const struct adxl_ucx_op *ops, size_t n, int64_t deadline,
+		 char *err);
+/* Closes and frees an opened @e. */
+void ucxp_ep_close(struct adxl_plugin_ep *e, int timeout_ms);
+bool ucxp_ep_failed(struct adxl_plugin_ep *e);
+int ucxp_xfer(struct adxl_plugin_ep *e, bool write,
+	      const struct adxl_plugin_op *ops, size_t n, int64_t deadline,
 	      char *err);
 
 #endif /* ADXL_UCX_INT_H */

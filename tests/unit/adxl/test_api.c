@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "adxl_int.h"
+#include "plugged.h"
 #include "tests.h"
 
 static int setup(void **state)
@@ -66,14 +67,16 @@ static void test_initialize_without_module(void **state)
 		{ "some.future.option", "x" },
 	};
 	adxl_engine_t *e = *state;
+	struct adxl_plugged_engine *rdma;
 
 	/* Valid everything, but no /dev/memreg: FAILED, and the reason. */
 	assert_int_equal(adxl_initialize(e, "127.0.0.1:26000", opts, 5),
 			 ADXL_FAILED);
 	assert_non_null(strstr(adxl_last_error(), "module"));
-	/* what the engine's RDMA queue pairs will send with */
-	assert_int_equal(e->rdma_tc, 132);
-	assert_int_equal(e->rdma_sl, 4);
+	/* what the engine's RDMA queue pairs will send with: its plugin's conf */
+	rdma = adxl__plugged_of(e, adxl__transport_named("rdma"));
+	assert_int_equal(rdma->conf.traffic_class, 132);
+	assert_int_equal(rdma->conf.service_level, 4);
 }
 
 static void test_not_initialised(void **state)

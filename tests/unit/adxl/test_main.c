@@ -13,6 +13,6 @@ int main(int argc, char **argv)
 		cmocka_set_test_filter(argv[1]);
 	return test_name_group() + test_msg_group() + test_wire_group() +
 	       test_api_group() + test_engine_group() + test_ucx_group() +
-	       test_ucx_wire_group() + test_rdma_group() +
+	       test_ucx_wire_group() + test_link_group() +
 	       test_port_group();
 }

@@ -309,13 +309,15 @@ static void test_bad_messages_are_dropped(void **state)
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 
-	/* Out of order: a notify, a UCX hello, a reply before any hello. */
+	/* Out of order: a notify, a link hello, a reply before any hello. */
 	fd = raw_connect();
 	send_frame(fd, ADXL_MSG_NOTIFY, "\0\0\0\1\0\0\0\0\0\0\0\0", 12);
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 	fd = raw_connect();
-	send_frame(fd, ADXL_MSG_UCX_HELLO, "\0\0\0\3", 4);
+	/* transport 1 (UCX), its version 4, no info: good, but too early */
+	send_frame(fd, ADXL_MSG_LINK_HELLO, "\0\0\0\1" "\0\0\0\4" "\0\0\0\0",
+		   12);
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 	fd = raw_connect();
@@ -337,15 +339,25 @@ static void test_bad_messages_are_dropped(void **state)
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 
-	/* After a good hello: a UCX hello of another version, a truncated one. */
+	/*
+	 * After a good hello: a link hello of another version, of a
+	 * transport there is none of, a truncated one.
+	 */
 	fd = raw_connect();
 	send_hello_proven(fd, S);
-	send_frame(fd, ADXL_MSG_UCX_HELLO, "\0\0\0\x63", 4);
+	send_frame(fd, ADXL_MSG_LINK_HELLO, "\0\0\0\1" "\0\0\0\x63" "\0\0\0\0",
+		   12);
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 	fd = raw_connect();
 	send_hello_proven(fd, S);
-	send_frame(fd, ADXL_MSG_UCX_HELLO, "\0\0", 2);
+	send_frame(fd, ADXL_MSG_LINK_HELLO, "\0\0\0\x63" "\0\0\0\1" "\0\0\0\0",
+		   12);
+	assert_true(closed_within(fd, 2000));
+	close(fd);
+	fd = raw_connect();
+	send_hello_proven(fd, S);
+	send_frame(fd, ADXL_MSG_LINK_HELLO, "\0\0\0\1\0\0", 6);
 	assert_true(closed_within(fd, 2000));
 	close(fd);
 

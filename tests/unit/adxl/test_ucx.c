@@ -4,7 +4,6 @@
  * module that report different kernel instances (as on two hosts) reach
  * each other over UCX (the real plugin and libucx, over loopback).
  *
- *  - the UCX hello's bytes, and every malformed reply refused;
  *  - Transport=auto picks UCX across "kernels" and the module on one;
  *    Transport=ucx forces UCX; Transport=kernel refuses to serve it;
  *  - transfers in both directions, byte for byte, batches, ranges that
@@ -58,78 +57,6 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* ---- messages ---- */
-
-static void test_ucx_reply_round_trip(void **state)
-{
-	static const uint8_t addr[] = { 1, 2, 3 };
-	struct adxl_wreg regs[2] = {
-		{ 0x1000, 4096, ADXL_MEM_HOST, 0 },
-		{ 0x9000, 8192, ADXL_MEM_DEVICE, 0 },
-	};
-	struct adxl_ucx_reply out = {
-		.addr = addr, .addr_len = sizeof(addr), .regs = regs, .n_regs = 2,
-	}, in;
-	struct adxl_buf b = { 0 };
-	size_t cut;
-
-	(void)state;
-	for (cut = 0; cut < sizeof(out.key); cut++)
-		out.key[cut] = (uint8_t)(0xa0 + cut);
-	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
-	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), 0);
-	assert_int_equal(in.status, 0);
-	assert_int_equal(in.addr_len, 3);
-	assert_memory_equal(in.addr, addr, 3);
-	assert_memory_equal(in.key, out.key, sizeof(out.key));
-	assert_int_equal(in.n_regs, 2);
-	assert_int_equal(in.regs[1].addr, 0x9000);
-	assert_int_equal(in.regs[1].len, 8192);
-	assert_int_equal(in.regs[1].type, ADXL_MEM_DEVICE);
-	free(in.regs);
-
-	/* Every truncation is refused, and nothing is left allocated. */
-	for (cut = 0; cut < b.len; cut++)
-		assert_int_equal(adxl__ucx_reply_decode(b.data, cut, &in),
-				 -EPROTO);
-	/* A count that the payload cannot hold: no allocation on a lie. */
-	b.data[4 + 4 + 4 + 3 + ADXL_UCX_KEY_LEN] = 0xff;	/* status, msg "", addr[3], key, count */
-	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), -EPROTO);
-	adxl__buf_free(&b);
-}
-
-static void test_ucx_reply_refused_and_blobs(void **state)
-{
-	struct adxl_ucx_reply out = { .status = ADXL_UCX_REFUSED }, in;
-	static uint8_t big[ADXL_UCX_BLOB_MAX + 1];
-	struct adxl_buf b = { 0 };
-
-	(void)state;
-	snprintf(out.msg, sizeof(out.msg), "no UCX here");
-	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
-	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), 0);
-	assert_int_equal(in.status, ADXL_UCX_REFUSED);
-	assert_string_equal(in.msg, "no UCX here");
-	adxl__buf_free(&b);
-
-	/* An address over the limit, or an empty one, is not one. */
-	out = (struct adxl_ucx_reply){ .addr = big, .addr_len = sizeof(big) };
-	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
-	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), -EPROTO);
-	adxl__buf_free(&b);
-	out.addr_len = 0;
-	assert_int_equal(adxl__ucx_reply_encode(&out, &b), 0);
-	assert_int_equal(adxl__ucx_reply_decode(b.data, b.len, &in), -EPROTO);
-	adxl__buf_free(&b);
-
-	/* The hello is a version; another version is not understood. */
-	assert_int_equal(adxl__ucx_hello_encode(&b), 0);
-	assert_int_equal(adxl__ucx_hello_decode(b.data, b.len), 0);
-	b.data[3] = ADXL_UCX_VERSION + 1;
-	assert_int_equal(adxl__ucx_hello_decode(b.data, b.len), -EPROTO);
-	adxl__buf_free(&b);
 }
 
 /* ---- engines ---- */
@@ -232,10 +159,11 @@ static void test_auto_picks_ucx_across_kernels(void **state)
 	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_SUCCESS);
 	p = adxl__peer_get(t->a, B);
 	assert_non_null(p);
-	assert_non_null(p->ep);
 	/* this host has no RDMA device: auto tried it and went on with UCX */
-	assert_null(p->qp);
-	assert_false(p->same_kernel);
+	assert_string_equal(p->via->name, "ucx");
+	assert_non_null(p->tpeer);
+	assert_memory_not_equal(p->instance_id, t->a->instance_id,
+				sizeof(p->instance_id));
 	adxl__peer_put(t->a, p);
 	check_read_write(t);
 	/* Nothing went through the (fake) module. */
@@ -306,7 +234,7 @@ static void test_auto_uses_module_on_one_kernel(void **state)
 	(void)state;
 	assert_int_equal(adxl_connect(t->a, B, 5000), ADXL_SUCCESS);
 	p = adxl__peer_get(t->a, B);
-	assert_null(p->ep);
+	assert_string_equal(p->via->name, "kernel");
 	adxl__peer_put(t->a, p);
 	check_read_write(t);
 	assert_int_equal(fake_calls(FAKE_TRANSFER), 2);
@@ -610,8 +538,6 @@ static void test_client_killed(void **state)
 int test_ucx_group(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ucx_reply_round_trip),
-		cmocka_unit_test(test_ucx_reply_refused_and_blobs),
 		cmocka_unit_test(test_auto_picks_ucx_across_kernels),
 		cmocka_unit_test(test_auto_uses_module_on_one_kernel),
 		cmocka_unit_test(test_forced_ucx_on_one_kernel),

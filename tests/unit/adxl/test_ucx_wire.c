@@ -7,6 +7,7 @@
  * range may be read or written, and the plugin must go on serving.
  */
 #include <dlfcn.h>
+#include <endian.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -172,20 +173,24 @@ static struct adxl_ucx_wire_req req(uint64_t id, uint64_t nonce,
 static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 {
 	const char *path = getenv("MEMREG_ADXL_UCX_PLUGIN");
-	const struct adxl_ucx_ops *(*get)(void);
-	const struct adxl_ucx_ops *ops;
-	char err[ADXL_UCX_ERR_LEN] = "";
+	const struct adxl_plugin *(*get)(void);
+	const struct adxl_plugin *ops;
+	struct adxl_plugin_conf conf = { 0 };
+	static uint8_t info[ADXL_PLUGIN_INFO_MAX];
+	size_t info_len = sizeof(info);
+	struct adxl_plugin_ep *serving;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	uint32_t n;
 	static uint8_t guard[3 * MEM];	/* exposed: the middle third */
 	static uint8_t junk[MEM], payload[MEM];
 	uint8_t *mem = guard + MEM;
 	static struct adxl_ucx_wire_req q[9], rq[64];
 	struct adxl_ucx_wire_ans fake;
-	struct adxl_ucx_mem *m;
-	struct adxl_ucx *u;
+	struct adxl_plugin_mem *m;
+	struct adxl_plugin_ctx *u;
 	struct peer *p = calloc(1, sizeof(*p));
-	const void *addr;
 	void *handle;
-	size_t alen, i;
+	size_t i;
 	int round;
 
 	(void)state;
@@ -193,18 +198,22 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	assert_non_null(path);
 	handle = dlopen(path, RTLD_NOW);
 	assert_non_null(handle);
-	get = (const struct adxl_ucx_ops *(*)(void))dlsym(handle,
-							  ADXL_UCX_PLUGIN_SYM);
+	*(void **)&get = dlsym(handle, ADXL_PLUGIN_ENTRY);
 	assert_non_null(get);
 	ops = get();
-	assert_int_equal(ops->abi, ADXL_UCX_PLUGIN_ABI);
-	assert_int_equal(ops->open(&u, err), 0);
+	assert_string_equal(ops->transport, "ucx");
+	assert_int_equal(ops->open(&conf, &u, err), 0);
 	for (i = 0; i < sizeof(guard); i++)
 		guard[i] = (uint8_t)(i * 7 + 1);
-	assert_int_equal(ops->mem_expose(u, mem, MEM, &m, err), 0);
-	ops->address(u, &addr, &alen);
-	ops->access_key(u, server_key);
-	peer_open(p, addr);
+	assert_int_equal(ops->mem_reg(u, mem, MEM, &m, err), 0);
+	/* a serving end's info: [u32 length][worker address][access key] */
+	assert_int_equal(ops->ep_create(u, true, NULL, info, &info_len,
+					&serving, err), 0);
+	memcpy(&n, info, 4);
+	n = be32toh(n);
+	assert_int_equal(info_len, 4 + n + ADXL_UCX_KEY_LEN);
+	memcpy(server_key, info + 4 + n, ADXL_UCX_KEY_LEN);
+	peer_open(p, info + 4);
 	memset(payload, 0xab, sizeof(payload));
 	memset(junk, 0xcd, sizeof(junk));
 
@@ -309,8 +318,8 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	assert_int_equal(p->last_len, 1008);
 	assert_memory_equal(p->last_data, mem + 96, 1008);
 
-	/* Hidden: the same read is refused. */
-	ops->mem_hide(u, m);
+	/* Deregistered: the same read is refused. */
+	ops->mem_dereg(u, m);
 	send_am(p, ADXL_UCX_AM_READ, &q[0], sizeof(q[0]), NULL, 0,
 		UCP_AM_SEND_FLAG_REPLY);
 	settle(p, 8);
@@ -318,15 +327,63 @@ static void test_plugin_ignores_or_refuses_bad_messages(void **state)
 	assert_int_equal(p->last.status, -EFAULT);
 
 	peer_close(p);
+	ops->ep_destroy(serving);
 	ops->close(u);
 	free(p);
 	/* The plugin stays loaded: UCX does not support being unloaded. */
+}
+
+/*
+ * The serving end's info is the worker's address and access key: a
+ * client's end connects to nothing else (short, empty, a length that
+ * lies), and a serving end takes no info from its client.
+ */
+static void test_plugin_refuses_bad_info(void **state)
+{
+	const char *path = getenv("MEMREG_ADXL_UCX_PLUGIN");
+	static uint8_t info[ADXL_PLUGIN_INFO_MAX];
+	const struct adxl_plugin *(*get)(void);
+	struct adxl_plugin_conf conf = { 0 };
+	struct adxl_plugin_ep *serving, *client;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	size_t n = sizeof(info), none = sizeof(info);
+	const struct adxl_plugin *ops;
+	struct adxl_plugin_ctx *u;
+	void *handle;
+
+	(void)state;
+	assert_non_null(path);
+	handle = dlopen(path, RTLD_NOW);
+	assert_non_null(handle);
+	*(void **)&get = dlsym(handle, ADXL_PLUGIN_ENTRY);
+	assert_non_null(get);
+	ops = get();
+	assert_int_equal(ops->open(&conf, &u, err), 0);
+	assert_non_null(strstr(ops->describe(u), "UCX "));
+	assert_int_equal(ops->ep_create(u, true, NULL, info, &n, &serving,
+					err), 0);
+	assert_int_equal(ops->ep_create(u, false, NULL, info + n, &none,
+					&client, err), 0);
+	assert_int_equal(none, 0);
+	assert_int_equal(ops->ep_connect(client, info, 3, -1, err), -EINVAL);
+	assert_int_equal(ops->ep_connect(client, info, 0, -1, err), -EINVAL);
+	assert_int_equal(ops->ep_connect(client, info, n - 1, -1, err),
+			 -EINVAL);
+	assert_string_equal(err, "not a worker address and key");
+	assert_false(ops->ep_failed(client));
+	/* a serving end: nothing to connect, whatever its client sent */
+	assert_int_equal(ops->ep_connect(serving, NULL, 0, -1, err), 0);
+	assert_false(ops->ep_failed(serving));
+	ops->ep_destroy(client);
+	ops->ep_destroy(serving);
+	ops->close(u);
 }
 
 int test_ucx_wire_group(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plugin_ignores_or_refuses_bad_messages),
+		cmocka_unit_test(test_plugin_refuses_bad_info),
 	};
 
 	return cmocka_run_group_tests_name("adxl-ucx.so against a bad peer",

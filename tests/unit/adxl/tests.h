@@ -16,7 +16,7 @@ int test_api_group(void);
 int test_engine_group(void);
 int test_ucx_group(void);
 int test_ucx_wire_group(void);
-int test_rdma_group(void);
+int test_link_group(void);
 int test_port_group(void);
 
 /* test_ucx.c: the peer process of the lost-peer tests (argv[1] "ucx-peer"). */

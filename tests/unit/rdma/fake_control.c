@@ -55,13 +55,12 @@ void fv_misuse_add(const char *fmt, ...)
 
 /*
  * Before any test runs: the wire's condition variable on the monotonic
- * clock (its deadlines are latencies), the sysfs directory, fake0.
+ * clock (its deadlines are latencies), fake0.
  */
 __attribute__((constructor))
 static void fake_init(void)
 {
 	pthread_condattr_t ca;
-	const char *tmp = getenv("TMPDIR");
 
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -70,14 +69,6 @@ static void fake_init(void)
 	/* Numbers that look like a NIC's, and are never reused. */
 	fv.next_key = 0x1200;
 	fv.next_qpn = 0x11;
-
-	snprintf(fv.sysfs, sizeof(fv.sysfs), "%s/fake-verbs.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(fv.sysfs)) {
-		fprintf(stderr, "fake libibverbs: mkdtemp %s: %s\n", fv.sysfs,
-			strerror(errno));
-		abort();
-	}
 	fake_reset();
 }
 
@@ -85,7 +76,6 @@ __attribute__((destructor))
 static void fake_fini(void)
 {
 	fv_wire_stop();
-	fv_sysfs_remove();
 }
 
 void fake_reset(void)
@@ -218,9 +208,4 @@ bool fake_misuse(char *buf, size_t len)
 	snprintf(buf, len, "%s", fv.misuse);
 	pthread_mutex_unlock(&fv.lock);
 	return any;
-}
-
-const char *fake_sysfs(void)
-{
-	return fv.sysfs;
 }

@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The fake libibverbs (fake_verbs.h): devices, their ports and GID
- * tables, the sysfs files beside them, contexts and protection domains.
+ * tables, contexts and protection domains.
  *
- * A device's ibdev_path is a directory under fake_sysfs() that holds
- * what the kernel's /sys/class/infiniband/<dev> does for the GIDs:
- * ports/<p>/gid_attrs/types/<i>, "IB/RoCE v1" or "RoCE v2" with a
- * newline.  The kernel fails the read of an unused entry's type; here
- * the file is not there, which a reader sees the same way.  It is
- * written again at each ibv_get_device_list(), from what the devices
- * are then.
+ * A GID entry is read with its type, as libibverbs 44 reads it from the
+ * kernel (ibv_query_gid_ex, ibv_query_gid_table): "RoCE v2"; "IB/RoCE
+ * v1", which is RoCE v1 on Ethernet and IB on InfiniBand; or, where the
+ * kernel names no type (old kernels), what libibverbs then assumes,
+ * "IB/RoCE v1".  An unused entry (no address) is no entry: ENODATA, and
+ * left out of the table.  Devices' paths name nothing: nobody reads them.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fake_int.h"
@@ -91,71 +88,6 @@ bool fv_gid_known(const union ibv_gid *g)
 	return false;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	/* The top directory stays, for the next list. */
-	if (ftw->level)
-		remove(path);
-	return 0;
-}
-
-void fv_sysfs_remove(void)
-{
-	nftw(fv.sysfs, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	rmdir(fv.sysfs);
-}
-
-static void mkdir_p(char *path)
-{
-	char *s;
-
-	for (s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	mkdir(path, 0755);
-}
-
-/* Under fv.lock. */
-void fv_sysfs_write(void)
-{
-	char path[IBV_SYSFS_PATH_MAX + 64];
-	int i, p, k;
-	FILE *f;
-
-	nftw(fv.sysfs, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	for (i = 0; i < fv.n_devs; i++) {
-		const struct fake_device *c = &fv.devs[i].cfg;
-
-		for (p = 0; p < c->n_ports && p < FAKE_MAX_PORTS; p++) {
-			snprintf(path, sizeof(path),
-				 "%s/%s/ports/%d/gid_attrs/types", fv.sysfs,
-				 c->name, p + 1);
-			mkdir_p(path);
-			for (k = 0; k < c->ports[p].n_gids; k++) {
-				const struct fake_gid *g = &c->ports[p].gids[k];
-
-				if (!g->addr || !g->type)
-					continue;
-				snprintf(path, sizeof(path),
-					 "%s/%s/ports/%d/gid_attrs/types/%d",
-					 fv.sysfs, c->name, p + 1, k);
-				f = fopen(path, "we");
-				if (!f)
-					continue;
-				fprintf(f, "%s\n", g->type);
-				fclose(f);
-			}
-		}
-	}
-}
-
 struct ibv_device **ibv_get_device_list(int *num)
 {
 	struct ibv_device **list;
@@ -174,7 +106,6 @@ struct ibv_device **ibv_get_device_list(int *num)
 		errno = ENOMEM;
 		return NULL;
 	}
-	fv_sysfs_write();
 	for (i = 0; i < fv.n_devs; i++) {
 		struct fdev *d = &fv.devs[i];
 
@@ -184,10 +115,10 @@ struct ibv_device **ibv_get_device_list(int *num)
 
 		snprintf(dev.name, sizeof(dev.name), "%s", d->cfg.name);
 		snprintf(dev.dev_name, sizeof(dev.dev_name), "uverbs%d", i);
-		snprintf(dev.dev_path, sizeof(dev.dev_path), "%s/uverbs%d",
-			 fv.sysfs, i);
-		snprintf(dev.ibdev_path, sizeof(dev.ibdev_path), "%s/%s",
-			 fv.sysfs, d->cfg.name);
+		snprintf(dev.dev_path, sizeof(dev.dev_path),
+			 "/nonexistent/fake-verbs/uverbs%d", i);
+		snprintf(dev.ibdev_path, sizeof(dev.ibdev_path),
+			 "/nonexistent/fake-verbs/%s", d->cfg.name);
 		d->dev = dev;
 		d->dev.node_type = d->cfg.transport == IBV_TRANSPORT_IWARP ?
 				   IBV_NODE_RNIC : IBV_NODE_CA;
@@ -343,6 +274,84 @@ int ibv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
 	}
 	pthread_mutex_unlock(&fv.lock);
 	return ret;
+}
+
+/* Entry @index of port @p (under fv.lock): false if unused. */
+static bool gid_entry(const struct fake_port *p, uint8_t port, int index,
+		      struct ibv_gid_entry *e)
+{
+	static const union ibv_gid zero;
+	const char *type = p->gids[index].type;
+
+	memset(e, 0, sizeof(*e));
+	if (!fv_port_gid(p, index, &e->gid) ||
+	    !memcmp(&e->gid, &zero, sizeof(zero)))
+		return false;
+	e->gid_index = (uint32_t)index;
+	e->port_num = port;
+	if (type && !strcmp(type, "RoCE v2"))
+		e->gid_type = IBV_GID_TYPE_ROCE_V2;
+	else if (p->link_layer == IBV_LINK_LAYER_ETHERNET)
+		e->gid_type = IBV_GID_TYPE_ROCE_V1;
+	else
+		e->gid_type = IBV_GID_TYPE_IB;
+	return true;
+}
+
+int _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port,
+		      uint32_t index, struct ibv_gid_entry *entry,
+		      uint32_t flags, size_t entry_size)
+{
+	struct ibv_gid_entry e;
+	struct fake_port *p;
+	int ret = 0;
+
+	if (flags || entry_size < sizeof(e))
+		return EINVAL;
+	pthread_mutex_lock(&fv.lock);
+	p = port > 0xff ? NULL : fv_port_of(((struct fctx *)ctx)->d,
+					    (uint8_t)port);
+	if (!p || index >= (uint32_t)p->n_gids || index >= FAKE_MAX_GIDS)
+		ret = EINVAL;
+	else if (!gid_entry(p, (uint8_t)port, (int)index, &e))
+		ret = ENODATA;
+	else
+		memcpy(entry, &e, sizeof(e));
+	pthread_mutex_unlock(&fv.lock);
+	return ret;
+}
+
+/* Every port's entries in use, port by port; -EINVAL if they do not fit. */
+ssize_t _ibv_query_gid_table(struct ibv_context *ctx,
+			     struct ibv_gid_entry *entries, size_t max_entries,
+			     uint32_t flags, size_t entry_size)
+{
+	struct fdev *d = ((struct fctx *)ctx)->d;
+	struct ibv_gid_entry e;
+	ssize_t n = 0;
+	int port, k;
+
+	if (flags || entry_size < sizeof(e) || !max_entries)
+		return -EINVAL;
+	pthread_mutex_lock(&fv.lock);
+	for (port = 1; port <= d->cfg.n_ports && port <= FAKE_MAX_PORTS; port++) {
+		const struct fake_port *p = fv_port_of(d, (uint8_t)port);
+
+		for (k = 0; k < p->n_gids && k < FAKE_MAX_GIDS; k++) {
+			if (!gid_entry(p, (uint8_t)port, k, &e))
+				continue;
+			if ((size_t)n == max_entries) {
+				n = -EINVAL;
+				goto out;
+			}
+			memcpy((char *)entries + (size_t)n * entry_size, &e,
+			       sizeof(e));
+			n++;
+		}
+	}
+out:
+	pthread_mutex_unlock(&fv.lock);
+	return n;
 }
 
 struct ibv_pd *ibv_alloc_pd(struct ibv_context *ctx)

@@ -4,7 +4,7 @@
  * what it simulates):
  *
  *   fake_control.c  its state and everything a test calls
- *   fake_device.c   devices, ports, GIDs, sysfs, contexts, PDs
+ *   fake_device.c   devices, ports, GIDs, contexts, PDs
  *   fake_mr.c       memory regions, memory windows and key checks
  *   fake_cq.c       completion channels, CQs, events, polling
  *   fake_qp.c       queue pairs: states, attributes, posting
@@ -134,7 +134,6 @@ struct fake_state {
 	unsigned int live[LIVE_KINDS];
 	struct fake_stats stats;
 	char misuse[2048];
-	char sysfs[128];
 
 	pthread_t wire;
 	bool wire_started, wire_stop;
@@ -150,8 +149,6 @@ int64_t fv_now_ns(void);
 
 /* fake_device.c */
 void fv_device_defaults(struct fake_device *c, int n);
-void fv_sysfs_write(void);
-void fv_sysfs_remove(void);
 bool fv_port_gid(const struct fake_port *p, int index, union ibv_gid *g);
 struct fake_port *fv_port_of(struct fdev *d, uint8_t port);
 bool fv_gid_known(const union ibv_gid *g);

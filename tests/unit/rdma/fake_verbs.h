@@ -6,9 +6,9 @@
  *
  * What it simulates, in this process's memory, as an RC-capable NIC
  * does:
- *   - devices with ports, GID tables and limits, and the sysfs files
- *     libibverbs users read beside them (gid_attrs/types), written into a
- *     temporary directory that is removed at exit;
+ *   - devices with ports, GID tables (each entry with its type, as
+ *     ibv_query_gid_ex() and ibv_query_gid_table() read them) and
+ *     limits;
  *   - MRs whose keys are never reused, so a deregistered rkey stays dead,
  *     and type 2 memory windows bound to them by a work request, whose
  *     rkey only the queue pair they are bound on accepts (an MR with a
@@ -45,7 +45,12 @@
 
 struct fake_gid {
 	const char *addr;	/* "::ffff:10.9.0.1"; NULL: an unused entry */
-	const char *type;	/* sysfs gid_attrs/types: "RoCE v2" ... */
+	/*
+	 * As the kernel names it: "RoCE v2", or "IB/RoCE v1" (RoCE v1 on
+	 * Ethernet, IB on InfiniBand); NULL: an old kernel that names
+	 * none, whose entries libibverbs takes for "IB/RoCE v1".
+	 */
+	const char *type;
 };
 
 struct fake_port {
@@ -155,7 +160,5 @@ bool fake_qp_info(uint32_t qpn, struct fake_qp_info *out);
 unsigned int fake_live_objects(char *what, size_t len);
 /* What a real libibverbs would have refused or hung on, into @buf. */
 bool fake_misuse(char *buf, size_t len);
-/* The directory standing in for /sys/class/infiniband. */
-const char *fake_sysfs(void);
 
 #endif /* FAKE_VERBS_H */

@@ -90,27 +90,68 @@ bool all_bytes(const unsigned char *buf, size_t len, unsigned char byte)
 	return true;
 }
 
-static struct adxl_rdma *engine(const char *dev)
+int dev_open(struct adxl_plugin_ctx **out, char *err)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r = NULL;
+	static const struct adxl_plugin_conf conf;
+
+	return rd->open(&conf, out, err);
+}
+
+int mr_reg(struct adxl_plugin_ctx *r, void *addr, size_t len,
+	   struct adxl_plugin_mem **out, uint32_t *rkey, char *err)
+{
+	int ret = rd->mem_reg(r, addr, len, out, err);
+
+	if (!ret)
+		*rkey = r->windows ? 0 : (*out)->mr->rkey;
+	return ret;
+}
+
+int qp_create(struct adxl_plugin_ctx *r, bool serve, const uint8_t *local_ip,
+	      struct adxl_rdma_qpinfo *mine, struct adxl_plugin_ep **out,
+	      char *err)
+{
+	uint8_t info[ADXL_PLUGIN_INFO_MAX];
+	size_t len = sizeof(info);
+	int ret = rd->ep_create(r, serve, local_ip, info, &len, out, err);
+
+	if (!ret)
+		assert_int_equal(rdmap_qpinfo_get(info, len, mine), 0);
+	return ret;
+}
+
+int qp_connect(struct adxl_plugin_ep *q, const struct adxl_rdma_qpinfo *peer,
+	       unsigned int tc, unsigned int sl, char *err)
+{
+	uint8_t info[QPINFO_LEN];
+
+	q->r->traffic_class = tc;
+	q->r->service_level = sl;
+	rdmap_qpinfo_put(peer, info);
+	return rd->ep_connect(q, info, sizeof(info), -1, err);
+}
+
+static struct adxl_plugin_ctx *engine(const char *dev)
+{
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ctx *r = NULL;
 
 	if (dev)
 		setenv("MEMREG_ADXL_RDMA_DEVICE", dev, 1);
 	else
 		unsetenv("MEMREG_ADXL_RDMA_DEVICE");
-	assert_ok(rd->open(&r, err), err);
+	assert_ok(dev_open(&r, err), err);
 	unsetenv("MEMREG_ADXL_RDMA_DEVICE");
 	return r;
 }
 
-static struct adxl_rdma_mr *reg(struct adxl_rdma *r, void *buf, size_t len,
+static struct adxl_plugin_mem *reg(struct adxl_plugin_ctx *r, void *buf, size_t len,
 				uint32_t *key)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_mr *m = NULL;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_mem *m = NULL;
 
-	assert_ok(rd->mr_reg(r, buf, len, &m, key, err), err);
+	assert_ok(mr_reg(r, buf, len, &m, key, err), err);
 	return m;
 }
 
@@ -136,36 +177,36 @@ void link_up(struct link *l, size_t len, const char *cli_dev,
 
 void link_reconnect(struct link *l)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
 	if (l->q)
-		rd->qp_destroy(l->q);
+		rd->ep_destroy(l->q);
 	if (l->peer)
-		rd->qp_destroy(l->peer);
+		rd->ep_destroy(l->peer);
 	l->q = l->peer = NULL;
 	/* as the engines make them: the client's only initiates */
-	assert_ok(rd->qp_create(l->cli, false, NULL, &l->qi, &l->q, err), err);
-	assert_ok(rd->qp_create(l->srv, true, NULL, &l->pi, &l->peer, err), err);
+	assert_ok(qp_create(l->cli, false, NULL, &l->qi, &l->q, err), err);
+	assert_ok(qp_create(l->srv, true, NULL, &l->pi, &l->peer, err), err);
 	/* As the engines do over their control connection. */
-	assert_ok(rd->qp_connect(l->peer, &l->qi, 0, 0, err), err);
-	assert_ok(rd->qp_connect(l->q, &l->pi, 0, 0, err), err);
+	assert_ok(qp_connect(l->peer, &l->qi, 0, 0, err), err);
+	assert_ok(qp_connect(l->q, &l->pi, 0, 0, err), err);
 	/* and the server grants this peer its MR, as at Connect */
 	if (l->mdst)
-		assert_ok(rd->mr_grant(l->peer, l->mdst, &l->kdst, err), err);
+		assert_ok(rd->ep_grant(l->peer, l->mdst, &l->kdst, err), err);
 }
 
 void link_down(struct link *l)
 {
 	if (l->q)
-		rd->qp_destroy(l->q);
+		rd->ep_destroy(l->q);
 	if (l->peer)
-		rd->qp_destroy(l->peer);
+		rd->ep_destroy(l->peer);
 	if (l->msrc)
-		rd->mr_dereg(l->cli, l->msrc);
+		rd->mem_dereg(l->cli, l->msrc);
 	if (l->mback)
-		rd->mr_dereg(l->cli, l->mback);
+		rd->mem_dereg(l->cli, l->mback);
 	if (l->mdst)
-		rd->mr_dereg(l->srv, l->mdst);
+		rd->mem_dereg(l->srv, l->mdst);
 	if (l->cli)
 		rd->close(l->cli);
 	if (l->srv)
@@ -176,23 +217,23 @@ void link_down(struct link *l)
 	memset(l, 0, sizeof(*l));
 }
 
-struct adxl_rdma_op wr_op(const struct link *l, size_t off, size_t len)
+struct adxl_plugin_op wr_op(const struct link *l, size_t off, size_t len)
 {
-	return (struct adxl_rdma_op){
+	return (struct adxl_plugin_op){
 		.local = (uintptr_t)l->src + off,
 		.remote = (uintptr_t)l->dst + off,
 		.len = len,
-		.rkey = l->kdst,
+		.key = l->kdst,
 	};
 }
 
-struct adxl_rdma_op rd_op(const struct link *l, size_t off, size_t len)
+struct adxl_plugin_op rd_op(const struct link *l, size_t off, size_t len)
 {
-	return (struct adxl_rdma_op){
+	return (struct adxl_plugin_op){
 		.local = (uintptr_t)l->back + off,
 		.remote = (uintptr_t)l->dst + off,
 		.len = len,
-		.rkey = l->kdst,
+		.key = l->kdst,
 	};
 }
 

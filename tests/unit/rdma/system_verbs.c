@@ -22,10 +22,11 @@ static const char *plugin;
 
 static void system_libibverbs(void **state)
 {
-	const struct adxl_rdma_ops *(*get)(void);
-	const struct adxl_rdma_ops *ops;
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r = NULL;
+	const struct adxl_plugin *(*get)(void);
+	const struct adxl_plugin *ops;
+	struct adxl_plugin_conf conf = { 0 };
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ctx *r = NULL;
 	void *h;
 	int ret;
 
@@ -33,11 +34,11 @@ static void system_libibverbs(void **state)
 	h = dlopen(plugin, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		fail_msg("dlopen: %s", dlerror());
-	*(void **)&get = dlsym(h, ADXL_RDMA_PLUGIN_SYM);
+	*(void **)&get = dlsym(h, ADXL_PLUGIN_ENTRY);
 	assert_non_null(get);
 	ops = get();
-	assert_int_equal(ops->abi, ADXL_RDMA_PLUGIN_ABI);
-	ret = ops->open(&r, err);
+	assert_string_equal(ops->transport, "rdma");
+	ret = ops->open(&conf, &r, err);
 	if (ret == 0) {
 		print_message("# %s\n", ops->describe(r));
 		assert_true(strlen(ops->describe(r)) > 0);

@@ -18,10 +18,10 @@
 /* open() must fail with @want, saying @msg; nothing stays open. */
 static void open_fails(int want, const char *msg)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r = NULL;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ctx *r = NULL;
 
-	assert_int_equal(rd->open(&r, err), want);
+	assert_int_equal(dev_open(&r, err), want);
 	assert_string_equal(err, msg);
 	assert_int_equal(fake_live_objects(NULL, 0), 0);
 }
@@ -29,10 +29,10 @@ static void open_fails(int want, const char *msg)
 /* open() must work, and describe() say @desc. */
 static void open_describes(const char *desc)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r = NULL;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ctx *r = NULL;
 
-	assert_ok(rd->open(&r, err), err);
+	assert_ok(dev_open(&r, err), err);
 	assert_string_equal(rd->describe(r), desc);
 	rd->close(r);
 }
@@ -128,7 +128,7 @@ static void device_bad_spec(void **state)
 		/* longer than any device name can be */
 		"a123456789b123456789c123456789d123456789e123456789f123456789g123",
 	};
-	char msg[ADXL_RDMA_ERR_LEN * 2];
+	char msg[ADXL_PLUGIN_ERR_LEN * 2];
 	size_t i;
 
 	(void)state;
@@ -146,22 +146,22 @@ static void device_bad_spec(void **state)
  */
 static void gid_default(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct adxl_rdma_qpinfo mine;
-	struct adxl_rdma_qp *q = NULL;
-	struct adxl_rdma *r = NULL;
+	struct adxl_plugin_ep *q = NULL;
+	struct adxl_plugin_ctx *r = NULL;
 	uint8_t want[16];
 
 	(void)state;
-	assert_ok(rd->open(&r, err), err);
+	assert_ok(dev_open(&r, err), err);
 	assert_string_equal(rd->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024, a memory window per peer");
-	assert_ok(rd->qp_create(r, true, NULL, &mine, &q, err), err);
+	assert_ok(qp_create(r, true, NULL, &mine, &q, err), err);
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.0.1", want), 1);
 	assert_memory_equal(mine.gid, want, sizeof(want));
 	assert_int_equal(mine.mtu, IBV_MTU_1024);
 	assert_int_equal(mine.lid, 0);
 	assert_true(mine.psn <= 0xffffff);
-	rd->qp_destroy(q);
+	rd->ep_destroy(q);
 	rd->close(r);
 }
 
@@ -180,7 +180,7 @@ static void gid_index_bad(void **state)
 {
 	/* unused, past the table, and not an index */
 	static const char *const bad[] = { "4", "5", "-1", "x", "3x", "" };
-	char msg[ADXL_RDMA_ERR_LEN];
+	char msg[ADXL_PLUGIN_ERR_LEN];
 	size_t i;
 
 	(void)state;
@@ -199,40 +199,48 @@ static void gid_index_bad(void **state)
  * A host with two addresses on the port: a queue pair takes the RoCE v2
  * GID of the address the peer reaches us at, not the device's first;
  * an address the table lacks, or MEMREG_ADXL_RDMA_GID_INDEX, gives the
- * device's.
+ * device's.  The table is read at each queue pair: an address added
+ * after the device was opened is found.
  */
 static void gid_per_address(void **state)
 {
 	struct fake_port *p = &fake_device(0)->ports[0];
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	static const uint8_t second[4] = { 10, 8, 0, 1 };
 	static const uint8_t other[4] = { 192, 168, 0, 1 };
+	static const uint8_t later[4] = { 10, 7, 0, 1 };
 	struct adxl_rdma_qpinfo mine;
-	struct adxl_rdma_qp *q = NULL;
-	struct adxl_rdma *r = NULL;
-	uint8_t want[16], dev[16];
+	struct adxl_plugin_ep *q = NULL;
+	struct adxl_plugin_ctx *r = NULL;
+	uint8_t want[16], dev[16], added[16];
 
 	(void)state;
 	p->gids[4] = (struct fake_gid){ "::ffff:10.8.0.1", "IB/RoCE v1" };
 	p->gids[5] = (struct fake_gid){ "::ffff:10.8.0.1", "RoCE v2" };
-	if (p->n_gids < 6)
-		p->n_gids = 6;
+	/* a table of 8 (a NIC's size never changes), 6 and 7 unused */
+	p->n_gids = 8;
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.8.0.1", want), 1);
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.0.1", dev), 1);
-	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, true, second, &mine, &q, err), err);
+	assert_ok(dev_open(&r, err), err);
+	assert_ok(qp_create(r, true, second, &mine, &q, err), err);
 	assert_memory_equal(mine.gid, want, 16);
-	rd->qp_destroy(q);
-	assert_ok(rd->qp_create(r, true, other, &mine, &q, err), err);
+	rd->ep_destroy(q);
+	assert_ok(qp_create(r, true, other, &mine, &q, err), err);
 	assert_memory_equal(mine.gid, dev, 16);
-	rd->qp_destroy(q);
+	rd->ep_destroy(q);
+	/* an address that came up after open, as RoCE v2 at index 7 */
+	p->gids[7] = (struct fake_gid){ "::ffff:10.7.0.1", "RoCE v2" };
+	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.7.0.1", added), 1);
+	assert_ok(qp_create(r, true, later, &mine, &q, err), err);
+	assert_memory_equal(mine.gid, added, 16);
+	rd->ep_destroy(q);
 	rd->close(r);
 
 	setenv("MEMREG_ADXL_RDMA_GID_INDEX", "3", 1);
-	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, true, second, &mine, &q, err), err);
+	assert_ok(dev_open(&r, err), err);
+	assert_ok(qp_create(r, true, second, &mine, &q, err), err);
 	assert_memory_equal(mine.gid, dev, 16);
-	rd->qp_destroy(q);
+	rd->ep_destroy(q);
 	rd->close(r);
 	unsetenv("MEMREG_ADXL_RDMA_GID_INDEX");
 }
@@ -249,11 +257,14 @@ static void gid_fallback(void **state)
 	/* IPv4 as RoCE v1 only */
 	p->gids[2].addr = "::ffff:10.9.0.1";
 	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
-	/* no sysfs types at all (an old kernel): the link layer alone */
+	/*
+	 * No GID types at all (an old kernel): libibverbs takes every entry
+	 * for RoCE v1 on Ethernet, so no RoCE v2 either.
+	 */
 	p->gids[3].addr = "::ffff:10.9.0.1";
 	p->gids[0].type = p->gids[1].type = NULL;
 	p->gids[2].type = p->gids[3].type = NULL;
-	open_describes("fake0 port 1, RoCE, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
+	open_describes("fake0 port 1, RoCE v1, GID fe80::1 (index 0), MTU 1024, a memory window per peer");
 }
 
 static void infiniband(void **state)

@@ -19,9 +19,9 @@
 
 /* 300 ranges of 4 KiB, every other 4 KiB: WRITEs, or READs into back. */
 #define N_OPS	300
-static struct adxl_rdma_op *spread(const struct link *l, bool write)
+static struct adxl_plugin_op *spread(const struct link *l, bool write)
 {
-	struct adxl_rdma_op *ops = calloc(N_OPS, sizeof(*ops));
+	struct adxl_plugin_op *ops = calloc(N_OPS, sizeof(*ops));
 	size_t i;
 
 	assert_non_null(ops);
@@ -36,7 +36,7 @@ static void failed_and_drained(const struct link *l)
 {
 	struct fake_qp_info qi;
 
-	assert_true(rd->qp_failed(l->q));
+	assert_true(rd->ep_failed(l->q));
 	if (fake_qp_info(l->qi.qpn, &qi)) {
 		assert_int_equal(qi.state, IBV_QPS_ERR);
 		assert_int_equal(qi.in_nic, 0);
@@ -46,8 +46,8 @@ static void failed_and_drained(const struct link *l)
 /* Once failed, a queue pair says so, and does nothing. */
 static void stays_failed(const struct link *l)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_op op = wr_op(l, 0, 4096);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_op op = wr_op(l, 0, 4096);
 
 	assert_int_equal(rd->xfer(l->q, true, &op, 1, -1, err), -ECONNRESET);
 	assert_string_equal(err, "the queue pair failed earlier: connect again");
@@ -60,8 +60,8 @@ static void stays_failed(const struct link *l)
 static void errors_local_unregistered(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "", msg[ADXL_RDMA_ERR_LEN];
-	struct adxl_rdma_op ops[3] = {
+	char err[ADXL_PLUGIN_ERR_LEN] = "", msg[ADXL_PLUGIN_ERR_LEN];
+	struct adxl_plugin_op ops[3] = {
 		wr_op(l, 0, 4096),
 		wr_op(l, 4096, 4096),
 		wr_op(l, l->len - 10, 11),	/* one byte past src */
@@ -73,10 +73,10 @@ static void errors_local_unregistered(void **state)
 		 (unsigned long long)ops[2].local);
 	assert_string_equal(err, msg);
 	assert_true(all_bytes(l->dst, l->len, 0));
-	assert_false(rd->qp_failed(l->q));
+	assert_false(rd->ep_failed(l->q));
 
 	/* the server's memory is not ours either */
-	ops[2] = (struct adxl_rdma_op){ (uintptr_t)l->dst, (uintptr_t)l->dst,
+	ops[2] = (struct adxl_plugin_op){ (uintptr_t)l->dst, (uintptr_t)l->dst,
 					4096, l->kdst };
 	assert_int_equal(rd->xfer(l->q, false, ops + 2, 1, -1, err), -EFAULT);
 
@@ -87,8 +87,8 @@ static void errors_local_unregistered(void **state)
 static void errors_bad_ranges(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_op ops[2] = { wr_op(l, 0, 4096), wr_op(l, 4096, 0) };
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_op ops[2] = { wr_op(l, 0, 4096), wr_op(l, 4096, 0) };
 	struct fake_stats st;
 
 	fake_clear_stats();
@@ -101,64 +101,64 @@ static void errors_bad_ranges(void **state)
 	fake_get_stats(&st);
 	assert_int_equal(st.wrs, 0);
 	assert_true(all_bytes(l->dst, l->len, 0));
-	assert_false(rd->qp_failed(l->q));
+	assert_false(rd->ep_failed(l->q));
 }
 
 /* Transfers before connecting, connecting twice, a peer's bad MTU. */
 static void errors_connect_misuse(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct adxl_rdma_qpinfo mine, theirs;
-	struct adxl_rdma_qp *q = NULL, *p = NULL;
-	struct adxl_rdma *r = NULL;
-	struct adxl_rdma_op op = { 0 };
+	struct adxl_plugin_ep *q = NULL, *p = NULL;
+	struct adxl_plugin_ctx *r = NULL;
+	struct adxl_plugin_op op = { 0 };
 
 	(void)state;
-	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, true, NULL, &mine, &q, err), err);
-	assert_ok(rd->qp_create(r, true, NULL, &theirs, &p, err), err);
+	assert_ok(dev_open(&r, err), err);
+	assert_ok(qp_create(r, true, NULL, &mine, &q, err), err);
+	assert_ok(qp_create(r, true, NULL, &theirs, &p, err), err);
 	assert_int_equal(rd->xfer(q, true, &op, 1, -1, err), -EINVAL);
 	assert_string_equal(err, "the queue pair is not connected");
 
 	theirs.mtu = 0;
-	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -EINVAL);
+	assert_int_equal(qp_connect(q, &theirs, 0, 0, err), -EINVAL);
 	assert_string_equal(err, "the peer's MTU (0) is not an enum ibv_mtu");
 	theirs.mtu = IBV_MTU_4096 + 1;
-	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -EINVAL);
+	assert_int_equal(qp_connect(q, &theirs, 0, 0, err), -EINVAL);
 	assert_string_equal(err, "the peer's MTU (6) is not an enum ibv_mtu");
-	assert_false(rd->qp_failed(q));
+	assert_false(rd->ep_failed(q));
 
 	theirs.mtu = IBV_MTU_1024;
-	assert_ok(rd->qp_connect(q, &theirs, 0, 0, err), err);
-	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -EINVAL);
+	assert_ok(qp_connect(q, &theirs, 0, 0, err), err);
+	assert_int_equal(qp_connect(q, &theirs, 0, 0, err), -EINVAL);
 	assert_string_equal(err, "the queue pair is connected (or failed) already: make a new one");
-	assert_false(rd->qp_failed(q));
-	rd->qp_destroy(q);
-	rd->qp_destroy(p);
+	assert_false(rd->ep_failed(q));
+	rd->ep_destroy(q);
+	rd->ep_destroy(p);
 	rd->close(r);
 }
 
 /* A peer GID no port has: RTR cannot resolve it, -ECONNRESET at once. */
 static void errors_unreachable(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct adxl_rdma_qpinfo mine, theirs;
-	struct adxl_rdma_qp *q = NULL;
-	struct adxl_rdma *r = NULL;
-	struct adxl_rdma_op op = { 0 };
+	struct adxl_plugin_ep *q = NULL;
+	struct adxl_plugin_ctx *r = NULL;
+	struct adxl_plugin_op op = { 0 };
 
 	(void)state;
-	assert_ok(rd->open(&r, err), err);
-	assert_ok(rd->qp_create(r, true, NULL, &mine, &q, err), err);
+	assert_ok(dev_open(&r, err), err);
+	assert_ok(qp_create(r, true, NULL, &mine, &q, err), err);
 	theirs = mine;
 	theirs.qpn = 0x99;
 	assert_int_equal(inet_pton(AF_INET6, "::ffff:10.9.9.9", theirs.gid), 1);
-	assert_int_equal(rd->qp_connect(q, &theirs, 0, 0, err), -ECONNRESET);
+	assert_int_equal(qp_connect(q, &theirs, 0, 0, err), -ECONNRESET);
 	assert_string_equal(err, "ibv_modify_qp to RTR (peer GID ::ffff:10.9.9.9, QPN 0x99, GID index 3 here): No route to host");
-	assert_true(rd->qp_failed(q));
+	assert_true(rd->ep_failed(q));
 	assert_int_equal(rd->xfer(q, true, &op, 1, -1, err), -ECONNRESET);
 	assert_string_equal(err, "the queue pair failed earlier: connect again");
-	rd->qp_destroy(q);
+	rd->ep_destroy(q);
 	rd->close(r);
 }
 
@@ -169,10 +169,10 @@ static void errors_unreachable(void **state)
 static void errors_peer_deregistered(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op *ops = spread(l, true);
-	char err[ADXL_RDMA_ERR_LEN] = "", msg[ADXL_RDMA_ERR_LEN];
+	struct adxl_plugin_op *ops = spread(l, true);
+	char err[ADXL_PLUGIN_ERR_LEN] = "", msg[ADXL_PLUGIN_ERR_LEN];
 
-	rd->mr_dereg(l->srv, l->mdst);
+	rd->mem_dereg(l->srv, l->mdst);
 	l->mdst = NULL;
 	assert_int_equal(rd->xfer(l->q, true, ops, N_OPS, -1, err), -EACCES);
 	snprintf(msg, sizeof(msg), "the peer refused [0x%llx, +4096) (rkey 0x%x): not registered there (any more)",
@@ -200,8 +200,8 @@ static void errors_peer_deregistered(void **state)
 static void errors_peer_silent(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op *ops = spread(l, false);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op *ops = spread(l, false);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	int64_t t0, took;
 
 	fill_pattern(l->dst, l->len);
@@ -225,10 +225,10 @@ static void errors_peer_silent(void **state)
 static void errors_peer_gone(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op *ops = spread(l, true);
-	char err[ADXL_RDMA_ERR_LEN] = "", msg[ADXL_RDMA_ERR_LEN];
+	struct adxl_plugin_op *ops = spread(l, true);
+	char err[ADXL_PLUGIN_ERR_LEN] = "", msg[ADXL_PLUGIN_ERR_LEN];
 
-	rd->qp_destroy(l->peer);
+	rd->ep_destroy(l->peer);
 	l->peer = NULL;
 	assert_int_equal(rd->xfer(l->q, true, ops, N_OPS, -1, err), -ECONNRESET);
 	snprintf(msg, sizeof(msg), "peer unreachable: RDMA WRITE of [0x%llx, +4096) unanswered after 7 retries (about 4 s): transport retry counter exceeded",
@@ -244,8 +244,8 @@ static void errors_peer_gone(void **state)
 static void errors_retries_exhausted(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op *ops = spread(l, false);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op *ops = spread(l, false);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
 	fill_pattern(l->dst, l->len);
 	fake_retries_exhausted(true);
@@ -261,8 +261,8 @@ static void errors_retries_exhausted(void **state)
 static void errors_deadline_passed(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op op = wr_op(l, 0, l->len);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op op = wr_op(l, 0, l->len);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_stats st;
 
 	fake_clear_stats();
@@ -273,7 +273,7 @@ static void errors_deadline_passed(void **state)
 	assert_int_equal(st.wrs, 0);
 	assert_true(all_bytes(l->dst, l->len, 0));
 	/* nothing was posted, so nothing failed: the next call works */
-	assert_false(rd->qp_failed(l->q));
+	assert_false(rd->ep_failed(l->q));
 	assert_ok(rd->xfer(l->q, true, &op, 1, -1, err), err);
 	assert_memory_equal(l->dst, l->src, l->len);
 }
@@ -286,8 +286,8 @@ static void errors_deadline_passed(void **state)
 static void errors_post_refused(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op *ops = spread(l, true);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op *ops = spread(l, true);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	int64_t t0;
 
 	fake_wire_latency_us(1000);
@@ -314,8 +314,8 @@ static void errors_post_refused(void **state)
 static void errors_device_wedged(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op *ops = spread(l, true);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op *ops = spread(l, true);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_stats st;
 	struct fake_qp_info qi;
 	int64_t t0, took;
@@ -328,7 +328,7 @@ static void errors_device_wedged(void **state)
 	took = now_ms() - t0;
 	assert_glob(err, "the deadline passed with * of the * RDMA WRITEs posted unanswered, * of 300 ranges yet to post; * work requests not flushed 5 s after the error state: destroyed the queue pair");
 	assert_in_range(took, 200 + 5000 - 1, 200 + 5000 + 3000);
-	assert_true(rd->qp_failed(l->q));
+	assert_true(rd->ep_failed(l->q));
 	assert_false(fake_qp_info(l->qi.qpn, &qi));
 	fake_get_stats(&st);
 	assert_true(st.discarded > 0);
@@ -345,14 +345,14 @@ static void errors_device_wedged(void **state)
 static void errors_poll_fails(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op op = wr_op(l, 0, l->len);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op op = wr_op(l, 0, l->len);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_qp_info qi;
 
 	fake_fail(FAKE_POLL_CQ, EIO, 0, -1);
 	assert_int_equal(rd->xfer(l->q, true, &op, 1, -1, err), -EIO);
 	assert_glob(err, "ibv_poll_cq failed; * work requests not flushed 5 s after the error state: destroyed the queue pair");
-	assert_true(rd->qp_failed(l->q));
+	assert_true(rd->ep_failed(l->q));
 	assert_false(fake_qp_info(l->qi.qpn, &qi));
 	fake_fail(FAKE_POLL_CQ, 0, 0, 0);
 	stays_failed(l);
@@ -362,8 +362,8 @@ static void errors_poll_fails(void **state)
 static void errors_no_events(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op ops[20];
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op ops[20];
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	size_t i;
 
 	for (i = 0; i < 20; i++)
@@ -372,7 +372,7 @@ static void errors_no_events(void **state)
 	fake_wire_latency_us(2000);
 	assert_ok(rd->xfer(l->q, true, ops, 20, now_ms() + 20000, err), err);
 	assert_memory_equal(l->dst, l->src, 20 * 4096);
-	assert_false(rd->qp_failed(l->q));
+	assert_false(rd->ep_failed(l->q));
 }
 
 /* Queue pair, CQ or channel refused: the errno, and nothing left over. */
@@ -386,8 +386,8 @@ struct long_call {
 static void *long_call_main(void *arg)
 {
 	struct long_call *c = arg;
-	struct adxl_rdma_op op = wr_op(c->l, 0, 4096);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op op = wr_op(c->l, 0, 4096);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
 	c->ret = rd->xfer(c->l->q, true, &op, 1, c->deadline, err);
 	c->ended = now_ms();
@@ -403,8 +403,8 @@ static void errors_deadline_while_waiting(void **state)
 {
 	struct link *l = *state;
 	struct long_call c = { .l = l, .deadline = now_ms() + 1500 };
-	struct adxl_rdma_op op = wr_op(l, 4096, 4096);
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op op = wr_op(l, 4096, 4096);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_stats st;
 	pthread_t t;
 	int64_t t0, took;
@@ -433,19 +433,19 @@ static void errors_deadline_while_waiting(void **state)
  */
 static void errors_client_qp_serves_nothing(void **state)
 {
-	struct adxl_rdma_op op;
+	struct adxl_plugin_op op;
 	struct link l = { 0 };
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
 	(void)state;
 	link_up(&l, 4096, NULL, NULL);
-	op = (struct adxl_rdma_op){
+	op = (struct adxl_plugin_op){
 		(uintptr_t)l.dst, (uintptr_t)l.src, 4096, l.ksrc,
 	};
 	memset(l.dst, 0, 4096);
 	assert_int_equal(rd->xfer(l.peer, false, &op, 1, -1, err), -EACCES);
 	assert_non_null(strstr(err, "the peer refused"));
-	assert_true(rd->qp_failed(l.peer));
+	assert_true(rd->ep_failed(l.peer));
 	/* nothing of the client's arrived */
 	for (size_t i = 0; i < 4096; i++)
 		assert_int_equal(l.dst[i], 0);
@@ -454,22 +454,61 @@ static void errors_client_qp_serves_nothing(void **state)
 
 static void errors_qp_create_fails(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct adxl_rdma_qpinfo mine;
-	struct adxl_rdma_qp *q = NULL;
-	struct adxl_rdma *r = NULL;
+	struct adxl_plugin_ep *q = NULL;
+	struct adxl_plugin_ctx *r = NULL;
 
 	(void)state;
-	assert_ok(rd->open(&r, err), err);
+	assert_ok(dev_open(&r, err), err);
 	fake_fail(FAKE_CREATE_QP, ENOMEM, 0, 1);
-	assert_int_equal(rd->qp_create(r, true, NULL, &mine, &q, err), -ENOMEM);
+	assert_int_equal(qp_create(r, true, NULL, &mine, &q, err), -ENOMEM);
 	assert_string_equal(err, "ibv_create_qp: Cannot allocate memory");
 	fake_fail(FAKE_CREATE_CQ, EINVAL, 0, 1);
-	assert_int_equal(rd->qp_create(r, true, NULL, &mine, &q, err), -EINVAL);
+	assert_int_equal(qp_create(r, true, NULL, &mine, &q, err), -EINVAL);
 	assert_string_equal(err, "ibv_create_cq: Invalid argument");
 	fake_fail(FAKE_CREATE_CHANNEL, EMFILE, 0, 1);
-	assert_int_equal(rd->qp_create(r, true, NULL, &mine, &q, err), -EIO);
+	assert_int_equal(qp_create(r, true, NULL, &mine, &q, err), -EIO);
 	assert_string_equal(err, "ibv_create_comp_channel: Too many open files");
+	rd->close(r);
+}
+
+/*
+ * A queue pair's info as ep_create gives it, and what ep_connect makes of
+ * info that is not one (a byte short or over, none): refused, the queue
+ * pair still good for the right info.
+ */
+static void errors_info_not_a_queue_pair(void **state)
+{
+	uint8_t info[ADXL_PLUGIN_INFO_MAX], peer[ADXL_PLUGIN_INFO_MAX];
+	size_t n = sizeof(info), pn = sizeof(peer);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ep *q = NULL, *p = NULL;
+	struct adxl_plugin_ctx *r = NULL;
+	struct adxl_rdma_qpinfo mine;
+
+	(void)state;
+	assert_ok(dev_open(&r, err), err);
+	assert_ok(rd->ep_create(r, false, NULL, info, &n, &q, err), err);
+	assert_ok(rd->ep_create(r, true, NULL, peer, &pn, &p, err), err);
+	/* GID, then QP number, PSN, MTU, LID big-endian */
+	assert_int_equal(n, QPINFO_LEN);
+	assert_int_equal(rdmap_qpinfo_get(info, n, &mine), 0);
+	assert_int_equal((info[16] << 24) | (info[17] << 16) | (info[18] << 8) |
+			 info[19], mine.qpn);
+	assert_int_equal(rd->ep_connect(q, peer, pn - 1, -1, err), -EINVAL);
+	assert_string_equal(err, "not a queue pair's info (31 bytes)");
+	assert_int_equal(rd->ep_connect(q, peer, pn + 1, -1, err), -EINVAL);
+	assert_int_equal(rd->ep_connect(q, peer, 0, -1, err), -EINVAL);
+	assert_false(rd->ep_failed(q));
+	assert_ok(rd->ep_connect(p, info, n, -1, err), err);
+	assert_ok(rd->ep_connect(q, peer, pn, -1, err), err);
+	/* and no room for the info is no queue pair */
+	n = QPINFO_LEN - 1;
+	assert_int_equal(rd->ep_create(r, false, NULL, info, &n, &q, err),
+			 -EINVAL);
+	rd->ep_destroy(p);
+	rd->ep_destroy(q);
 	rd->close(r);
 }
 
@@ -482,6 +521,7 @@ int test_errors_group(void)
 		L(errors_local_unregistered),
 		L(errors_bad_ranges),
 		T(errors_connect_misuse),
+		T(errors_info_not_a_queue_pair),
 		T(errors_unreachable),
 		L(errors_peer_deregistered),
 		L(errors_peer_silent),

@@ -15,16 +15,16 @@
 #include "tests.h"
 
 /* A second pair of queue pairs between the link's two engines. */
-static void second_pair(struct link *l, struct adxl_rdma_qp **q2,
-			struct adxl_rdma_qp **p2)
+static void second_pair(struct link *l, struct adxl_plugin_ep **q2,
+			struct adxl_plugin_ep **p2)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct adxl_rdma_qpinfo mine, theirs;
 
-	assert_ok(rd->qp_create(l->cli, false, NULL, &mine, q2, err), err);
-	assert_ok(rd->qp_create(l->srv, true, NULL, &theirs, p2, err), err);
-	assert_ok(rd->qp_connect(*p2, &mine, 0, 0, err), err);
-	assert_ok(rd->qp_connect(*q2, &theirs, 0, 0, err), err);
+	assert_ok(qp_create(l->cli, false, NULL, &mine, q2, err), err);
+	assert_ok(qp_create(l->srv, true, NULL, &theirs, p2, err), err);
+	assert_ok(qp_connect(*p2, &mine, 0, 0, err), err);
+	assert_ok(qp_connect(*q2, &theirs, 0, 0, err), err);
 }
 
 /* Live MWs, from fake_live_objects()'s list ("..., 2 MWs, ..."). */
@@ -45,13 +45,13 @@ static unsigned int live_mws(void)
 static void grant_per_queue_pair(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_qp *q2, *p2;
-	struct adxl_rdma_op op;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ep *q2, *p2;
+	struct adxl_plugin_op op;
 	uint32_t k2;
 
 	second_pair(l, &q2, &p2);
-	assert_ok(rd->mr_grant(p2, l->mdst, &k2, err), err);
+	assert_ok(rd->ep_grant(p2, l->mdst, &k2, err), err);
 	assert_int_not_equal(k2, l->kdst);
 	assert_int_equal(live_mws(), 2);
 	/* each peer through its own grant */
@@ -59,30 +59,30 @@ static void grant_per_queue_pair(void **state)
 	assert_ok(rd->xfer(l->q, true, &op, 1, -1, err), err);
 	assert_memory_equal(l->dst, l->src, l->len);
 	op = rd_op(l, 0, l->len);
-	op.rkey = k2;
+	op.key = k2;
 	assert_ok(rd->xfer(q2, false, &op, 1, -1, err), err);
 	assert_memory_equal(l->back, l->src, l->len);
 	/* the first peer with the second's grant: refused, nothing read */
 	memset(l->back, 0, l->len);
 	assert_int_equal(rd->xfer(l->q, false, &op, 1, -1, err), -EACCES);
-	assert_true(rd->qp_failed(l->q));
+	assert_true(rd->ep_failed(l->q));
 	assert_true(all_bytes(l->back, l->len, 0));
 	/* the second's queue pair gone: its window with it */
-	rd->qp_destroy(q2);
-	rd->qp_destroy(p2);
+	rd->ep_destroy(q2);
+	rd->ep_destroy(p2);
 	assert_int_equal(live_mws(), 1);
 }
 
 static void grant_revoked_by_dereg(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_op op = rd_op(l, 0, l->len);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_op op = rd_op(l, 0, l->len);
 
 	memcpy(l->dst, l->src, l->len);
 	assert_ok(rd->xfer(l->q, false, &op, 1, -1, err), err);
 	/* windows first: the fake refuses (and logs) an MR with one bound */
-	rd->mr_dereg(l->srv, l->mdst);
+	rd->mem_dereg(l->srv, l->mdst);
 	l->mdst = NULL;
 	assert_int_equal(live_mws(), 0);
 	memset(l->back, 0, l->len);
@@ -93,11 +93,11 @@ static void grant_revoked_by_dereg(void **state)
 static void grant_bind_fails(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	uint32_t k = 7;
 
 	fake_fail(FAKE_POST_SEND, ENOMEM, 0, 1);
-	assert_int_equal(rd->mr_grant(l->peer, l->mdst, &k, err), -EIO);
+	assert_int_equal(rd->ep_grant(l->peer, l->mdst, &k, err), -EIO);
 	assert_glob(err, "binding a memory window: ibv_post_send: *");
 	assert_int_equal(k, 7);
 	/* only the link's own window is left */
@@ -111,18 +111,18 @@ static void grant_bind_fails(void **state)
 static void grant_bind_error(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_qp_info qi;
 	uint32_t k = 7;
 
 	fake_fail(FAKE_BIND, EINVAL, 0, 1);
-	assert_int_equal(rd->mr_grant(l->peer, l->mdst, &k, err), -EIO);
+	assert_int_equal(rd->ep_grant(l->peer, l->mdst, &k, err), -EIO);
 	assert_glob(err, "binding a memory window: *");
-	assert_true(rd->qp_failed(l->peer));
+	assert_true(rd->ep_failed(l->peer));
 	assert_true(fake_qp_info(l->pi.qpn, &qi));
 	assert_int_equal(qi.state, IBV_QPS_ERR);
 	assert_int_equal(live_mws(), 1);
-	assert_int_equal(rd->mr_grant(l->peer, l->mdst, &k, err), -EIO);
+	assert_int_equal(rd->ep_grant(l->peer, l->mdst, &k, err), -EIO);
 	assert_glob(err, "the queue pair failed before*");
 	assert_int_equal(k, 7);
 }
@@ -134,16 +134,16 @@ static void grant_bind_error(void **state)
 static void grant_bind_timeout(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_qp_info qi;
 	int64_t t0 = now_ms();
 	uint32_t k = 7;
 
 	fake_peer_silent(true);
-	assert_int_equal(rd->mr_grant(l->peer, l->mdst, &k, err), -EIO);
+	assert_int_equal(rd->ep_grant(l->peer, l->mdst, &k, err), -EIO);
 	assert_true(now_ms() - t0 >= 5000);
 	assert_glob(err, "binding a memory window: no completion in 5 s (destroyed the queue pair)");
-	assert_true(rd->qp_failed(l->peer));
+	assert_true(rd->ep_failed(l->peer));
 	assert_false(fake_qp_info(l->pi.qpn, &qi));
 	assert_int_equal(live_mws(), 1);
 	fake_peer_silent(false);
@@ -152,9 +152,9 @@ static void grant_bind_timeout(void **state)
 /* Without windows: the MR's own rkey, good on every queue pair. */
 static void own_rkey(void)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_qp *q2, *p2;
-	struct adxl_rdma_op op;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ep *q2, *p2;
+	struct adxl_plugin_op op;
 	struct link l;
 	uint32_t k2;
 
@@ -163,14 +163,14 @@ static void own_rkey(void)
 		    "*, one rkey per registration for every peer");
 	assert_int_equal(live_mws(), 0);
 	second_pair(&l, &q2, &p2);
-	assert_ok(rd->mr_grant(p2, l.mdst, &k2, err), err);
+	assert_ok(rd->ep_grant(p2, l.mdst, &k2, err), err);
 	assert_int_equal(k2, l.kdst);
 	assert_int_not_equal(k2, 0);
 	op = wr_op(&l, 0, l.len);
 	assert_ok(rd->xfer(q2, true, &op, 1, -1, err), err);
 	assert_memory_equal(l.dst, l.src, l.len);
-	rd->qp_destroy(q2);
-	rd->qp_destroy(p2);
+	rd->ep_destroy(q2);
+	rd->ep_destroy(p2);
 	link_down(&l);
 }
 

@@ -6,19 +6,20 @@
  * Usage: test_rdma [GLOB]   (GLOB selects tests by name, cmocka's filter)
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "tests.h"
 
-const struct adxl_rdma_ops *rd;
+const struct adxl_plugin *rd;
 
 int main(int argc, char **argv)
 {
 	int failed;
 
-	rd = adxl_rdma_plugin();
-	if (!rd || rd->abi != ADXL_RDMA_PLUGIN_ABI) {
-		printf("not ok - adxl_rdma_plugin(): no table of ABI %d\n",
-		       ADXL_RDMA_PLUGIN_ABI);
+	rd = adxl_transport_plugin_v1();
+	if (!rd || strcmp(rd->transport, "rdma")) {
+		printf("not ok - %s(): no table of the RDMA transport\n",
+		       ADXL_PLUGIN_ENTRY);
 		return 1;
 	}
 	if (argc > 1)

@@ -15,29 +15,29 @@
 
 static void mr_empty(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_mr *m = NULL;
-	struct adxl_rdma *r = NULL;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_mem *m = NULL;
+	struct adxl_plugin_ctx *r = NULL;
 	unsigned char buf[16];
 	uint32_t key;
 
 	(void)state;
-	assert_ok(rd->open(&r, err), err);
-	assert_int_equal(rd->mr_reg(r, buf, 0, &m, &key, err), -EINVAL);
+	assert_ok(dev_open(&r, err), err);
+	assert_int_equal(mr_reg(r, buf, 0, &m, &key, err), -EINVAL);
 	assert_glob(err, "ibv_reg_mr \\[0x*, +0): an empty range");
 	rd->close(r);
 }
 
 /* mr_reg's message when ibv_reg_mr fails with @e. */
-static void reg_fails(struct adxl_rdma *r, int e, int want, const char *tail)
+static void reg_fails(struct adxl_plugin_ctx *r, int e, int want, const char *tail)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "", pattern[256];
-	struct adxl_rdma_mr *m = NULL;
+	char err[ADXL_PLUGIN_ERR_LEN] = "", pattern[256];
+	struct adxl_plugin_mem *m = NULL;
 	unsigned char buf[4096];
 	uint32_t key;
 
 	fake_fail(FAKE_REG_MR, e, 0, 1);
-	assert_int_equal(rd->mr_reg(r, buf, sizeof(buf), &m, &key, err), want);
+	assert_int_equal(mr_reg(r, buf, sizeof(buf), &m, &key, err), want);
 	snprintf(pattern, sizeof(pattern), "ibv_reg_mr \\[0x*, +4096): %s%s",
 		 strerror(e), tail);
 	assert_glob(err, pattern);
@@ -45,13 +45,13 @@ static void reg_fails(struct adxl_rdma *r, int e, int want, const char *tail)
 
 static void mr_refused(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r = NULL;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ctx *r = NULL;
 	struct rlimit old, low;
 	char tail[64];
 
 	(void)state;
-	assert_ok(rd->open(&r, err), err);
+	assert_ok(dev_open(&r, err), err);
 	/* The hint names the limit as it is: make it one we know. */
 	assert_int_equal(getrlimit(RLIMIT_MEMLOCK, &old), 0);
 	low = old;
@@ -76,59 +76,59 @@ static void mr_refused(void **state)
 static void mr_local_lookup(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "", msg[ADXL_RDMA_ERR_LEN];
+	char err[ADXL_PLUGIN_ERR_LEN] = "", msg[ADXL_PLUGIN_ERR_LEN];
 	size_t half = l->len / 2;
-	struct adxl_rdma_mr *a = NULL, *b = NULL;
+	struct adxl_plugin_mem *a = NULL, *b = NULL;
 	unsigned char *buf = malloc(l->len);
-	struct adxl_rdma_op op;
+	struct adxl_plugin_op op;
 	uint32_t ka, kb;
 
 	assert_non_null(buf);
 	fill_pattern(buf, l->len);
-	assert_ok(rd->mr_reg(l->cli, buf, half, &a, &ka, err), err);
-	assert_ok(rd->mr_reg(l->cli, buf + half, l->len - half, &b, &kb, err),
+	assert_ok(mr_reg(l->cli, buf, half, &a, &ka, err), err);
+	assert_ok(mr_reg(l->cli, buf + half, l->len - half, &b, &kb, err),
 		  err);
 
 	/* each half from its own MR */
-	op = (struct adxl_rdma_op){ (uintptr_t)buf + half, (uintptr_t)l->dst + half,
+	op = (struct adxl_plugin_op){ (uintptr_t)buf + half, (uintptr_t)l->dst + half,
 				    l->len - half, l->kdst };
 	assert_ok(rd->xfer(l->q, true, &op, 1, -1, err), err);
-	op = (struct adxl_rdma_op){ (uintptr_t)buf, (uintptr_t)l->dst, half, l->kdst };
+	op = (struct adxl_plugin_op){ (uintptr_t)buf, (uintptr_t)l->dst, half, l->kdst };
 	assert_ok(rd->xfer(l->q, true, &op, 1, -1, err), err);
 	assert_memory_equal(l->dst, buf, l->len);
 
 	/* across the two */
-	op = (struct adxl_rdma_op){ (uintptr_t)buf + half - 1, (uintptr_t)l->dst, 2, l->kdst };
+	op = (struct adxl_plugin_op){ (uintptr_t)buf + half - 1, (uintptr_t)l->dst, 2, l->kdst };
 	assert_int_equal(rd->xfer(l->q, true, &op, 1, -1, err), -EFAULT);
 	snprintf(msg, sizeof(msg), "local [0x%llx, +2) (range 0 of 1) is in no MR of ours",
 		 (unsigned long long)op.local);
 	assert_string_equal(err, msg);
-	assert_false(rd->qp_failed(l->q));
+	assert_false(rd->ep_failed(l->q));
 
 	/* the last MR used, deregistered */
-	op = (struct adxl_rdma_op){ (uintptr_t)buf, (uintptr_t)l->dst, 64, l->kdst };
+	op = (struct adxl_plugin_op){ (uintptr_t)buf, (uintptr_t)l->dst, 64, l->kdst };
 	assert_ok(rd->xfer(l->q, true, &op, 1, -1, err), err);
-	rd->mr_dereg(l->cli, a);
+	rd->mem_dereg(l->cli, a);
 	assert_int_equal(rd->xfer(l->q, true, &op, 1, -1, err), -EFAULT);
-	assert_false(rd->qp_failed(l->q));
-	rd->mr_dereg(l->cli, b);
+	assert_false(rd->ep_failed(l->q));
+	rd->mem_dereg(l->cli, b);
 	free(buf);
 }
 
 /* close() of an engine with MRs left frees them before its PD. */
 static void mr_left_at_close(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_mr *m[3];
-	struct adxl_rdma *r = NULL;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_mem *m[3];
+	struct adxl_plugin_ctx *r = NULL;
 	unsigned char buf[3][4096];
 	uint32_t keys[3];
 	int i;
 
 	(void)state;
-	assert_ok(rd->open(&r, err), err);
+	assert_ok(dev_open(&r, err), err);
 	for (i = 0; i < 3; i++)
-		assert_ok(rd->mr_reg(r, buf[i], sizeof(buf[i]), &m[i], &keys[i], err),
+		assert_ok(mr_reg(r, buf[i], sizeof(buf[i]), &m[i], &keys[i], err),
 			  err);
 	/* with memory windows, no MR is reachable by its own rkey */
 	for (i = 0; i < 3; i++)

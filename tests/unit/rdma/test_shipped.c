@@ -17,16 +17,18 @@
 static void shipped_plugin(void **state)
 {
 	const char *path = getenv("MEMREG_ADXL_RDMA_PLUGIN");
-	const struct adxl_rdma_ops *(*get)(void);
-	const struct adxl_rdma_ops *ops;
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma_qpinfo mine, theirs;
-	struct adxl_rdma_qp *q = NULL, *p = NULL;
-	struct adxl_rdma_mr *ms = NULL, *md = NULL;
-	struct adxl_rdma *r = NULL;
-	struct adxl_rdma_op op;
+	const struct adxl_plugin *(*get)(void);
+	const struct adxl_plugin *ops;
+	struct adxl_plugin_conf conf = { 0 };
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	uint8_t mine[ADXL_PLUGIN_INFO_MAX], theirs[ADXL_PLUGIN_INFO_MAX];
+	size_t nm = sizeof(mine), nt = sizeof(theirs);
+	struct adxl_plugin_ep *q = NULL, *p = NULL;
+	struct adxl_plugin_mem *ms = NULL, *md = NULL;
+	struct adxl_plugin_ctx *r = NULL;
+	struct adxl_plugin_op op;
 	unsigned char *src, *dst;
-	uint32_t ks, kd;
+	uint32_t kd;
 	void *h;
 
 	(void)state;
@@ -35,36 +37,36 @@ static void shipped_plugin(void **state)
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		fail_msg("dlopen: %s", dlerror());
-	*(void **)&get = dlsym(h, ADXL_RDMA_PLUGIN_SYM);
+	*(void **)&get = dlsym(h, ADXL_PLUGIN_ENTRY);
 	assert_non_null(get);
 	assert_null(dlsym(h, "rdmap_xfer"));
 	assert_null(dlsym(h, "rdmap_mr_reg"));
 	ops = get();
-	assert_int_equal(ops->abi, ADXL_RDMA_PLUGIN_ABI);
+	assert_string_equal(ops->transport, "rdma");
 
-	assert_ok(ops->open(&r, err), err);
+	assert_ok(ops->open(&conf, &r, err), err);
 	assert_string_equal(ops->describe(r), "fake0 port 1, RoCE v2, GID ::ffff:10.9.0.1 (index 3), MTU 1024, a memory window per peer");
 	src = malloc(1 << 20);
 	dst = calloc(1, 1 << 20);
 	assert_non_null(src);
 	assert_non_null(dst);
 	fill_pattern(src, 1 << 20);
-	assert_ok(ops->mr_reg(r, src, 1 << 20, &ms, &ks, err), err);
-	assert_ok(ops->mr_reg(r, dst, 1 << 20, &md, &kd, err), err);
-	assert_ok(ops->qp_create(r, true, NULL, &mine, &q, err), err);
-	assert_ok(ops->qp_create(r, true, NULL, &theirs, &p, err), err);
-	assert_ok(ops->qp_connect(p, &mine, 0, 0, err), err);
-	assert_ok(ops->qp_connect(q, &theirs, 0, 0, err), err);
-	assert_int_equal(kd, 0);
-	assert_ok(ops->mr_grant(p, md, &kd, err), err);
-	op = (struct adxl_rdma_op){ (uintptr_t)src, (uintptr_t)dst, 1 << 20, kd };
+	assert_ok(ops->mem_reg(r, src, 1 << 20, &ms, err), err);
+	assert_ok(ops->mem_reg(r, dst, 1 << 20, &md, err), err);
+	assert_ok(ops->ep_create(r, true, NULL, mine, &nm, &q, err), err);
+	assert_ok(ops->ep_create(r, true, NULL, theirs, &nt, &p, err), err);
+	assert_ok(ops->ep_connect(p, mine, nm, -1, err), err);
+	assert_ok(ops->ep_connect(q, theirs, nt, -1, err), err);
+	assert_ok(ops->ep_grant(p, md, &kd, err), err);
+	assert_int_not_equal(kd, 0);
+	op = (struct adxl_plugin_op){ (uintptr_t)src, (uintptr_t)dst, 1 << 20, kd };
 	assert_ok(ops->xfer(q, true, &op, 1, now_ms() + 10000, err), err);
 	assert_memory_equal(dst, src, 1 << 20);
 
-	ops->qp_destroy(q);
-	ops->qp_destroy(p);
-	ops->mr_dereg(r, ms);
-	ops->mr_dereg(r, md);
+	ops->ep_destroy(q);
+	ops->ep_destroy(p);
+	ops->mem_dereg(r, ms);
+	ops->mem_dereg(r, md);
 	ops->close(r);
 	free(src);
 	free(dst);

@@ -12,12 +12,12 @@
 #include "tests.h"
 
 struct worker {
-	struct adxl_rdma_qp *q;
+	struct adxl_plugin_ep *q;
 	bool write;
-	struct adxl_rdma_op op;
+	struct adxl_plugin_op op;
 	int rounds;
 	int ret;
-	char err[ADXL_RDMA_ERR_LEN];
+	char err[ADXL_PLUGIN_ERR_LEN];
 };
 
 static void *xfer_loop(void *arg)
@@ -62,17 +62,17 @@ static void threads_one_qp(void **state)
 static void threads_two_qps(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct adxl_rdma_qpinfo mine, theirs;
-	struct adxl_rdma_qp *q2 = NULL, *p2 = NULL;
+	struct adxl_plugin_ep *q2 = NULL, *p2 = NULL;
 	size_t half = l->len / 2;
 	struct worker a = { .write = true, .rounds = 20 };
 	struct worker b = { .write = false, .rounds = 20 };
 
-	assert_ok(rd->qp_create(l->cli, true, NULL, &mine, &q2, err), err);
-	assert_ok(rd->qp_create(l->srv, true, NULL, &theirs, &p2, err), err);
-	assert_ok(rd->qp_connect(p2, &mine, 0, 0, err), err);
-	assert_ok(rd->qp_connect(q2, &theirs, 0, 0, err), err);
+	assert_ok(qp_create(l->cli, true, NULL, &mine, &q2, err), err);
+	assert_ok(qp_create(l->srv, true, NULL, &theirs, &p2, err), err);
+	assert_ok(qp_connect(p2, &mine, 0, 0, err), err);
+	assert_ok(qp_connect(q2, &theirs, 0, 0, err), err);
 	/* the READ's half holds the pattern already; the WRITE fills the other */
 	memcpy(l->dst + half, l->src + half, l->len - half);
 	a.q = l->q;
@@ -80,36 +80,36 @@ static void threads_two_qps(void **state)
 	b.q = q2;
 	b.op = rd_op(l, half, l->len - half);
 	/* a grant is good on the queue pair it was made for alone */
-	assert_ok(rd->mr_grant(p2, l->mdst, &b.op.rkey, err), err);
-	assert_int_not_equal(b.op.rkey, l->kdst);
+	assert_ok(rd->ep_grant(p2, l->mdst, &b.op.key, err), err);
+	assert_int_not_equal(b.op.key, l->kdst);
 	fake_wire_latency_us(50);
 	run_both(&a, &b);
 	assert_memory_equal(l->dst, l->src, l->len);
 	assert_memory_equal(l->back + half, l->src + half, l->len - half);
-	rd->qp_destroy(q2);
-	rd->qp_destroy(p2);
+	rd->ep_destroy(q2);
+	rd->ep_destroy(p2);
 }
 
 struct churn {
-	struct adxl_rdma *r;
+	struct adxl_plugin_ctx *r;
 	int rounds;
 	int ret;
-	char err[ADXL_RDMA_ERR_LEN];
+	char err[ADXL_PLUGIN_ERR_LEN];
 };
 
 static void *reg_loop(void *arg)
 {
 	struct churn *c = arg;
 	unsigned char *buf = malloc(1 << 16);
-	struct adxl_rdma_mr *m;
+	struct adxl_plugin_mem *m;
 	uint32_t key;
 	int i;
 
 	for (i = 0; buf && i < c->rounds && !c->ret; i++) {
-		c->ret = rd->mr_reg(c->r, buf + (i % 16) * 4096, 4096, &m, &key,
+		c->ret = mr_reg(c->r, buf + (i % 16) * 4096, 4096, &m, &key,
 				    c->err);
 		if (!c->ret)
-			rd->mr_dereg(c->r, m);
+			rd->mem_dereg(c->r, m);
 	}
 	free(buf);
 	return NULL;

@@ -20,31 +20,31 @@ static void xfer_write_ranges(void **state)
 {
 	struct link *l = *state;
 	size_t n = l->len;
-	struct adxl_rdma_op ops[3] = {
+	struct adxl_plugin_op ops[3] = {
 		wr_op(l, 1, 1),
 		wr_op(l, 2, 3 * MiB + 5),
 		wr_op(l, 3 * MiB + 7, n - 3 * MiB - 8),
 	};
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
 	memset(l->dst, 0xee, n);
 	assert_ok(rd->xfer(l->q, true, ops, 3, now_ms() + 10000, err), err);
 	assert_memory_equal(l->dst + 1, l->src + 1, n - 2);
 	assert_int_equal(l->dst[0], 0xee);
 	assert_int_equal(l->dst[n - 1], 0xee);
-	assert_false(rd->qp_failed(l->q));
+	assert_false(rd->ep_failed(l->q));
 }
 
 static void xfer_read_ranges(void **state)
 {
 	struct link *l = *state;
 	size_t n = l->len;
-	struct adxl_rdma_op ops[3] = {
+	struct adxl_plugin_op ops[3] = {
 		rd_op(l, n - 1, 1),
 		rd_op(l, 3 * MiB, n - 3 * MiB - 1),
 		rd_op(l, 0, 3 * MiB),
 	};
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
 	/* the server's own bytes */
 	fill_pattern(l->dst, n);
@@ -61,8 +61,8 @@ static void xfer_read_ranges(void **state)
 static void xfer_many_small(void **state)
 {
 	struct link *l = *state;
-	struct adxl_rdma_op *ops = calloc(1000, sizeof(*ops));
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op *ops = calloc(1000, sizeof(*ops));
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	size_t i;
 
 	assert_non_null(ops);
@@ -89,9 +89,9 @@ static void xfer_many_small(void **state)
  */
 static uint32_t largest_wr(const char *chunk, uint32_t max_msg_sz)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_stats st;
-	struct adxl_rdma_op op;
+	struct adxl_plugin_op op;
 	struct link l;
 
 	fresh(NULL);
@@ -136,8 +136,8 @@ static void xfer_chunks(void **state)
 static void xfer_small_device(void **state)
 {
 	struct fake_device *d = fake_device(0);
-	struct adxl_rdma_op *ops = calloc(1000, sizeof(*ops));
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	struct adxl_plugin_op *ops = calloc(1000, sizeof(*ops));
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct link l;
 	size_t i;
 
@@ -167,9 +167,9 @@ static void xfer_small_device(void **state)
  */
 static void xfer_mtu_mismatch(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_qp_info qi, pi;
-	struct adxl_rdma_op op;
+	struct adxl_plugin_op op;
 	struct link l;
 
 	(void)state;
@@ -194,21 +194,21 @@ static void xfer_mtu_mismatch(void **state)
  */
 static void xfer_traffic_class(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_qp_info qi, pi;
-	struct adxl_rdma_op op;
+	struct adxl_plugin_op op;
 	struct link l;
 
 	(void)state;
 	link_up(&l, LINK_LEN, NULL, NULL);
 	/* link_up connected both with 0, 0: connect a new pair by hand */
-	rd->qp_destroy(l.q);
-	rd->qp_destroy(l.peer);
-	assert_ok(rd->qp_create(l.cli, false, NULL, &l.qi, &l.q, err), err);
-	assert_ok(rd->qp_create(l.srv, true, NULL, &l.pi, &l.peer, err), err);
-	assert_ok(rd->qp_connect(l.peer, &l.qi, 0, 0, err), err);
-	assert_ok(rd->qp_connect(l.q, &l.pi, 96, 3, err), err);
-	assert_ok(rd->mr_grant(l.peer, l.mdst, &l.kdst, err), err);
+	rd->ep_destroy(l.q);
+	rd->ep_destroy(l.peer);
+	assert_ok(qp_create(l.cli, false, NULL, &l.qi, &l.q, err), err);
+	assert_ok(qp_create(l.srv, true, NULL, &l.pi, &l.peer, err), err);
+	assert_ok(qp_connect(l.peer, &l.qi, 0, 0, err), err);
+	assert_ok(qp_connect(l.q, &l.pi, 96, 3, err), err);
+	assert_ok(rd->ep_grant(l.peer, l.mdst, &l.kdst, err), err);
 	assert_true(fake_qp_info(l.qi.qpn, &qi));
 	assert_true(fake_qp_info(l.pi.qpn, &pi));
 	assert_int_equal(qi.traffic_class, 96);
@@ -256,9 +256,9 @@ static void xfer_ack_timeout(void **state)
 /* InfiniBand: the peer is its LID, and it works the same. */
 static void xfer_infiniband(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_port *p;
-	struct adxl_rdma_op op[2];
+	struct adxl_plugin_op op[2];
 	struct link l;
 
 	(void)state;
@@ -285,7 +285,7 @@ static void xfer_infiniband(void **state)
 static void xfer_nothing(void **state)
 {
 	struct link *l = *state;
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 	struct fake_stats st;
 
 	fake_clear_stats();
@@ -293,7 +293,7 @@ static void xfer_nothing(void **state)
 	assert_ok(rd->xfer(l->q, false, NULL, 0, now_ms() - 1, err), err);
 	fake_get_stats(&st);
 	assert_int_equal(st.wrs, 0);
-	assert_false(rd->qp_failed(l->q));
+	assert_false(rd->ep_failed(l->q));
 }
 
 #define L(fn) cmocka_unit_test_setup_teardown(fn, link_setup, link_teardown)

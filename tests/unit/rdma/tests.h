@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "rdma_plugin.h"
+#include "rdma_int.h"
 #include "fake_verbs.h"
 
 int test_device_group(void);
@@ -28,7 +29,23 @@ int test_shipped_group(void);
 int test_grant_group(void);
 
 /* The plugin's table, as libmemreg gets it. */
-extern const struct adxl_rdma_ops *rd;
+extern const struct adxl_plugin *rd;
+
+/*
+ * Its calls as the tests make them, each through the table: a context
+ * (open, no conf); an MR and the MR's own rkey (0 with memory windows:
+ * peers get theirs from ep_grant); a queue pair and what its info says
+ * (ep_create); connected to a peer's (ep_connect), sending with @tc and
+ * @sl as the context's conf would have them.
+ */
+int dev_open(struct adxl_plugin_ctx **out, char *err);
+int mr_reg(struct adxl_plugin_ctx *r, void *addr, size_t len,
+	   struct adxl_plugin_mem **out, uint32_t *rkey, char *err);
+int qp_create(struct adxl_plugin_ctx *r, bool serve, const uint8_t *local_ip,
+	      struct adxl_rdma_qpinfo *mine, struct adxl_plugin_ep **out,
+	      char *err);
+int qp_connect(struct adxl_plugin_ep *q, const struct adxl_rdma_qpinfo *peer,
+	       unsigned int tc, unsigned int sl, char *err);
 
 /*
  * Setup of every test: the fake back to fake0 and no switch on, and none
@@ -75,11 +92,11 @@ bool all_bytes(const unsigned char *buf, size_t len, unsigned char byte);
  */
 struct link {
 	size_t len;
-	struct adxl_rdma *cli, *srv;
-	struct adxl_rdma_qp *q, *peer;
+	struct adxl_plugin_ctx *cli, *srv;
+	struct adxl_plugin_ep *q, *peer;
 	struct adxl_rdma_qpinfo qi, pi;	/* what each end told the other */
 	unsigned char *src, *back, *dst;
-	struct adxl_rdma_mr *msrc, *mback, *mdst;
+	struct adxl_plugin_mem *msrc, *mback, *mdst;
 	uint32_t ksrc, kback, kdst;
 };
 
@@ -90,8 +107,8 @@ void link_up(struct link *l, size_t len, const char *cli_dev,
 void link_reconnect(struct link *l);
 void link_down(struct link *l);
 /* WRITE src+@off to dst+@off, or READ dst+@off into back+@off. */
-struct adxl_rdma_op wr_op(const struct link *l, size_t off, size_t len);
-struct adxl_rdma_op rd_op(const struct link *l, size_t off, size_t len);
+struct adxl_plugin_op wr_op(const struct link *l, size_t off, size_t len);
+struct adxl_plugin_op rd_op(const struct link *l, size_t off, size_t len);
 
 /* fresh() and a link of 5 MiB on fake0; link_teardown() the reverse. */
 #define LINK_LEN	(5U << 20)

@@ -584,7 +584,7 @@ static int memlock(char **argv)
  * type, length) and a payload.  Encoded here by hand, not with the
  * library's codecs, so that the test reads the wire as a stranger would.
  */
-#define ADV_MAGIC		0x41445831U
+#define ADV_MAGIC		0x41445832U	/* "ADX2": the wire version 2 */
 #define ADV_HELLO		1
 #define ADV_HELLO_REPLY		2
 #define ADV_NOTIFY		3

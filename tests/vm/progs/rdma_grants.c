@@ -7,7 +7,7 @@
  *
  *   - an rkey granted on one serving queue pair reads and writes the
  *     whole registration, byte-checked, and is refused on the other;
- *   - after mr_dereg every grant of the MR is refused, and the refused
+ *   - after mem_dereg every grant of the MR is refused, and the refused
  *     READ leaves the reader's buffer as it was;
  *   - with MEMREG_ADXL_RDMA_WINDOWS=0 a grant is the MR's own rkey, which
  *     every queue pair accepts (what a NIC without memory windows gets).
@@ -29,13 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "../../../lib/adxl/rdma_plugin.h"
+#include "../../../lib/adxl/plugin.h"
 #include "memtest.h"
 
 #define LEN	(1U << 20)
 #define DEADLINE_MS	30000
 
-static const struct adxl_rdma_ops *ops;
+static const struct adxl_plugin *ops;
 
 /* Still the 0xee a refused READ must not have touched, every byte. */
 static bool untouched(const char *p)
@@ -60,7 +60,7 @@ static int load_plugin(void **state)
 {
 	const char *path = getenv("MEMREG_TEST_RDMA_PLUGIN");
 	char self[PATH_MAX], def[PATH_MAX + 64];
-	const struct adxl_rdma_ops *(*get)(void);
+	const struct adxl_plugin *(*get)(void);
 	ssize_t n;
 	void *h;
 
@@ -80,41 +80,43 @@ static int load_plugin(void **state)
 		fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
 		return -1;
 	}
-	get = (const struct adxl_rdma_ops *(*)(void))dlsym(h, ADXL_RDMA_PLUGIN_SYM);
+	*(void **)&get = dlsym(h, ADXL_PLUGIN_ENTRY);
 	ops = get ? get() : NULL;
-	return ops && ops->abi == ADXL_RDMA_PLUGIN_ABI ? 0 : -1;
+	return ops && !strcmp(ops->transport, "rdma") ? 0 : -1;
 }
 
 /* A serving queue pair and the client queue pair connected to it. */
 struct link {
-	struct adxl_rdma_qp *serve, *client;
+	struct adxl_plugin_ep *serve, *client;
 };
 
-static void link_up(struct adxl_rdma *r, struct link *l)
+static void link_up(struct adxl_plugin_ctx *r, struct link *l)
 {
-	struct adxl_rdma_qpinfo si, ci;
-	char err[ADXL_RDMA_ERR_LEN] = "";
+	uint8_t si[ADXL_PLUGIN_INFO_MAX], ci[ADXL_PLUGIN_INFO_MAX];
+	size_t sn = sizeof(si), cn = sizeof(ci);
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
-	if (ops->qp_create(r, true, NULL, &si, &l->serve, err) ||
-	    ops->qp_create(r, false, NULL, &ci, &l->client, err) ||
-	    ops->qp_connect(l->serve, &ci, 0, 0, err) ||
-	    ops->qp_connect(l->client, &si, 0, 0, err))
+	/* what each end's info says goes to the other, as over ADXL's link */
+	if (ops->ep_create(r, true, NULL, si, &sn, &l->serve, err) ||
+	    ops->ep_create(r, false, NULL, ci, &cn, &l->client, err) ||
+	    ops->ep_connect(l->serve, ci, cn, -1, err) ||
+	    ops->ep_connect(l->client, si, sn, -1, err))
 		fail_msg("queue pairs: %s", err);
 }
 
 static void link_down(struct link *l)
 {
-	ops->qp_destroy(l->client);
-	ops->qp_destroy(l->serve);
+	ops->ep_destroy(l->client);
+	ops->ep_destroy(l->serve);
 }
 
 /* One READ or WRITE of all of @local from/to @remote: 0 or -errno. */
 static int xfer(struct link *l, bool write, void *local, void *remote,
 		uint32_t rkey, char *err)
 {
-	struct adxl_rdma_op op = {
+	struct adxl_plugin_op op = {
 		.local = (uintptr_t)local, .remote = (uintptr_t)remote,
-		.len = LEN, .rkey = rkey,
+		.len = LEN, .key = rkey,
 	};
 
 	return ops->xfer(l->client, write, &op, 1, now_ms() + DEADLINE_MS,
@@ -123,47 +125,46 @@ static int xfer(struct link *l, bool write, void *local, void *remote,
 
 struct bufs {
 	char *srv, *cli;
-	struct adxl_rdma_mr *msrv, *mcli;
-	uint32_t own_rkey;
+	struct adxl_plugin_mem *msrv, *mcli;
 };
 
-static void bufs_get(struct adxl_rdma *r, struct bufs *b)
+static void bufs_get(struct adxl_plugin_ctx *r, struct bufs *b)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	uint32_t k;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
 
 	b->srv = memtest_map(MEMTEST_ANON, LEN);
 	b->cli = memtest_map(MEMTEST_ANON, LEN);
 	assert_non_null(b->srv);
 	assert_non_null(b->cli);
-	if (ops->mr_reg(r, b->srv, LEN, &b->msrv, &b->own_rkey, err) ||
-	    ops->mr_reg(r, b->cli, LEN, &b->mcli, &k, err))
-		fail_msg("mr_reg: %s", err);
+	if (ops->mem_reg(r, b->srv, LEN, &b->msrv, err) ||
+	    ops->mem_reg(r, b->cli, LEN, &b->mcli, err))
+		fail_msg("mem_reg: %s", err);
 }
 
-static void bufs_put(struct adxl_rdma *r, struct bufs *b)
+static void bufs_put(struct adxl_plugin_ctx *r, struct bufs *b)
 {
 	if (b->msrv)
-		ops->mr_dereg(r, b->msrv);
-	ops->mr_dereg(r, b->mcli);
+		ops->mem_dereg(r, b->msrv);
+	ops->mem_dereg(r, b->mcli);
 	memtest_unmap(b->srv, LEN);
 	memtest_unmap(b->cli, LEN);
 }
 
-static struct adxl_rdma *open_dev(void)
+static struct adxl_plugin_ctx *open_dev(void)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_conf conf = { 0 };
+	struct adxl_plugin_ctx *r;
 
-	if (ops->open(&r, err))
+	if (ops->open(&conf, &r, err))
 		fail_msg("open: %s", err);
 	return r;
 }
 
 static void test_grant_is_per_queue_pair(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ctx *r;
 	struct link a, b;
 	struct bufs m;
 	uint32_t ka, kb;
@@ -175,13 +176,11 @@ static void test_grant_is_per_queue_pair(void **state)
 	print_message("device: %s\n", ops->describe(r));
 	assert_non_null(strstr(ops->describe(r), "a memory window per peer"));
 	bufs_get(r, &m);
-	/* the MR itself is no one's to reach */
-	assert_int_equal(m.own_rkey, 0);
 	link_up(r, &a);
 	link_up(r, &b);
-	if (ops->mr_grant(a.serve, m.msrv, &ka, err) ||
-	    ops->mr_grant(b.serve, m.msrv, &kb, err))
-		fail_msg("mr_grant: %s", err);
+	if (ops->ep_grant(a.serve, m.msrv, &ka, err) ||
+	    ops->ep_grant(b.serve, m.msrv, &kb, err))
+		fail_msg("ep_grant: %s", err);
 	assert_int_not_equal(ka, kb);
 
 	/* each peer through its own grant: READ, then WRITE, every byte */
@@ -201,7 +200,7 @@ static void test_grant_is_per_queue_pair(void **state)
 	ret = xfer(&b, false, m.cli, m.srv, ka, err);
 	print_message("b with a's rkey: %s\n", err);
 	assert_int_equal(ret, -EACCES);
-	assert_true(ops->qp_failed(b.client));
+	assert_true(ops->ep_failed(b.client));
 	assert_true(untouched(m.cli));
 	/* a still reads */
 	ret = xfer(&a, false, m.cli, m.srv, ka, err);
@@ -210,11 +209,11 @@ static void test_grant_is_per_queue_pair(void **state)
 	assert_true(memtest_same(m.cli, LEN, 22));
 
 	/* deregistered: a's grant is refused, its buffer untouched */
-	ops->mr_dereg(r, m.msrv);
+	ops->mem_dereg(r, m.msrv);
 	m.msrv = NULL;
 	memset(m.cli, 0xee, LEN);
 	ret = xfer(&a, false, m.cli, m.srv, ka, err);
-	print_message("a after mr_dereg: %s\n", err);
+	print_message("a after mem_dereg: %s\n", err);
 	assert_int_equal(ret, -EACCES);
 	assert_true(untouched(m.cli));
 
@@ -226,11 +225,11 @@ static void test_grant_is_per_queue_pair(void **state)
 
 static void test_without_windows(void **state)
 {
-	char err[ADXL_RDMA_ERR_LEN] = "";
-	struct adxl_rdma *r;
+	char err[ADXL_PLUGIN_ERR_LEN] = "";
+	struct adxl_plugin_ctx *r;
 	struct link a, b;
 	struct bufs m;
-	uint32_t ka;
+	uint32_t ka, kb;
 	int ret;
 
 	(void)state;
@@ -240,12 +239,14 @@ static void test_without_windows(void **state)
 	assert_non_null(strstr(ops->describe(r),
 			       "one rkey per registration for every peer"));
 	bufs_get(r, &m);
-	assert_int_not_equal(m.own_rkey, 0);
 	link_up(r, &a);
 	link_up(r, &b);
-	if (ops->mr_grant(a.serve, m.msrv, &ka, err))
-		fail_msg("mr_grant: %s", err);
-	assert_int_equal(ka, m.own_rkey);
+	/* the MR's own rkey, the same whichever queue pair grants it */
+	if (ops->ep_grant(a.serve, m.msrv, &ka, err) ||
+	    ops->ep_grant(b.serve, m.msrv, &kb, err))
+		fail_msg("ep_grant: %s", err);
+	assert_int_not_equal(ka, 0);
+	assert_int_equal(ka, kb);
 	/* the one rkey works on any queue pair: only Connect's allow-list */
 	memtest_fill(m.srv, LEN, 31);
 	ret = xfer(&b, false, m.cli, m.srv, ka, err);
@@ -253,7 +254,7 @@ static void test_without_windows(void **state)
 		fail_msg("READ through the MR's rkey on b: %s", err);
 	assert_true(memtest_same(m.cli, LEN, 31));
 	/* deregistered: refused there too */
-	ops->mr_dereg(r, m.msrv);
+	ops->mem_dereg(r, m.msrv);
 	m.msrv = NULL;
 	memset(m.cli, 0xee, LEN);
 	assert_int_equal(xfer(&a, false, m.cli, m.srv, ka, err), -EACCES);
