@@ -54,9 +54,10 @@ static const struct adxl_plugin *load(const char *env_var, const char *file,
 	} else {
 		if (dladdr((void *)adxl_initialize, &info) && info.dli_fname) {
 			/*
-			 * The file itself, not the name it was loaded by: the
-			 * CANN tree's lib64/libascendcl.so and friends are
-			 * links to it, and memreg/ sits beside the real one.
+			 * The file itself, not the name it was loaded by (a
+			 * link, maybe): in the build tree memreg/ sits beside
+			 * libcann_hixl.so.  An installed face lives in the
+			 * CANN tree and finds the plugins in @dir below.
 			 */
 			const char *lib = realpath(info.dli_fname, real) ?
 					  real : info.dli_fname;
