@@ -258,31 +258,24 @@ static int memreg_ioc_ipc_close(struct memreg_file *mf, void *arg)
 
 /* ---- the table ---- */
 
-/* One row: the command, its struct, its handler, then what sets it apart. */
+/* One row: the command, its struct, then what sets it apart. */
+#define MEMREG_IOCTL_ROW(ioc, st, ...)					\
+	[_IOC_NR(MEMREG_IOC_##ioc)] = {					\
+		.name = #ioc,						\
+		.size = sizeof(struct st),				\
+		.size_ver0 = MEMREG_##ioc##_SIZE_VER0,			\
+		.reserved_off = offsetof(struct st, reserved),		\
+		.reserved_len = sizeof_field(struct st, reserved),	\
+		__VA_ARGS__						\
+	}
 #define MEMREG_IOCTL(ioc, st, fn, ...)					\
-	[_IOC_NR(MEMREG_IOC_##ioc)] = {					\
-		.name = #ioc,						\
-		.size = sizeof(struct st),				\
-		.size_ver0 = MEMREG_##ioc##_SIZE_VER0,			\
-		.reserved_off = offsetof(struct st, reserved),		\
-		.reserved_len = sizeof_field(struct st, reserved),	\
-		.handler = fn,						\
-		__VA_ARGS__						\
-	}
-/* the same for a command whose result is a new file descriptor, @fd */
+	MEMREG_IOCTL_ROW(ioc, st, .handler = fn, __VA_ARGS__)
+/* a command whose result is a new file descriptor, at the struct's fd */
 #define MEMREG_IOCTL_FD(ioc, st, fn, ...)				\
-	[_IOC_NR(MEMREG_IOC_##ioc)] = {					\
-		.name = #ioc,						\
-		.size = sizeof(struct st),				\
-		.size_ver0 = MEMREG_##ioc##_SIZE_VER0,			\
-		.reserved_off = offsetof(struct st, reserved),		\
-		.reserved_len = sizeof_field(struct st, reserved),	\
-		.fd_handler = fn,					\
-		.fd_off = offsetof(struct st, fd),			\
-		.flags_off = offsetof(struct st, flags),		\
-		.flags_valid = MEMREG_EXPORT_CLOEXEC,			\
-		__VA_ARGS__						\
-	}
+	MEMREG_IOCTL_ROW(ioc, st, .fd_handler = fn,			\
+			 .fd_off = offsetof(struct st, fd),		\
+			 .flags_off = offsetof(struct st, flags),	\
+			 .flags_valid = MEMREG_EXPORT_CLOEXEC, __VA_ARGS__)
 #define MEMREG_FLAGS(st)	.flags_off = offsetof(struct st, flags)
 #define MEMREG_FLAGS_VALID(st, valid)					\
 	.flags_off = offsetof(struct st, flags), .flags_valid = (valid)
