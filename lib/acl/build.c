@@ -438,6 +438,13 @@ static void seal(struct acl_model *m, bool sealed)
  * task, 0 or -1; then the rest, which cannot.  build_lock held, the
  * streams sealed.
  */
+/* every task @m's bound streams keep, as @t */
+#define for_each_bound_task(m, b, t, i, k)				\
+	for ((i) = 0; (i) < (m)->nr_bindings; (i)++)			\
+		for ((b) = (m)->bindings[(i)], (k) = 0;			\
+		     (b)->s && (k) < (b)->n && ((t) = (b)->tasks[(k)]); \
+		     (k)++)
+
 static int seal_prepare(struct acl_model *m)
 {
 	struct acl_binding *b;
@@ -445,14 +452,9 @@ static int seal_prepare(struct acl_model *m)
 	uint32_t i;
 	size_t k;
 
-	for (i = 0; i < m->nr_bindings; i++) {
-		b = m->bindings[i];
-		for (k = 0; b->s && k < b->n; k++) {
-			t = b->tasks[k];
-			if (t->ops->seal_prepare && t->ops->seal_prepare(t))
-				return -1;
-		}
-	}
+	for_each_bound_task(m, b, t, i, k)
+		if (t->ops->seal_prepare && t->ops->seal_prepare(t))
+			return -1;
 	return 0;
 }
 
@@ -463,14 +465,9 @@ static void seal_tasks(struct acl_model *m)
 	uint32_t i;
 	size_t k;
 
-	for (i = 0; i < m->nr_bindings; i++) {
-		b = m->bindings[i];
-		for (k = 0; b->s && k < b->n; k++) {
-			t = b->tasks[k];
-			if (t->ops->seal)
-				t->ops->seal(m, t);
-		}
-	}
+	for_each_bound_task(m, b, t, i, k)
+		if (t->ops->seal)
+			t->ops->seal(m, t);
 }
 
 /*
