@@ -92,6 +92,13 @@ typedef enum aclrtMemAttr {
 #define ACL_STREAM_CPU_SCHEDULE			0x00000010U
 #define ACL_STREAM_DEVICE_USE_ONLY		0x00000020U
 
+/*
+ * aclrtSetStreamFailureMode: after a task fails, the stream runs the
+ * tasks behind it (CONTINUE, the default) or drops them (STOP).
+ */
+#define ACL_CONTINUE_ON_FAILURE			0x00000000U
+#define ACL_STOP_ON_FAILURE			0x00000001U
+
 /* aclrtRecordEventWithFlag's and aclrtStreamWaitEventWithFlag's flag. */
 #define ACL_EVENT_RECORD_DEFAULT		0x0U
 #define ACL_EVENT_RECORD_EXTERNAL		0x01U
@@ -619,6 +626,39 @@ typedef struct aclrtMemLocation {
 	aclrtMemLocationType type;
 } aclrtMemLocation;
 
+/*
+ * What aclrtPointerGetAttributes says of a pointer: device memory (@id
+ * its device), page-locked host memory, or host memory the runtime does
+ * not know (UNREGISTERED); and the size of the pages behind it.
+ */
+typedef struct aclrtPtrAttributes {
+	aclrtMemLocation location;
+	uint32_t pageSize;
+	uint32_t rsv[4];
+} aclrtPtrAttributes;
+
+/*
+ * The shareable handle of fabric memory (ACL_MEM_SHARE_HANDLE_TYPE_FABRIC
+ * in CANN).  <adxl/adxl_types.h> defines it too for an acl_rt.h without
+ * it: the macro keeps the two from both defining it.
+ */
+#ifndef MEMREG_ACL_MEM_FABRIC_HANDLE
+#define MEMREG_ACL_MEM_FABRIC_HANDLE
+typedef struct aclrtMemFabricHandle {
+	uint8_t data[128];
+} aclrtMemFabricHandle;
+#endif
+
+/*
+ * The attributes of copies of aclrtMemcpyBatch: where the destination
+ * and source are; @rsv must be zero.
+ */
+typedef struct {
+	aclrtMemLocation dstLoc;
+	aclrtMemLocation srcLoc;
+	uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
 typedef enum aclrtMemAllocationType {
 	ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
 } aclrtMemAllocationType;
@@ -666,6 +706,43 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableH
 ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
 							       int32_t deviceId,
 							       aclrtDrvMemHandle *handle);
+
+/* Where a pointer is (host, pinned host, a device's) and its page size. */
+ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr,
+						       aclrtPtrAttributes *attributes);
+
+/* Logical and physical device ids: the same for the emulated devices. */
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId,
+							  int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
+							  int32_t *const logicDevId);
+
+/*
+ * A batch of copies, each with the attributes attrs[k] for the copies
+ * from attrsIndexes[k] up to the next entry's; *failIndex is the copy
+ * that failed, SIZE_MAX if none did (or the failure was no copy's).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs,
+					      void **srcs, size_t *sizes,
+					      size_t numBatches,
+					      aclrtMemcpyBatchAttr *attrs,
+					      size_t *attrsIndexes,
+					      size_t numAttrs,
+					      size_t *failIndex);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs,
+						   void **srcs, size_t *sizes,
+						   size_t numBatches,
+						   aclrtMemcpyBatchAttr *attrs,
+						   size_t *attrsIndexes,
+						   size_t numAttrs,
+						   size_t *failIndex,
+						   aclrtStream stream);
+
+/* Drop a stream's work not yet started; the stream stays usable. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+/* ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream,
+						       uint64_t mode);
 
 /* Versions of the installed packages. */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);

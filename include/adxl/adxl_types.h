@@ -14,8 +14,9 @@
 #include <adxl/adxl.h>
 
 /*
- * CANN's acl_rt.h has aclrtMemFabricHandle; ours may not (yet): then it is
- * defined here, and an acl_rt.h that defines it sets this macro.
+ * CANN's acl_rt.h has aclrtMemFabricHandle, and so has ours, under this
+ * guard; kept here too so that this header still compiles against an
+ * acl_rt.h of before it, and defines it once either way.
  */
 #ifndef MEMREG_ACL_MEM_FABRIC_HANDLE
 #define MEMREG_ACL_MEM_FABRIC_HANDLE
