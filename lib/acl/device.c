@@ -676,3 +676,36 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
 	}
 	return acl_ret(ACL_SUCCESS);
 }
+
+/*
+ * The emulated devices are not a subset of a machine's chips picked by
+ * ASCEND_RT_VISIBLE_DEVICES: logical and physical ids are the same, so
+ * both directions check the id and give it back.  The invalid id is
+ * CANN's device error, as every call naming a device gives.
+ */
+static aclError same_dev_id(int32_t in, int32_t *out, const char *outname)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclError ret;
+
+	if (!out)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL", outname);
+	pthread_mutex_lock(&rt->lock);
+	ret = check_device(in);
+	pthread_mutex_unlock(&rt->lock);
+	if (!ret)
+		*out = in;
+	return ret;
+}
+
+aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId,
+				      int32_t *const phyDevId)
+{
+	return acl_ret(same_dev_id(logicDevId, phyDevId, "phyDevId"));
+}
+
+aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
+				      int32_t *const logicDevId)
+{
+	return acl_ret(same_dev_id(phyDevId, logicDevId, "logicDevId"));
+}

@@ -132,3 +132,28 @@ void memreg__acl_hostmem_release(void)
 	}
 	memreg__ptrmap_clear(&rt->hostmem);
 }
+
+/*
+ * The table is keyed by each buffer's start: a pointer inside one is
+ * found by walking it.  Only aclrtPointerGetAttributes asks, and a
+ * program has few pinned buffers.
+ */
+bool memreg__acl_hostmem_contains(const void *p)
+{
+	const struct ptrmap *m = &memreg__acl_rt.hostmem;
+	const struct acl_hostmem *h;
+	uintptr_t a = (uintptr_t)p, start;
+	size_t i;
+
+	if (!m->slots)
+		return false;
+	for (i = 0; i <= m->mask; i++) {
+		if (!m->slots[i].key)
+			continue;
+		h = m->slots[i].val;
+		start = (uintptr_t)m->slots[i].key;
+		if (a >= start && a - start < h->len)
+			return true;
+	}
+	return false;
+}

@@ -11,4 +11,9 @@
  */
 void memreg__acl_hostmem_release(void);
 
+#include <stdbool.h>
+
+/* Is @p inside an aclrtMallocHost buffer?  rt.lock held. */
+bool memreg__acl_hostmem_contains(const void *p);
+
 #endif /* MEMREG_ACL_HOSTMEM_H */

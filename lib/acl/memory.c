@@ -22,6 +22,7 @@
 
 #include "device.h"
 #include "errors.h"
+#include "hostmem.h"
 #include "memory.h"
 #include "ptrmap.h"
 #include "runtime.h"
@@ -469,5 +470,47 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 	}
 	*total = (size_t)st.capacity;
 	*free = (size_t)(st.capacity > st.used ? st.capacity - st.used : 0);
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * As CANN's driver sorts a pointer: device memory (aclrtMalloc, an IPC
+ * import, an aclrtMapMem mapping) is DEVICE with its device's id; an
+ * aclrtMallocHost buffer is HOST; any other address, even one never
+ * mapped, is host memory the runtime does not know: UNREGISTERED.  The
+ * page size is the one behind the address: 2 MiB for a huge-page
+ * allocation, else the host's base page (what the module maps the rest
+ * with).
+ */
+void memreg__acl_ptr_attributes(const void *ptr, aclrtPtrAttributes *a)
+{
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE);
+	struct acl_devmem *m = memreg__acl_devmem_find(ptr, 1);
+
+	memset(a, 0, sizeof(*a));
+	if (m) {
+		a->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+		a->location.id = m->mem.device;
+		a->pageSize = m->mem.huge ? 2U << 20 : page;
+		return;
+	}
+	a->location.type = memreg__acl_hostmem_contains(ptr) ?
+			   ACL_MEM_LOCATION_TYPE_HOST :
+			   ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+	a->pageSize = page;
+}
+
+/* No device or context is needed, as in CANN. */
+aclError aclrtPointerGetAttributes(const void *ptr,
+				   aclrtPtrAttributes *attributes)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+
+	if (!ptr || !attributes)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					ptr ? "attributes" : "ptr"));
+	pthread_mutex_lock(&rt->lock);
+	memreg__acl_ptr_attributes(ptr, attributes);
+	pthread_mutex_unlock(&rt->lock);
 	return acl_ret(ACL_SUCCESS);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <acl/acl_base.h>
+#include <acl/acl_rt.h>
 #include <memreg/memreg.h>
 
 struct acl_physmem;
@@ -69,6 +70,8 @@ aclError memreg__acl_bad_pointer(const char *arg, const void *p,
  */
 void memreg__acl_explain_range(aclError err, const char *arg, const void *p,
 			       size_t len, const char *need);
+/* What aclrtPointerGetAttributes says of @ptr; rt.lock held. */
+void memreg__acl_ptr_attributes(const void *ptr, aclrtPtrAttributes *a);
 /* @addr was freed by @how (a static string); rt.lock held. */
 void memreg__acl_freed_note(const void *addr, const char *how);
 
