@@ -389,3 +389,218 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 	c->value = value;
 	return acl_ret(enqueue(stream, c, false));
 }
+
+/* CANN's most copies in one batch (its driver's). */
+#define ACL_EMU_BATCH_MAX	4096U
+
+/* An attribute's location type as CANN compares it: NUMA host is host. */
+static aclrtMemLocationType batch_loc(aclrtMemLocationType t)
+{
+	if (t == ACL_MEM_LOCATION_TYPE_HOST_NUMA ||
+	    t == ACL_MEM_LOCATION_TYPE_UNREGISTERED)
+		return ACL_MEM_LOCATION_TYPE_HOST;
+	return t;
+}
+
+/*
+ * Does the side @what of copy @i at @p (@len bytes) match the location
+ * @want its attributes give?  rt.lock held.
+ */
+static aclError batch_side(size_t i, const char *what, const void *p,
+			   size_t len, const aclrtMemLocation *want)
+{
+	aclrtPtrAttributes a;
+	aclrtMemLocationType have, wt = batch_loc(want->type);
+
+	memreg__acl_ptr_attributes(p, &a);
+	have = batch_loc(a.location.type);
+	if (have != wt || (have == ACL_MEM_LOCATION_TYPE_DEVICE &&
+			   a.location.id != want->id)) {
+		if (have == ACL_MEM_LOCATION_TYPE_DEVICE)
+			return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"copy %zu: %s %p is memory of device %u, its attributes say type %d id %u",
+					i, what, p, a.location.id,
+					(int)want->type, want->id);
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"copy %zu: %s %p is host memory, its attributes say type %d id %u",
+				i, what, p, (int)want->type, want->id);
+	}
+	if (have == ACL_MEM_LOCATION_TYPE_DEVICE &&
+	    !memreg__acl_devmem_covers(p, len))
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"copy %zu: %s %p + %zu runs past its device allocation",
+				i, what, p, len);
+	return ACL_SUCCESS;
+}
+
+/*
+ * CANN's checks, in its order: the ACL layer's (NULL arrays, no copies:
+ * ACL_ERROR_INVALID_PARAM; every size 0 succeeds at once; a size over
+ * its destMax, attributes with reserved bytes set), then the runtime's
+ * (the attribute ranges: ACL_ERROR_RT_PARAM_INVALID), then each copy's
+ * sides against its attributes, host to device or device to host only.
+ * A copy that fails its check sets *failIndex and nothing is copied;
+ * any other refusal leaves it SIZE_MAX.
+ */
+static aclError check_batch(void **dsts, size_t *destMaxs, void **srcs,
+			    size_t *sizes, size_t n, aclrtMemcpyBatchAttr *attrs,
+			    size_t *idx, size_t nattrs, size_t *failIndex,
+			    bool *nothing)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	const aclrtMemcpyBatchAttr *at;
+	aclError err = ACL_SUCCESS;
+	size_t i, k, b;
+
+	*nothing = false;
+	if (failIndex)
+		*failIndex = SIZE_MAX;
+	if (!sizes)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "sizes is NULL");
+	if (!n)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "numBatches is 0");
+	for (i = 0; i < n && !sizes[i]; i++)
+		;
+	if (i == n) {
+		*nothing = true;
+		return ACL_SUCCESS;
+	}
+	if (!dsts || !destMaxs || !srcs || !attrs || !idx)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+				!dsts ? "dsts" : !destMaxs ? "destMaxs" :
+				!srcs ? "srcs" : !attrs ? "attrs" :
+				"attrsIndexes");
+	for (i = 0; i < n; i++)
+		if (destMaxs[i] < sizes[i])
+			return acl_fail(ACL_ERROR_INVALID_PARAM,
+					"copy %zu: size %zu is larger than destMax %zu",
+					i, sizes[i], destMaxs[i]);
+	for (k = 0; k < nattrs; k++)
+		for (b = 0; b < sizeof(attrs[k].rsv); b++)
+			if (attrs[k].rsv[b])
+				return acl_fail(ACL_ERROR_INVALID_PARAM,
+						"attrs[%zu].rsv[%zu] is %u: the reserved bytes must be 0",
+						k, b, attrs[k].rsv[b]);
+	if (!nattrs || nattrs > n)
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"numAttrs %zu: 1 to numBatches (%zu)", nattrs, n);
+	if (n > ACL_EMU_BATCH_MAX)
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"numBatches %zu: at most %u", n, ACL_EMU_BATCH_MAX);
+	if (idx[0])
+		return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				"attrsIndexes[0] is %zu: the first attributes start at copy 0",
+				idx[0]);
+	for (k = 1; k < nattrs; k++)
+		if (idx[k] <= idx[k - 1] || idx[k] >= n)
+			return acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+					"attrsIndexes[%zu] is %zu: each entry above the one before and below numBatches (%zu)",
+					k, idx[k], n);
+
+	pthread_mutex_lock(&rt->lock);
+	for (i = 0, k = 0; i < n && !err; i++) {
+		if (k + 1 < nattrs && i >= idx[k + 1])
+			k++;
+		at = &attrs[k];
+		/* A copy of 0 bytes among others is nothing to check. */
+		if (!sizes[i])
+			continue;
+		if (!dsts[i] || !srcs[i])
+			err = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				       "copy %zu: %s is NULL", i,
+				       dsts[i] ? "src" : "dst");
+		if (!err)
+			err = batch_side(i, "dst", dsts[i], sizes[i],
+					 &at->dstLoc);
+		if (!err)
+			err = batch_side(i, "src", srcs[i], sizes[i],
+					 &at->srcLoc);
+		if (!err && batch_loc(at->dstLoc.type) ==
+			    batch_loc(at->srcLoc.type))
+			err = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
+				       "copy %zu: both sides are %s memory: a batch copies host to device or device to host only",
+				       i, batch_loc(at->dstLoc.type) ==
+				       ACL_MEM_LOCATION_TYPE_DEVICE ?
+				       "device" : "host");
+		if (err && failIndex)
+			*failIndex = i;
+	}
+	pthread_mutex_unlock(&rt->lock);
+	return err;
+}
+
+/*
+ * Synchronous, as aclrtMemcpy: no stream is waited for.  Device memory
+ * is held against aclrtFree while the copies run.
+ */
+aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs,
+			  size_t *sizes, size_t numBatches,
+			  aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+			  size_t numAttrs, size_t *failIndex)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	bool nothing;
+	aclError err;
+	size_t i;
+
+	err = check_batch(dsts, destMaxs, srcs, sizes, numBatches, attrs,
+			  attrsIndexes, numAttrs, failIndex, &nothing);
+	if (err || nothing)
+		return acl_ret(err);
+	err = memreg__acl_capture_mode_check("aclrtMemcpyBatch");
+	if (err)
+		return acl_ret(err);
+	pthread_rwlock_rdlock(&rt->devmem_use);
+	for (i = 0; i < numBatches; i++)
+		if (sizes[i])
+			memmove(dsts[i], srcs[i], sizes[i]);
+	pthread_rwlock_unlock(&rt->devmem_use);
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * One copy task per copy, queued in order on @stream; a copy that cannot
+ * be queued sets *failIndex, and those before it stay queued (CANN's
+ * tasks too are on the stream once launched).
+ */
+aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs,
+			       size_t *sizes, size_t numBatches,
+			       aclrtMemcpyBatchAttr *attrs,
+			       size_t *attrsIndexes, size_t numAttrs,
+			       size_t *failIndex, aclrtStream stream)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct copy_task *c;
+	bool nothing;
+	aclError err;
+	size_t i;
+
+	err = check_batch(dsts, destMaxs, srcs, sizes, numBatches, attrs,
+			  attrsIndexes, numAttrs, failIndex, &nothing);
+	if (err || nothing)
+		return acl_ret(err);
+	for (i = 0; i < numBatches && !err; i++) {
+		if (!sizes[i])
+			continue;
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			err = acl_fail(ACL_ERROR_BAD_ALLOC,
+				       "out of host memory");
+		} else {
+			c->task.ops = &memcpy_ops;
+			pthread_mutex_lock(&rt->lock);
+			c->dst_dev = memreg__acl_devmem_covers(dsts[i],
+							       sizes[i]);
+			c->src_dev = memreg__acl_devmem_covers(srcs[i],
+							       sizes[i]);
+			pthread_mutex_unlock(&rt->lock);
+			c->dst = dsts[i];
+			c->src = srcs[i];
+			c->count = sizes[i];
+			err = enqueue(stream, c, false);
+		}
+		if (err && failIndex)
+			*failIndex = i;
+	}
+	return acl_ret(err);
+}
