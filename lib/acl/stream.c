@@ -14,7 +14,13 @@
  * copies exactly as the program queued them.  A task that fails sets the
  * stream's error, which the next synchronisation returns, and calls the
  * program's exception callback (exception.c); the tasks after it still
- * run, as on a device.
+ * run, as on a device, unless aclrtSetStreamFailureMode made the stream
+ * stop on failure: then they are dropped until a synchronisation
+ * returns the error.
+ *
+ * aclrtStreamAbort drops what was queued and has not started, lets the
+ * task running finish (a wait in it gives up), and returns once the
+ * queue is empty: the stream then takes new work, its error cleared.
  *
  * aclrtDestroyStreamForce and aclrtResetDeviceForce do not wait for the
  * queue: the task running finishes (a copy cannot be stopped halfway),
@@ -56,7 +62,8 @@ static __thread struct acl_stream *worker_stream;
 
 bool memreg__acl_stream_forced(struct acl_stream *s)
 {
-	return __atomic_load_n(&s->force, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->force, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&s->aborts, __ATOMIC_ACQUIRE);
 }
 
 bool memreg__acl_stream_capturing(struct acl_stream *s)
@@ -108,7 +115,13 @@ static void *worker_main(void *arg)
 		t = s->head;
 		if (!t)
 			break;
-		drop = s->force;
+		/*
+		 * Dropped: by force, by aclrtStreamAbort, or behind a
+		 * failure the stream stops on (until the sync that tells
+		 * of it clears the error).
+		 */
+		drop = s->force || t->seq <= s->abort_upto ||
+		       (s->error && s->failure_mode == ACL_STOP_ON_FAILURE);
 		pthread_mutex_unlock(&s->lock);
 		err = memreg__acl_task_run(s, t, drop);
 		/* A model's run told the callback of each task that failed. */
@@ -785,6 +798,82 @@ aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
 	if (!s)
 		return acl_ret(err);
 	*flag = __atomic_load_n(&s->overflow_switch, __ATOMIC_RELAXED);
+	memreg__acl_stream_put(s);
+	return acl_ret(ACL_SUCCESS);
+}
+
+/*
+ * CANN's header: the stream cannot be NULL (the default stream is not
+ * aborted).  Refused from the stream's own callback, which would wait
+ * for itself, and while captured: nothing of it is queued to drop.
+ */
+aclError aclrtStreamAbort(aclrtStream stream)
+{
+	struct acl_stream *s;
+	aclError err;
+	uint64_t upto;
+
+	if (!stream)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"stream is NULL: the default stream cannot be aborted"));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	if (worker_stream == s) {
+		err = acl_fail(ACL_ERROR_RT_STREAM_CONTEXT,
+			       "a callback of stream %u cannot abort its own stream",
+			       s->id);
+		goto out;
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->capture) {
+		pthread_mutex_unlock(&s->lock);
+		err = refuse_captured(s, "aborting");
+		goto out;
+	}
+	upto = s->queued;
+	if (upto > s->abort_upto)
+		s->abort_upto = upto;
+	__atomic_add_fetch(&s->aborts, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->lock);
+	/* A wait in the task running looks at aborts when woken. */
+	pthread_mutex_lock(&memreg__acl_wait_lock);
+	pthread_cond_broadcast(&memreg__acl_wait_cv);
+	pthread_mutex_unlock(&memreg__acl_wait_lock);
+
+	pthread_mutex_lock(&s->lock);
+	while (s->done < upto)
+		pthread_cond_wait(&s->done_cv, &s->lock);
+	/* What failed or gave up is aborted work, not the stream's error. */
+	s->error = ACL_SUCCESS;
+	__atomic_sub_fetch(&s->aborts, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->lock);
+	err = ACL_SUCCESS;
+out:
+	memreg__acl_stream_put(s);
+	return acl_ret(err);
+}
+
+/*
+ * Read by the worker as it takes each task: a mode set while tasks are
+ * queued applies from the next task taken.  NULL is the default stream,
+ * as for the other stream calls.
+ */
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+	struct acl_stream *s;
+	aclError err;
+
+	if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"mode %llu: ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1)",
+					(unsigned long long)mode));
+	s = memreg__acl_stream_get(stream, &err);
+	if (!s)
+		return acl_ret(err);
+	pthread_mutex_lock(&s->lock);
+	s->failure_mode = mode;
+	pthread_mutex_unlock(&s->lock);
 	memreg__acl_stream_put(s);
 	return acl_ret(ACL_SUCCESS);
 }

@@ -46,6 +46,14 @@ struct acl_stream {
 	aclError error;			/* first failure since the last sync */
 	bool stopping;
 	bool force;			/* atomic: drop tasks, end waits */
+	/*
+	 * aclrtStreamAbort: the tasks numbered up to @abort_upto that have
+	 * not started are dropped; while @aborts (atomic, the calls under
+	 * way) is not 0, waits in tasks give up as for @force.
+	 */
+	uint64_t abort_upto;
+	int aborts;
+	uint64_t failure_mode;		/* ACL_{CONTINUE,STOP}_ON_FAILURE */
 	uint32_t id;			/* for exception info */
 	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch's flag */
 	uint32_t priority;		/* as made: 0 (highest) to 7 */
@@ -89,7 +97,10 @@ struct acl_stream *memreg__acl_stream_new(struct acl_context *ctx,
  * held, dropped while waiting for the worker.
  */
 void memreg__acl_stream_destroy(struct acl_stream *s, bool force);
-/* Has the stream been destroyed by force?  (Waits in tasks give up.) */
+/*
+ * Has the stream been destroyed by force, or is it being aborted?
+ * (Waits in tasks give up.)
+ */
 bool memreg__acl_stream_forced(struct acl_stream *s);
 /* Is a model being captured from the stream? */
 bool memreg__acl_stream_capturing(struct acl_stream *s);
