@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 		run_model_tests,
 		run_build_tests,
 		run_reason_tests,
+		run_dropin_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

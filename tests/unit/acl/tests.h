@@ -55,6 +55,7 @@ void run_builtin_tests(struct group_result *res);
 void run_model_tests(struct group_result *res);
 void run_build_tests(struct group_result *res);
 void run_reason_tests(struct group_result *res);
+void run_dropin_tests(struct group_result *res);
 
 #define RUN_GROUP(name, tests, setup, teardown, res)			\
 	do {								\
