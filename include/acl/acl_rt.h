@@ -374,6 +374,32 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+
+/*
+ * Page-lock host memory the program already has (its own malloc, mmap,
+ * shared memory): pinned and charged as aclrtMallocHost's, until
+ * aclrtHostUnregister.  The device pointer is the host address itself:
+ * the emulated devices reach host memory where the program does.
+ */
+typedef enum aclrtHostRegisterType {
+	ACL_HOST_REGISTER_MAPPED = 0,
+	ACL_HOST_REGISTER_IOMEMORY = 0x04,
+	ACL_HOST_REGISTER_READONLY = 0x08,
+} aclrtHostRegisterType;
+
+/* aclrtHostRegisterV2's flags */
+#define ACL_HOST_REG_MAPPED	0x2UL
+#define ACL_HOST_REG_IOMEMORY	0x4UL
+#define ACL_HOST_REG_READONLY	0x8UL
+#define ACL_HOST_REG_PINNED	0x10000000UL
+
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size,
+					       aclrtHostRegisterType type,
+					       void **devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice,
+						       uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 					     size_t *total);
 
@@ -684,6 +710,28 @@ typedef enum aclrtMemGranularityOptions {
 
 typedef void *aclrtDrvMemHandle;
 
+/*
+ * The V2 shareable handles: DEFAULT is the 64-bit handle of
+ * aclrtMemExportToShareableHandle, FABRIC an aclrtMemFabricHandle.
+ */
+typedef enum aclrtMemSharedHandleType {
+	ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1,
+	ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2,
+} aclrtMemSharedHandleType;
+
+/* Who may reach a mapping, and how (aclrtMemSetAccess). */
+typedef enum {
+	ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
+	ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+	ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
+} aclrtMemAccessFlags;
+
+typedef struct {
+	aclrtMemAccessFlags flags;
+	aclrtMemLocation location;
+	uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
 							      aclrtMemGranularityOptions option,
 							      size_t *granularity);
@@ -707,6 +755,26 @@ ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareabl
 							       int32_t deviceId,
 							       aclrtDrvMemHandle *handle);
 
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
+							       uint64_t flags,
+							       aclrtMemSharedHandleType shareType,
+							       void *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle,
+								 aclrtMemSharedHandleType shareType,
+								 uint64_t flags,
+								 aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
+							       aclrtMemSharedHandleType shareType,
+							       int32_t *pid, size_t pidNum);
+/* The physical handle behind a mapped address (a new reference). */
+ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr,
+							    aclrtDrvMemHandle *handle);
+/* Access to a mapping by device (recorded; see docs/acl.md). */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size,
+					       aclrtMemAccessDesc *desc, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location,
+					       uint64_t *flag);
+
 /* Where a pointer is (host, pinned host, a device's) and its page size. */
 ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr,
 						       aclrtPtrAttributes *attributes);
@@ -716,6 +784,11 @@ ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDev
 							  int32_t *const phyDevId);
 ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
 							  int32_t *const logicDevId);
+/* User (ASCEND_RT_VISIBLE_DEVICES) and logical ids: the same here too. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
+							   int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
+							   int32_t *const userDevid);
 
 /*
  * A batch of copies, each with the attributes attrs[k] for the copies

@@ -679,7 +679,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
 
 /*
  * The emulated devices are not a subset of a machine's chips picked by
- * ASCEND_RT_VISIBLE_DEVICES: logical and physical ids are the same, so
+ * ASCEND_RT_VISIBLE_DEVICES: user, logical and physical ids are the same, so
  * both directions check the id and give it back.  The invalid id is
  * CANN's device error, as every call naming a device gives.
  */
@@ -708,4 +708,16 @@ aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
 				      int32_t *const logicDevId)
 {
 	return acl_ret(same_dev_id(phyDevId, logicDevId, "logicDevId"));
+}
+
+aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
+				       int32_t *const logicDevId)
+{
+	return acl_ret(same_dev_id(userDevid, logicDevId, "logicDevId"));
+}
+
+aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
+				       int32_t *const userDevid)
+{
+	return acl_ret(same_dev_id(logicDevId, userDevid, "userDevid"));
 }

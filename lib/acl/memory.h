@@ -30,6 +30,13 @@ struct acl_devmem {
 	int fd;
 	uint8_t token[MEMREG_IPC_TOKEN_LEN];
 	struct acl_physmem *vmm;
+	/*
+	 * An aclrtMapMem mapping's access, as aclrtMemSetAccess set it: bit
+	 * n for device n; the host's apart.  Recorded for aclrtMemGetAccess,
+	 * not enforced (docs/acl.md).
+	 */
+	uint32_t read_devs, write_devs;
+	uint8_t host_access;
 };
 
 /*

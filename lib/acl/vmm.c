@@ -27,6 +27,7 @@
  * table here is under rt.lock.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -72,6 +73,7 @@ struct acl_physmem {
 	bool imported;
 	bool exported;		/* @token is a live name of this process */
 	bool freed;
+	unsigned int refs;	/* the program's: 1, +1 a retain, -1 a free */
 	unsigned int maps;
 	uint8_t token[MEMREG_IPC_TOKEN_LEN];
 };
@@ -403,6 +405,7 @@ static aclError malloc_physical(aclrtDrvMemHandle *handle, size_t size,
 	h->mem.addr = NULL;
 	h->size = size;
 	h->len = h->mem.len;
+	h->refs = 1;
 	h->device = (int32_t)prop->location.id;
 	if (memreg__ptrmap_put(&handles, h, h)) {
 		phys_release(h);
@@ -438,13 +441,19 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 					"handle is NULL"));
 	pthread_mutex_lock(&rt->lock);
-	h = memreg__ptrmap_del(&handles, handle);
+	h = memreg__ptrmap_get(&handles, handle);
 	if (!h) {
 		pthread_mutex_unlock(&rt->lock);
 		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
 					"%p is not a physical memory handle",
 					handle));
 	}
+	/* A reference aclrtMemRetainAllocationHandle gave: one fewer. */
+	if (--h->refs) {
+		pthread_mutex_unlock(&rt->lock);
+		return acl_ret(ACL_SUCCESS);
+	}
+	memreg__ptrmap_del(&handles, handle);
 	if (h->maps)
 		h->freed = true;
 	else
@@ -614,19 +623,24 @@ static struct acl_physmem *find_token(const uint8_t *token, bool imported)
 	return found;
 }
 
+/*
+ * Name @handle's memory for other processes: a 64-bit name into
+ * *@shareableHandle, or (@shareableHandle NULL) the module's whole
+ * 16-byte name into @whole, for a fabric handle.
+ */
 static aclError export_shareable(aclrtDrvMemHandle handle,
 				 aclrtMemHandleType handleType, uint64_t flags,
-				 uint64_t *shareableHandle)
+				 uint8_t *whole, uint64_t *shareableHandle)
 {
 	static const uint8_t zero[MEMREG_IPC_TOKEN_LEN - sizeof(uint64_t)];
 	struct acl_runtime *rt = &memreg__acl_rt;
 	uint8_t token[MEMREG_IPC_TOKEN_LEN];
 	struct acl_physmem *h;
 	aclError ret = ACL_SUCCESS;
-	unsigned int kflags = MEMREG_IPC_SHORT_TOKEN;
+	unsigned int kflags = whole ? 0 : MEMREG_IPC_SHORT_TOKEN;
 	int err;
 
-	if (!handle || !shareableHandle)
+	if (!handle || (!shareableHandle && !whole))
 		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
 				handle ? "shareableHandle" : "handle");
 	if (handleType != ACL_MEM_HANDLE_TYPE_NONE)
@@ -665,7 +679,7 @@ static aclError export_shareable(aclrtDrvMemHandle handle,
 		      memreg__acl_ipc_error(err);
 		goto out;
 	}
-	if (memcmp(token + sizeof(uint64_t), zero, sizeof(zero))) {
+	if (!whole && memcmp(token + sizeof(uint64_t), zero, sizeof(zero))) {
 		memreg_ipc_close(rt->mctx, token);
 		ret = acl_fail(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
 			       "the module's name does not fit 64 bits");
@@ -673,7 +687,10 @@ static aclError export_shareable(aclrtDrvMemHandle handle,
 	}
 	memcpy(h->token, token, sizeof(token));
 	h->exported = true;
-	memcpy(shareableHandle, token, sizeof(*shareableHandle));
+	if (whole)
+		memcpy(whole, token, sizeof(token));
+	else
+		memcpy(shareableHandle, token, sizeof(*shareableHandle));
 out:
 	pthread_mutex_unlock(&rt->lock);
 	return ret;
@@ -684,45 +701,48 @@ aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
 					 uint64_t flags,
 					 uint64_t *shareableHandle)
 {
-	return acl_ret(export_shareable(handle, handleType, flags,
+	return acl_ret(export_shareable(handle, handleType, flags, NULL,
 					shareableHandle));
+}
+
+static aclError set_pids(const uint8_t *token, int32_t *pid, size_t pidNum)
+{
+	int err;
+
+	if (!pid || !pidNum)
+		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s",
+				!pid ? "pid is NULL" : "pidNum is 0");
+	if (!memreg__acl_lock_context())
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	/* The module knows which names are this process's: ENOENT if not. */
+	err = memreg_ipc_allow(memreg__acl_rt.mctx, token, pid, pidNum);
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return err ? memreg__acl_ipc_error(err) : ACL_SUCCESS;
 }
 
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle,
 					 int32_t *pid, size_t pidNum)
 {
 	uint8_t token[MEMREG_IPC_TOKEN_LEN];
-	int err;
 
-	if (!shareableHandle || !pid || !pidNum)
-		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s",
-					!shareableHandle ? "shareableHandle is 0" :
-					!pid ? "pid is NULL" : "pidNum is 0"));
+	if (!shareableHandle)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"shareableHandle is 0"));
 	handle_token(shareableHandle, token);
-	if (!memreg__acl_lock_context())
-		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
-	/* The module knows which names are this process's: ENOENT if not. */
-	err = memreg_ipc_allow(memreg__acl_rt.mctx, token, pid, pidNum);
-	pthread_mutex_unlock(&memreg__acl_rt.lock);
-	return acl_ret(err ? memreg__acl_ipc_error(err) : ACL_SUCCESS);
+	return acl_ret(set_pids(token, pid, pidNum));
 }
 
-static aclError import_shareable(uint64_t shareableHandle, int32_t deviceId,
-				 aclrtDrvMemHandle *handle)
+/* @token: the module's name; @name: the handle as the caller knows it. */
+static aclError import_shareable(const uint8_t *token, const char *name,
+				 int32_t deviceId, aclrtDrvMemHandle *handle)
 {
 	struct acl_runtime *rt = &memreg__acl_rt;
-	uint8_t token[MEMREG_IPC_TOKEN_LEN];
 	struct acl_physmem *h;
 	aclError ret = ACL_SUCCESS;
 	size_t len;
 	void *p;
 	int fd, err;
 
-	if (!shareableHandle || !handle)
-		return acl_fail(ACL_ERROR_INVALID_PARAM, "%s",
-				handle ? "shareableHandle is 0" :
-				"handle is NULL");
-	handle_token(shareableHandle, token);
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
@@ -741,8 +761,7 @@ static aclError import_shareable(uint64_t shareableHandle, int32_t deviceId,
 	 */
 	if (find_token(token, false) || find_token(token, true)) {
 		ret = acl_fail(ACL_ERROR_RT_PARAM_INVALID,
-			       "%#llx is %s by this process already",
-			       (unsigned long long)shareableHandle,
+			       "%s is %s by this process already", name,
 			       find_token(token, true) ? "imported" :
 			       "exported");
 		goto out;
@@ -760,9 +779,7 @@ static aclError import_shareable(uint64_t shareableHandle, int32_t deviceId,
 	if (p == MAP_FAILED) {
 		ret = acl_fail(errno == ENODEV ? ACL_ERROR_RT_PARAM_INVALID :
 			       ACL_ERROR_RT_MEMORY_ALLOCATION,
-			       "mmap of %#llx: %s",
-			       (unsigned long long)shareableHandle,
-			       strerror(errno));
+			       "mmap of %s: %s", name, strerror(errno));
 		close(fd);
 		goto out;
 	}
@@ -771,8 +788,9 @@ static aclError import_shareable(uint64_t shareableHandle, int32_t deviceId,
 	h->size = len;
 	h->len = len;
 	h->device = deviceId;
+	h->refs = 1;
 	h->imported = true;
-	memcpy(h->token, token, sizeof(token));
+	memcpy(h->token, token, MEMREG_IPC_TOKEN_LEN);
 	if (memreg__ptrmap_put(&handles, h, h)) {
 		close(fd);
 		ret = acl_fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
@@ -790,7 +808,149 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
 					   int32_t deviceId,
 					   aclrtDrvMemHandle *handle)
 {
-	return acl_ret(import_shareable(shareableHandle, deviceId, handle));
+	uint8_t token[MEMREG_IPC_TOKEN_LEN];
+	char name[24];
+
+	if (!shareableHandle || !handle)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s",
+					handle ? "shareableHandle is 0" :
+					"handle is NULL"));
+	handle_token(shareableHandle, token);
+	snprintf(name, sizeof(name), "%#llx",
+		 (unsigned long long)shareableHandle);
+	return acl_ret(import_shareable(token, name, deviceId, handle));
+}
+
+/*
+ * A fabric handle (ACL_MEM_SHARE_HANDLE_TYPE_FABRIC): CANN's 128 bytes
+ * name memory across its fabric; here they carry the module's whole
+ * 16-byte name (not the 8 bytes of a DEFAULT handle) after a tag, so that
+ * bytes from elsewhere are refused as no handle rather than looked up.
+ * The rest is zero.
+ */
+static const uint8_t fabric_tag[8] = { 'M', 'E', 'M', 'R', 'E', 'G', 'F', '1' };
+
+static bool fabric_token(const aclrtMemFabricHandle *f, uint8_t *token)
+{
+	size_t i;
+
+	if (memcmp(f->data, fabric_tag, sizeof(fabric_tag)))
+		return false;
+	for (i = sizeof(fabric_tag) + MEMREG_IPC_TOKEN_LEN;
+	     i < sizeof(f->data); i++)
+		if (f->data[i])
+			return false;
+	memcpy(token, f->data + sizeof(fabric_tag), MEMREG_IPC_TOKEN_LEN);
+	return true;
+}
+
+/* The module's name a V2 handle stands for, or an error. */
+static aclError v2_token(const void *shareableHandle,
+			 aclrtMemSharedHandleType shareType, uint8_t *token,
+			 char *name, size_t name_len)
+{
+	uint64_t v;
+
+	if (!shareableHandle)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"shareableHandle is NULL");
+	switch (shareType) {
+	case ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT:
+		memcpy(&v, shareableHandle, sizeof(v));
+		if (!v)
+			return acl_fail(ACL_ERROR_INVALID_PARAM,
+					"shareableHandle is 0");
+		handle_token(v, token);
+		snprintf(name, name_len, "%#llx", (unsigned long long)v);
+		return ACL_SUCCESS;
+	case ACL_MEM_SHARE_HANDLE_TYPE_FABRIC:
+		if (!fabric_token(shareableHandle, token))
+			return acl_fail(ACL_ERROR_INVALID_PARAM,
+					"the fabric handle was not made by aclrtMemExportToShareableHandleV2");
+		snprintf(name, name_len, "the fabric handle");
+		return ACL_SUCCESS;
+	default:
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"shareType %d is no aclrtMemSharedHandleType",
+				(int)shareType);
+	}
+}
+
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
+					   uint64_t flags,
+					   aclrtMemSharedHandleType shareType,
+					   void *shareableHandle)
+{
+	aclrtMemFabricHandle *f = shareableHandle;
+	uint64_t v;
+	aclError ret;
+
+	if (!shareableHandle)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"shareableHandle is NULL"));
+	switch (shareType) {
+	case ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT:
+		ret = export_shareable(handle, ACL_MEM_HANDLE_TYPE_NONE, flags,
+				       0, &v);
+		if (!ret)
+			memcpy(shareableHandle, &v, sizeof(v));
+		return acl_ret(ret);
+	case ACL_MEM_SHARE_HANDLE_TYPE_FABRIC:
+		memset(f, 0, sizeof(*f));
+		ret = export_shareable(handle, ACL_MEM_HANDLE_TYPE_NONE, flags,
+				       f->data + sizeof(fabric_tag), NULL);
+		if (!ret)
+			memcpy(f->data, fabric_tag, sizeof(fabric_tag));
+		return acl_ret(ret);
+	default:
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"shareType %d is no aclrtMemSharedHandleType",
+					(int)shareType));
+	}
+}
+
+aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle,
+					     aclrtMemSharedHandleType shareType,
+					     uint64_t flags,
+					     aclrtDrvMemHandle *handle)
+{
+	uint8_t token[MEMREG_IPC_TOKEN_LEN];
+	struct acl_context *ctx;
+	int32_t device;
+	char name[24];
+	aclError ret;
+
+	ret = v2_token(shareableHandle, shareType, token, name, sizeof(name));
+	if (ret)
+		return acl_ret(ret);
+	if (!handle)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"handle is NULL"));
+	if (flags)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"flags 0x%llx: reserved, must be 0",
+					(unsigned long long)flags));
+	/* V2 names no device: the memory is the current device's. */
+	ctx = memreg__acl_lock_context();
+	if (!ctx)
+		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
+	device = ctx->device;
+	pthread_mutex_unlock(&memreg__acl_rt.lock);
+	return acl_ret(import_shareable(token, name, device, handle));
+}
+
+aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
+					   aclrtMemSharedHandleType shareType,
+					   int32_t *pid, size_t pidNum)
+{
+	uint8_t token[MEMREG_IPC_TOKEN_LEN];
+	char name[24];
+	aclError ret;
+
+	ret = v2_token(shareableHandle, shareType, token, name, sizeof(name));
+	if (ret)
+		return acl_ret(ret);
+	return acl_ret(set_pids(token, pid, pidNum));
 }
 
 void memreg__acl_vmm_release(void)
@@ -825,4 +985,164 @@ void memreg__acl_vmm_release(void)
 	resv = NULL;
 	nr_resv = 0;
 	cap_resv = 0;
+}
+
+/*
+ * As CUDA's cuMemRetainAllocationHandle: the handle of the memory mapped
+ * at @virPtr (anywhere in the mapping), one more reference that
+ * aclrtFreePhysical gives back.  A handle the program freed while it
+ * stayed mapped comes back to life so.
+ */
+aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	struct acl_physmem *h;
+	struct acl_devmem *m;
+	aclError ret = ACL_SUCCESS;
+
+	if (!virPtr || !handle)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					virPtr ? "handle" : "virPtr"));
+	pthread_mutex_lock(&rt->lock);
+	m = memreg__acl_devmem_find(virPtr, 1);
+	if (!m || !m->vmm) {
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "%p is not in memory aclrtMapMem mapped", virPtr);
+		goto out;
+	}
+	h = m->vmm;
+	if (h->freed) {
+		if (memreg__ptrmap_put(&handles, h, h)) {
+			ret = acl_fail(ACL_ERROR_BAD_ALLOC,
+				       "out of host memory");
+			goto out;
+		}
+		h->freed = false;
+		h->refs = 0;
+	}
+	h->refs++;
+	*handle = h;
+out:
+	pthread_mutex_unlock(&rt->lock);
+	return acl_ret(ret);
+}
+
+static aclError check_access(const aclrtMemAccessDesc *d, uint32_t nr_devices)
+{
+	if (d->flags != ACL_RT_MEM_ACCESS_FLAGS_NONE &&
+	    d->flags != ACL_RT_MEM_ACCESS_FLAGS_READ &&
+	    d->flags != ACL_RT_MEM_ACCESS_FLAGS_READWRITE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"flags %d is no aclrtMemAccessFlags",
+				(int)d->flags);
+	if (d->location.type == ACL_MEM_LOCATION_TYPE_HOST)
+		return ACL_SUCCESS;
+	if (d->location.type != ACL_MEM_LOCATION_TYPE_DEVICE)
+		return acl_fail(ACL_ERROR_INVALID_PARAM,
+				"location.type %d: a device or the host only",
+				(int)d->location.type);
+	if (d->location.id >= nr_devices)
+		return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID,
+				"device %u does not exist", d->location.id);
+	return ACL_SUCCESS;
+}
+
+static void set_access(struct acl_devmem *m, const aclrtMemAccessDesc *d)
+{
+	uint32_t bit = 1U << d->location.id;
+	bool rd = d->flags & ACL_RT_MEM_ACCESS_FLAGS_READ;
+	bool wr = d->flags == ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+
+	if (d->location.type == ACL_MEM_LOCATION_TYPE_HOST) {
+		m->host_access = (uint8_t)d->flags;
+		return;
+	}
+	m->read_devs = rd ? m->read_devs | bit : m->read_devs & ~bit;
+	m->write_devs = wr ? m->write_devs | bit : m->write_devs & ~bit;
+}
+
+/*
+ * Every mapping in [@virPtr, @virPtr + @size) gets @desc's access.  The
+ * range is checked whole first (mapped throughout, every descriptor
+ * valid), so a refused call changes nothing.
+ */
+aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc,
+			   size_t count)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	uintptr_t p = (uintptr_t)virPtr, end;
+	aclError ret = ACL_SUCCESS;
+	struct acl_devmem *m;
+	size_t i;
+
+	if (!virPtr || !desc)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					virPtr ? "desc" : "virPtr"));
+	if (!size || !count)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is 0",
+					size ? "count" : "size"));
+	if (size > UINTPTR_MAX - p)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM,
+					"%p + %zu wraps", virPtr, size));
+	end = p + size;
+	pthread_mutex_lock(&rt->lock);
+	for (i = 0; i < count && !ret; i++)
+		ret = check_access(&desc[i], rt->nr_devices);
+	if (ret)
+		goto out;
+	for (; p < end; p = (uintptr_t)m->mem.addr + m->mem.len) {
+		m = memreg__acl_devmem_find((void *)p, 1);
+		if (!m || !m->vmm) {
+			ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+				       "%p is not in memory aclrtMapMem mapped",
+				       (void *)p);
+			goto out;
+		}
+	}
+	for (p = (uintptr_t)virPtr; p < end;
+	     p = (uintptr_t)m->mem.addr + m->mem.len) {
+		m = memreg__acl_devmem_find((void *)p, 1);
+		for (i = 0; i < count; i++)
+			set_access(m, &desc[i]);
+	}
+out:
+	pthread_mutex_unlock(&rt->lock);
+	return acl_ret(ret);
+}
+
+aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location,
+			   uint64_t *flag)
+{
+	struct acl_runtime *rt = &memreg__acl_rt;
+	aclrtMemAccessDesc d = { .flags = ACL_RT_MEM_ACCESS_FLAGS_NONE };
+	aclError ret;
+	struct acl_devmem *m;
+	uint32_t bit;
+
+	if (!virPtr || !location || !flag)
+		return acl_ret(acl_fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+					!virPtr ? "virPtr" :
+					!location ? "location" : "flag"));
+	d.location = *location;
+	pthread_mutex_lock(&rt->lock);
+	ret = check_access(&d, rt->nr_devices);
+	if (ret)
+		goto out;
+	m = memreg__acl_devmem_find(virPtr, 1);
+	if (!m || !m->vmm) {
+		ret = acl_fail(ACL_ERROR_INVALID_PARAM,
+			       "%p is not in memory aclrtMapMem mapped", virPtr);
+		goto out;
+	}
+	if (location->type == ACL_MEM_LOCATION_TYPE_HOST) {
+		*flag = m->host_access;
+	} else {
+		bit = 1U << location->id;
+		*flag = (m->write_devs & bit) ? ACL_RT_MEM_ACCESS_FLAGS_READWRITE :
+			(m->read_devs & bit) ? ACL_RT_MEM_ACCESS_FLAGS_READ :
+			ACL_RT_MEM_ACCESS_FLAGS_NONE;
+	}
+out:
+	pthread_mutex_unlock(&rt->lock);
+	return acl_ret(ret);
 }

@@ -12,6 +12,7 @@
 
 #include <acl/acl.h>
 
+#include "fake_kernel.h"
 #include "tests.h"
 
 #define LEN	8192
@@ -350,6 +351,115 @@ static void test_fabric_handle(void **state)
 #endif
 }
 
+/* User ids are logical ids here, and both directions check the id. */
+static void test_user_dev_ids(void **state)
+{
+	int32_t id = -5;
+
+	(void)state;
+	assert_int_equal(aclrtGetLogicDevIdByUserDevId(1, &id), ACL_SUCCESS);
+	assert_int_equal(id, 1);
+	assert_int_equal(aclrtGetUserDevIdByLogicDevId(0, &id), ACL_SUCCESS);
+	assert_int_equal(id, 0);
+	assert_int_equal(aclrtGetLogicDevIdByUserDevId(FAKE_DEVICES, &id),
+			 ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(aclrtGetUserDevIdByLogicDevId(-1, &id),
+			 ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(aclrtGetUserDevIdByLogicDevId(0, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+}
+
+/*
+ * aclrtHostRegister: the program's own memory pinned (the whole pages it
+ * touches), its device pointer the address itself, ended only by
+ * aclrtHostUnregister; the program's pages stay its own.
+ */
+static void test_host_register(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *buf = aligned_alloc(page, 4 * page), *pin;
+	struct memreg_register r;
+	aclrtPtrAttributes a;
+	void *dev = NULL, *d2;
+	uint64_t live;
+
+	(void)state;
+	live = fake.live;
+	memset(buf, 0x3c, 4 * page);
+	assert_int_equal(aclrtHostRegister(buf + 100, 2 * page,
+					   ACL_HOST_REGISTER_MAPPED, &dev),
+			 ACL_SUCCESS);
+	assert_ptr_equal(dev, buf + 100);
+	assert_int_equal(fake.live, live + 1);
+	/* Pages 0-2: 100 + 2 pages runs into the third. */
+	memcpy(&r, fake.last[FAKE_REGISTER].bytes, sizeof(r));
+	assert_int_equal(r.addr, (uintptr_t)buf);
+	assert_int_equal(r.len, 3 * page);
+	assert_int_equal(r.type, MEMREG_MEM_HOST);
+	assert_int_equal(aclrtPointerGetAttributes(buf + 101, &a), ACL_SUCCESS);
+	assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+	assert_int_equal(aclrtHostGetDevicePointer(buf + 200, &d2, 0),
+			 ACL_SUCCESS);
+	assert_ptr_equal(d2, buf + 200);
+	assert_int_equal(aclrtHostGetDevicePointer(buf + 200, &d2, 1),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtHostGetDevicePointer(buf + 3 * page, &d2, 0),
+			 ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+	/* Copies take it as the host memory it is. */
+	assert_int_equal(aclrtMalloc(&d2, page, ACL_MEM_MALLOC_NORMAL_ONLY),
+			 ACL_SUCCESS);
+	assert_int_equal(aclrtMemcpy(d2, page, dev, page,
+				     ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+	assert_int_equal(((unsigned char *)d2)[page - 1], 0x3c);
+	assert_int_equal(aclrtFree(d2), ACL_SUCCESS);
+
+	/* Overlaps, and the wrong call to end it, are refused. */
+	assert_int_equal(aclrtHostRegisterV2(buf + 2 * page, page,
+					     ACL_HOST_REG_MAPPED),
+			 ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	assert_int_equal(aclrtFreeHost(buf + 100), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtHostUnregister(buf), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+	assert_int_equal(aclrtHostUnregister(buf + 100), ACL_SUCCESS);
+	assert_int_equal(fake.live, live);
+	assert_int_equal(aclrtHostUnregister(buf + 100),
+			 ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+
+	/* V2 and its flags; MallocHost's buffers are aclrtFreeHost's. */
+	assert_int_equal(aclrtHostRegisterV2(buf, page, ACL_HOST_REG_MAPPED |
+					     ACL_HOST_REG_PINNED), ACL_SUCCESS);
+	assert_int_equal(aclrtHostUnregister(buf), ACL_SUCCESS);
+	assert_int_equal(aclrtHostRegisterV2(buf, page, 0x1),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtHostRegisterV2(buf, page, ACL_HOST_REG_IOMEMORY),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	assert_int_equal(aclrtHostRegister(buf, page, ACL_HOST_REGISTER_IOMEMORY,
+					   &dev), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	assert_int_equal(aclrtHostRegister(buf, page,
+					   (aclrtHostRegisterType)1, &dev),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtHostRegister(buf, 0, ACL_HOST_REGISTER_MAPPED,
+					   &dev), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtHostRegister(NULL, page, ACL_HOST_REGISTER_MAPPED,
+					   &dev), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtHostRegister(buf, page, ACL_HOST_REGISTER_MAPPED,
+					   NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMallocHost((void **)&pin, page), ACL_SUCCESS);
+	assert_int_equal(aclrtHostRegister(pin, page, ACL_HOST_REGISTER_MAPPED,
+					   &dev),
+			 ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	assert_int_equal(aclrtHostUnregister(pin), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtFreeHost(pin), ACL_SUCCESS);
+	assert_int_equal(fake.live, live);
+
+	/* aclFinalize ends what is left, and leaves the memory alone. */
+	assert_int_equal(aclrtHostRegister(buf, page, ACL_HOST_REGISTER_MAPPED,
+					   &dev), ACL_SUCCESS);
+	assert_int_equal(aclFinalize(), ACL_SUCCESS);
+	assert_int_equal(fake.live, live);
+	assert_int_equal(buf[page - 1], 0x3c);
+	free(buf);
+}
+
 void run_dropin_tests(struct group_result *res)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +476,10 @@ void run_dropin_tests(struct group_result *res)
 		cmocka_unit_test_setup_teardown(test_stream_failure_mode,
 						acl_test_setup, acl_test_teardown),
 		cmocka_unit_test(test_fabric_handle),
+		cmocka_unit_test_setup_teardown(test_user_dev_ids,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_host_register,
+						acl_test_setup, acl_test_teardown),
 	};
 
 	RUN_GROUP("acl_dropin", tests, NULL, NULL, res);

@@ -590,6 +590,216 @@ static void test_vmm_import(void **state)
 	assert_int_equal(aclrtReleaseMemAddress(base), ACL_SUCCESS);
 }
 
+/* A fabric handle as docs/acl.md lays it out: a tag, the 16-byte name. */
+static void fabric_of(aclrtMemFabricHandle *f, const uint8_t *token)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->data, "MEMREGF1", 8);
+	memcpy(f->data + 8, token, MEMREG_IPC_TOKEN_LEN);
+}
+
+/* V2 handles: DEFAULT is the 64-bit one, FABRIC the whole name. */
+static void test_vmm_v2_handles(void **state)
+{
+	static const uint8_t zero[128 - 8 - MEMREG_IPC_TOKEN_LEN];
+	struct memreg_ipc_export x;
+	aclrtMemFabricHandle f, g;
+	aclrtDrvMemHandle h, h2, imp = NULL;
+	int32_t pid = getpid(), ppid = getppid();
+	struct other o;
+	uint64_t s = 0;
+	int fd;
+
+	(void)state;
+	h = phys(GRAN);
+	assert_int_equal(aclrtMemExportToShareableHandleV2(h, 0,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &f), ACL_SUCCESS);
+	memcpy(&x, fake.last[FAKE_IPC_EXPORT].bytes, sizeof(x));
+	assert_int_equal(x.flags & MEMREG_IPC_SHORT_TOKEN, 0);
+	assert_memory_equal(f.data, "MEMREGF1", 8);
+	assert_memory_equal(f.data + 8 + MEMREG_IPC_TOKEN_LEN, zero,
+			    sizeof(zero));
+	/* One shareable handle per handle, whatever its type. */
+	assert_int_equal(aclrtMemExportToShareableHandleV2(h, 0,
+			 ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &s),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	/* The pid list of a fabric handle is the module's, as DEFAULT's. */
+	assert_int_equal(aclrtMemSetPidToShareableHandleV2(&f,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &ppid, 1),
+			 ACL_SUCCESS);
+	assert_int_equal(fake.ipc.last_allow_pids[0], ppid);
+	assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+	assert_int_equal(fake.ipc.live_names, 0);
+
+	h2 = phys(GRAN);
+	assert_int_equal(aclrtMemExportToShareableHandleV2(h2, 0,
+			 (aclrtMemSharedHandleType)3, &f),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtFreePhysical(h2), ACL_SUCCESS);
+	assert_int_equal(aclrtMemExportToShareableHandleV2(h, 0,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+
+	/* Another process's fabric handle: imported on the current device. */
+	assert_int_equal(memreg_open(&o.ctx), 0);
+	assert_int_equal(memreg_dev_alloc(o.ctx, 0, MEMREG_DEV_HUGE_FIRST,
+					  GRAN, &o.mem), 0);
+	memset(o.mem.addr, 0x66, GRAN);
+	assert_int_equal(memreg_dev_export(o.ctx, &o.mem, 0, GRAN, &fd), 0);
+	fake.ipc.pid = ppid;
+	assert_int_equal(memreg_ipc_export(o.ctx, fd, 0, o.token), 0);
+	assert_int_equal(memreg_ipc_allow(o.ctx, o.token, &pid, 1), 0);
+	fake.ipc.pid = pid;
+	close(fd);
+	fabric_of(&f, o.token);
+	g = f;
+	g.data[127] = 1;
+	assert_int_equal(aclrtMemImportFromShareableHandleV2(&g,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &imp),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemImportFromShareableHandleV2(&f,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 1, &imp),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemImportFromShareableHandleV2(&f,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemImportFromShareableHandleV2(NULL,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &imp),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_null(imp);
+	assert_int_equal(aclrtMemImportFromShareableHandleV2(&f,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &imp),
+			 ACL_SUCCESS);
+	assert_non_null(imp);
+	assert_int_equal(aclrtMemImportFromShareableHandleV2(&f,
+			 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &h2),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtFreePhysical(imp), ACL_SUCCESS);
+	memreg_dev_free(o.ctx, &o.mem);
+	memreg_close(o.ctx);
+
+	/* DEFAULT through V2: the 64-bit handle behind the pointer. */
+	other_export(&o, 0);
+	assert_int_equal(memreg_ipc_allow(o.ctx, o.token, &pid, 1), 0);
+	assert_int_equal(aclrtMemImportFromShareableHandleV2(&o.shareable,
+			 ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &imp),
+			 ACL_SUCCESS);
+	assert_int_equal(aclrtFreePhysical(imp), ACL_SUCCESS);
+	memreg_close(o.ctx);
+}
+
+/* The handle behind a mapped address: one more reference to free. */
+static void test_vmm_retain(void **state)
+{
+	aclrtDrvMemHandle h, r = NULL;
+	char *base;
+
+	(void)state;
+	h = phys(GRAN);
+	base = reserve(GRAN);
+	assert_int_equal(aclrtMemRetainAllocationHandle(base, &r),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMapMem(base, GRAN, 0, h, 0), ACL_SUCCESS);
+	assert_int_equal(aclrtMemRetainAllocationHandle(base + GRAN - 1, &r),
+			 ACL_SUCCESS);
+	assert_ptr_equal(r, h);
+	assert_int_equal(aclrtMemRetainAllocationHandle(base, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	/* Two references: the first free leaves the handle usable. */
+	assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+	assert_int_equal(aclrtUnmapMem(base), ACL_SUCCESS);
+	assert_int_equal(aclrtMapMem(base, GRAN, 0, h, 0), ACL_SUCCESS);
+	assert_int_equal(aclrtFreePhysical(h), ACL_SUCCESS);
+	assert_int_equal(fake.dev.live, 1);
+	/* Freed but mapped: a retain gives it back to the program. */
+	assert_int_equal(aclrtMemRetainAllocationHandle(base, &r),
+			 ACL_SUCCESS);
+	assert_ptr_equal(r, h);
+	assert_int_equal(aclrtUnmapMem(base), ACL_SUCCESS);
+	assert_int_equal(fake.dev.live, 1);
+	assert_int_equal(aclrtFreePhysical(r), ACL_SUCCESS);
+	assert_int_equal(fake.dev.live, 0);
+	assert_int_equal(aclrtFreePhysical(r), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtReleaseMemAddress(base), ACL_SUCCESS);
+}
+
+/* Access is per mapping and per device, NONE until set. */
+static void test_vmm_access(void **state)
+{
+	aclrtMemAccessDesc d[2] = {
+		{ .flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
+		  .location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE } },
+		{ .flags = ACL_RT_MEM_ACCESS_FLAGS_READ,
+		  .location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_HOST } },
+	};
+	aclrtMemLocation dev0l = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE };
+	aclrtMemLocation dev1l = { .id = 1, .type = ACL_MEM_LOCATION_TYPE_DEVICE };
+	aclrtMemLocation host = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_HOST };
+	aclrtMemAccessDesc bad = d[0];
+	aclrtDrvMemHandle a, b;
+	uint64_t flag = 99;
+	char *base;
+
+	(void)state;
+	a = phys(GRAN);
+	b = phys(GRAN);
+	base = reserve(3 * GRAN);
+	assert_int_equal(aclrtMapMem(base, GRAN, 0, a, 0), ACL_SUCCESS);
+	assert_int_equal(aclrtMapMem(base + GRAN, GRAN, 0, b, 0), ACL_SUCCESS);
+	assert_int_equal(aclrtMemGetAccess(base, &dev0l, &flag), ACL_SUCCESS);
+	assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_NONE);
+
+	/* Into the unmapped third granule: refused, nothing changed. */
+	assert_int_equal(aclrtMemSetAccess(base, 3 * GRAN, d, 2),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemGetAccess(base, &dev0l, &flag), ACL_SUCCESS);
+	assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_NONE);
+	bad.flags = (aclrtMemAccessFlags)2;
+	assert_int_equal(aclrtMemSetAccess(base, GRAN, &bad, 1),
+			 ACL_ERROR_INVALID_PARAM);
+	bad = d[0];
+	bad.location.id = FAKE_DEVICES;
+	assert_int_equal(aclrtMemSetAccess(base, GRAN, &bad, 1),
+			 ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(aclrtMemSetAccess(base, GRAN, d, 0),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemSetAccess(base, 0, d, 1),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemSetAccess(NULL, GRAN, d, 1),
+			 ACL_ERROR_INVALID_PARAM);
+
+	/* Both mappings of the range, each descriptor its location. */
+	assert_int_equal(aclrtMemSetAccess(base, 2 * GRAN, d, 2), ACL_SUCCESS);
+	assert_int_equal(aclrtMemGetAccess(base + GRAN + 5, &dev0l, &flag),
+			 ACL_SUCCESS);
+	assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	assert_int_equal(aclrtMemGetAccess(base, &dev1l, &flag), ACL_SUCCESS);
+	assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_NONE);
+	assert_int_equal(aclrtMemGetAccess(base, &host, &flag), ACL_SUCCESS);
+	assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_READ);
+	/* Down to READ for device 0 on the second mapping only. */
+	d[0].flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+	assert_int_equal(aclrtMemSetAccess(base + GRAN, GRAN, d, 1),
+			 ACL_SUCCESS);
+	assert_int_equal(aclrtMemGetAccess(base + GRAN, &dev0l, &flag),
+			 ACL_SUCCESS);
+	assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_READ);
+	assert_int_equal(aclrtMemGetAccess(base, &dev0l, &flag), ACL_SUCCESS);
+	assert_int_equal(flag, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+
+	assert_int_equal(aclrtMemGetAccess(base + 2 * GRAN, &dev0l, &flag),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemGetAccess(base, NULL, &flag),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemGetAccess(base, &dev0l, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtUnmapMem(base), ACL_SUCCESS);
+	assert_int_equal(aclrtUnmapMem(base + GRAN), ACL_SUCCESS);
+	assert_int_equal(aclrtFreePhysical(a), ACL_SUCCESS);
+	assert_int_equal(aclrtFreePhysical(b), ACL_SUCCESS);
+	assert_int_equal(aclrtReleaseMemAddress(base), ACL_SUCCESS);
+}
+
 /* aclFinalize unmaps, frees and releases everything. */
 static void test_vmm_finalize(void **state)
 {
@@ -631,6 +841,9 @@ void run_vmm_tests(struct group_result *res)
 		T(test_vmm_export),
 		T(test_vmm_export_args),
 		T(test_vmm_import),
+		T(test_vmm_v2_handles),
+		T(test_vmm_retain),
+		T(test_vmm_access),
 		T(test_vmm_finalize),
 #undef T
 	};
