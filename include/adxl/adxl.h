@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * ADXL C API of libmemreg: the engine behind adxl::AdxlEngine
- * (<adxl/adxl_engine.h> is a header-only C++ class over these functions).
+ * ADXL C API (libcann_hixl.so): the engine behind adxl::AdxlEngine and
+ * hixl::Hixl (<adxl/adxl_engine.h>, <hixl/hixl.h>: C++ classes over these
+ * functions, in the libraries CANN ships them in).
  *
  * An engine is named "ip", "ip:port", "[ipv6]" or "[ipv6]:port"; a port
  * above 0 makes it listen for peers on TCP.  adxl_connect() opens a TCP

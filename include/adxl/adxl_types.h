@@ -25,8 +25,16 @@ typedef struct {
 } aclrtMemFabricHandle;
 #endif
 
+/*
+ * As CANN's headers have it: the classes are exported from a library
+ * built with FUNC_VISIBILITY (memreg's are) and plain to its users.
+ */
 #ifndef ASCEND_FUNC_VISIBILITY
+#ifdef FUNC_VISIBILITY
+#define ASCEND_FUNC_VISIBILITY __attribute__((visibility("default")))
+#else
 #define ASCEND_FUNC_VISIBILITY
+#endif
 #endif
 
 namespace adxl {

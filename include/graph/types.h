@@ -3,7 +3,8 @@
  * ge::DataType with metadef's values (graph/types.h), which
  * <llm_datadist/llm_datadist.h> names for CacheDesc::data_type.  The
  * values match aclDataType's where both have the type; 5 is unused, as
- * there.
+ * there.  ge::char_t is metadef's name for char, which ge::AscendString's
+ * declarations use (<graph/ascend_string.h>).
  */
 #ifndef MEMREG_GRAPH_TYPES_H
 #define MEMREG_GRAPH_TYPES_H
@@ -13,6 +14,8 @@
 #include <vector>
 
 namespace ge {
+using char_t = char;
+
 enum DataType {
 	DT_FLOAT = 0,
 	DT_FLOAT16 = 1,

@@ -2,14 +2,16 @@
 /*
  * llm_datadist::LlmDataDist, source-compatible with CANN's
  * llm_datadist/llm_datadist.h: KV caches in registered memory, moved
- * between LlmDataDist instances of linked clusters.  libmemreg carries it
- * (link with -lmemreg, or -lllm_datadist in the CANN tree) on the ADXL
- * engine of <adxl/adxl.h>, the one adxl::AdxlEngine and hixl::Hixl use;
- * docs/adxl.md ("LLM-DataDist") says what is done and what is refused.
+ * between LlmDataDist instances of linked clusters.  libllm_datadist.so
+ * carries it (-lllm_datadist in the CANN tree, pkg-config
+ * memreg-llm-datadist) on the ADXL engine of <adxl/adxl.h>, the one
+ * adxl::AdxlEngine and hixl::Hixl use; docs/adxl.md ("LLM-DataDist") says
+ * what is done and what is refused.
  *
- * Unlike those two faces this class is not header-only: it keeps the
- * caches and links of its engine, so its methods are in the library --
- * all but the four that take strings, which are inline (see "private").
+ * The class is CANN's: one std::unique_ptr to its state, every method
+ * out of line in libllm_datadist.so, and no argument a std::string, so a
+ * program of either libstdc++ string ABI (hixl's examples build with
+ * _GLIBCXX_USE_CXX11_ABI=0) uses the same symbols.
  */
 #ifndef MEMREG_LLM_DATADIST_LLM_DATADIST_H
 #define MEMREG_LLM_DATADIST_LLM_DATADIST_H
@@ -21,8 +23,13 @@
 #include <vector>
 #include <ge_common/api_error_codes.h>
 
+/* As <adxl/adxl_types.h>: default visibility in a FUNC_VISIBILITY build. */
 #ifndef ASCEND_FUNC_VISIBILITY
+#ifdef FUNC_VISIBILITY
+#define ASCEND_FUNC_VISIBILITY __attribute__((visibility("default")))
+#else
 #define ASCEND_FUNC_VISIBILITY
+#endif
 #endif
 
 namespace llm_datadist {
@@ -178,7 +185,7 @@ struct RegisterCfg {
  * every cache a peer may reach, then LinkLlmClusters (peers see only
  * what was registered before the link), then pull or push by CacheIndex.
  */
-class __attribute__((visibility("default"))) LlmDataDist {
+class ASCEND_FUNC_VISIBILITY LlmDataDist {
  public:
 	LlmDataDist(uint64_t cluster_id, LlmRole role);
 	~LlmDataDist();
@@ -242,100 +249,9 @@ class __attribute__((visibility("default"))) LlmDataDist {
 	Status UnregisterKvCache(int64_t cache_id);
 
  private:
-	/*
-	 * The calls that carry AscendString reach the library in these
-	 * forms: AscendString is inline here (a shared std::string), and
-	 * std::string is laid out differently by the two libstdc++ ABIs --
-	 * CANN's examples build with -D_GLIBCXX_USE_CXX11_ABI=0, libmemreg
-	 * with the default.  The inline methods below read the strings in the
-	 * program's ABI and pass plain pointers; every other argument
-	 * (vectors, pairs, PODs) has one layout in both.
-	 */
-	struct Option {
-		const char *key;
-		const char *value;
-	};
-	struct Remote {
-		uint64_t cluster_id;
-		const char *ip;		/* remote_ip_infos[0], if any */
-		uint16_t port;
-		uint32_t n_remote;	/* remote_ip_infos.size() */
-		uint32_t n_local;	/* local_ip_infos.size() */
-	};
-	static std::vector<Option> Options(
-		const std::map<AscendString, AscendString> &options)
-	{
-		std::vector<Option> v;
-
-		for (const auto &kv : options)
-			v.push_back(Option{ kv.first.GetString(),
-					    kv.second.GetString() });
-		return v;
-	}
-	static std::vector<Remote> Remotes(const std::vector<ClusterInfo> &clusters)
-	{
-		std::vector<Remote> v;
-
-		for (const auto &c : clusters) {
-			Remote r = { c.remote_cluster_id, nullptr, 0U,
-				     static_cast<uint32_t>(c.remote_ip_infos.size()),
-				     static_cast<uint32_t>(c.local_ip_infos.size()) };
-
-			if (!c.remote_ip_infos.empty()) {
-				r.ip = c.remote_ip_infos[0].ip.GetString();
-				r.port = c.remote_ip_infos[0].port;
-			}
-			v.push_back(r);
-		}
-		return v;
-	}
-	Status InitializeWith(const Option *options, size_t n);
-	Status SetRoleWith(LlmRole role, const Option *options, size_t n);
-	Status LinkWith(const Remote *clusters, size_t n, Status *rets,
-			int32_t timeout_in_millis);
-	Status UnlinkWith(const Remote *clusters, size_t n, Status *rets,
-			  int32_t timeout_in_millis, bool force_flag);
-
-	class Impl;
-	std::unique_ptr<Impl> impl_;
+	class LlmDataDistImpl;
+	std::unique_ptr<LlmDataDistImpl> impl_;
 };
-
-inline Status LlmDataDist::Initialize(
-	const std::map<AscendString, AscendString> &options)
-{
-	std::vector<Option> v = Options(options);
-
-	return InitializeWith(v.data(), v.size());
-}
-
-inline Status LlmDataDist::SetRole(
-	LlmRole role, const std::map<AscendString, AscendString> &options)
-{
-	std::vector<Option> v = Options(options);
-
-	return SetRoleWith(role, v.data(), v.size());
-}
-
-inline Status LlmDataDist::LinkLlmClusters(
-	const std::vector<ClusterInfo> &clusters, std::vector<Status> &rets,
-	int32_t timeout_in_millis)
-{
-	std::vector<Remote> v = Remotes(clusters);
-
-	rets.assign(v.size(), LLM_SUCCESS);
-	return LinkWith(v.data(), v.size(), rets.data(), timeout_in_millis);
-}
-
-inline Status LlmDataDist::UnlinkLlmClusters(
-	const std::vector<ClusterInfo> &clusters, std::vector<Status> &rets,
-	int32_t timeout_in_millis, bool force_flag)
-{
-	std::vector<Remote> v = Remotes(clusters);
-
-	rets.assign(v.size(), LLM_SUCCESS);
-	return UnlinkWith(v.data(), v.size(), rets.data(), timeout_in_millis,
-			  force_flag);
-}
 }  // namespace llm_datadist
 
 #endif /* MEMREG_LLM_DATADIST_LLM_DATADIST_H */

@@ -20,9 +20,9 @@ namespace {
 constexpr size_t kMaxAddrs = 240;
 }  // namespace
 
-Status LlmDataDist::Impl::RegisterTensors(adxl_engine_t *engine,
-					  const Geometry &g,
-					  std::vector<adxl_mem_handle_t> &handles)
+Status LlmDataDist::LlmDataDistImpl::RegisterTensors(adxl_engine_t *engine,
+						     const Geometry &g,
+						     std::vector<adxl_mem_handle_t> &handles)
 {
 	adxl_mem_type type = g.placement == CachePlacement::kHost ?
 		ADXL_MEM_HOST : ADXL_MEM_DEVICE;
@@ -47,8 +47,8 @@ Status LlmDataDist::Impl::RegisterTensors(adxl_engine_t *engine,
 	return LLM_SUCCESS;
 }
 
-void LlmDataDist::Impl::DeregisterTensors(adxl_engine_t *engine,
-					  std::vector<adxl_mem_handle_t> &handles)
+void LlmDataDist::LlmDataDistImpl::DeregisterTensors(adxl_engine_t *engine,
+						     std::vector<adxl_mem_handle_t> &handles)
 {
 	/* Identical ranges were counted by the engine: one call each. */
 	for (adxl_mem_handle_t h : handles)
@@ -56,9 +56,9 @@ void LlmDataDist::Impl::DeregisterTensors(adxl_engine_t *engine,
 	handles.clear();
 }
 
-Status LlmDataDist::Impl::Register(const CacheDesc &desc,
-				   const std::vector<uint64_t> &addrs,
-				   int64_t &cache_id)
+Status LlmDataDist::LlmDataDistImpl::Register(const CacheDesc &desc,
+					      const std::vector<uint64_t> &addrs,
+					      int64_t &cache_id)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	LocalCache c;
@@ -103,7 +103,7 @@ Status LlmDataDist::Impl::Register(const CacheDesc &desc,
 	return LLM_SUCCESS;
 }
 
-Status LlmDataDist::Impl::Unregister(int64_t cache_id)
+Status LlmDataDist::LlmDataDistImpl::Unregister(int64_t cache_id)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::vector<adxl_mem_handle_t> handles;

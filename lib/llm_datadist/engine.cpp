@@ -39,15 +39,15 @@ void Give(const std::vector<uint8_t> &b, void **ans, size_t *len)
 }
 }  // namespace
 
-LlmDataDist::Impl::~Impl()
+LlmDataDist::LlmDataDistImpl::~LlmDataDistImpl()
 {
 	Finalize();
 }
 
-uint32_t LlmDataDist::Impl::AnswerOrThrow(void *arg, const void *req,
-					  size_t len, void **ans, size_t *ans_len)
+uint32_t LlmDataDist::LlmDataDistImpl::AnswerOrThrow(void *arg, const void *req,
+						     size_t len, void **ans, size_t *ans_len)
 {
-	Impl *self = static_cast<Impl *>(arg);
+	LlmDataDistImpl *self = static_cast<LlmDataDistImpl *>(arg);
 	detail::Ask what;
 	int64_t id;
 
@@ -77,8 +77,8 @@ uint32_t LlmDataDist::Impl::AnswerOrThrow(void *arg, const void *req,
  * through it (std::bad_alloc of the answer's vectors would terminate the
  * process), so a failure is a bad answer.
  */
-uint32_t LlmDataDist::Impl::Answer(void *arg, const void *req, size_t len,
-				   void **ans, size_t *ans_len) noexcept
+uint32_t LlmDataDist::LlmDataDistImpl::Answer(void *arg, const void *req, size_t len,
+					      void **ans, size_t *ans_len) noexcept
 {
 	try {
 		return AnswerOrThrow(arg, req, len, ans, ans_len);
@@ -87,9 +87,9 @@ uint32_t LlmDataDist::Impl::Answer(void *arg, const void *req, size_t len,
 	}
 }
 
-Status LlmDataDist::Impl::StartEngine(
-	const std::string &name, adxl_engine_t *&engine,
-	std::map<int64_t, std::vector<adxl_mem_handle_t>> &handles)
+Status LlmDataDist::LlmDataDistImpl::StartEngine(
+						 const std::string &name, adxl_engine_t *&engine,
+						 std::map<int64_t, std::vector<adxl_mem_handle_t>> &handles)
 {
 	std::vector<adxl_option> opts;
 	adxl_status_t st;
@@ -126,7 +126,7 @@ Status LlmDataDist::Impl::StartEngine(
 	return LLM_SUCCESS;
 }
 
-Status LlmDataDist::Impl::Initialize(const detail::OptionMap &options)
+Status LlmDataDist::LlmDataDistImpl::Initialize(const detail::OptionMap &options)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::map<int64_t, std::vector<adxl_mem_handle_t>> none;
@@ -163,7 +163,7 @@ Status LlmDataDist::Impl::Initialize(const detail::OptionMap &options)
 	return LLM_SUCCESS;
 }
 
-void LlmDataDist::Impl::Finalize()
+void LlmDataDist::LlmDataDistImpl::Finalize()
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 
@@ -185,8 +185,8 @@ void LlmDataDist::Impl::Finalize()
 	initialized_ = false;
 }
 
-Status LlmDataDist::Impl::SetRole(LlmRole role,
-				  const detail::OptionMap &options)
+Status LlmDataDist::LlmDataDistImpl::SetRole(LlmRole role,
+					     const detail::OptionMap &options)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::map<int64_t, std::vector<adxl_mem_handle_t>> handles;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Internals of lib/llm_datadist: LlmDataDist::Impl, the state behind the
- * public class, and the helpers its files share.  Nothing here is
+ * Internals of lib/llm_datadist: LlmDataDist::LlmDataDistImpl, the state
+ * behind the public class, and the helpers its files share.  Nothing here is
  * exported: the class is hidden, the helpers live in namespace
  * llm_datadist::detail with hidden visibility (-fvisibility=hidden), and
  * the version script names only LlmDataDist's own methods.
@@ -47,8 +47,20 @@ struct Options {
 	std::map<std::string, std::string> engine_options;
 };
 
-/* Initialize's and SetRole's options, as the library receives them. */
+/* Initialize's and SetRole's options, as the library keeps them. */
 using OptionMap = std::map<std::string, std::string>;
+
+/*
+ * A cluster of LinkLlmClusters and UnlinkLlmClusters as a link needs it
+ * (llm_datadist.cpp), pointing into the caller's ClusterInfo.
+ */
+struct Remote {
+	uint64_t cluster_id;
+	const char *ip;		/* remote_ip_infos[0], if any */
+	uint16_t port;
+	uint32_t n_remote;	/* remote_ip_infos.size() */
+	uint32_t n_local;	/* local_ip_infos.size() */
+};
 
 /* Initialize's options: LLM_SUCCESS or LLM_PARAM_INVALID (logged). */
 Status ParseOptions(const OptionMap &options, Options &out);
@@ -119,20 +131,20 @@ bool DecodeCache(const void *p, size_t len, Geometry &g);
 
 }  // namespace detail
 
-class __attribute__((visibility("hidden"))) LlmDataDist::Impl {
+class __attribute__((visibility("hidden"))) LlmDataDist::LlmDataDistImpl {
  public:
-	Impl(uint64_t cluster_id, LlmRole role)
+	LlmDataDistImpl(uint64_t cluster_id, LlmRole role)
 		: cluster_id_(cluster_id), role_(role) {}
-	~Impl();
+	~LlmDataDistImpl();
 
-	/* The options as the public class passes them. */
-	static detail::OptionMap ToMap(const Option *options, size_t n)
+	/* Initialize's and SetRole's options as the library keeps them. */
+	static detail::OptionMap
+	ToMap(const std::map<AscendString, AscendString> &options)
 	{
 		detail::OptionMap m;
 
-		for (size_t i = 0; i < n; i++)
-			if (options[i].key && options[i].value)
-				m[options[i].key] = options[i].value;
+		for (const auto &kv : options)
+			m[kv.first.GetString()] = kv.second.GetString();
 		return m;
 	}
 
@@ -140,9 +152,9 @@ class __attribute__((visibility("hidden"))) LlmDataDist::Impl {
 	void Finalize();
 	Status SetRole(LlmRole role, const detail::OptionMap &options);
 
-	Status Link(const Remote *clusters, size_t n, Status *rets,
+	Status Link(const detail::Remote *clusters, size_t n, Status *rets,
 		    int32_t timeout_ms);
-	Status Unlink(const Remote *clusters, size_t n, Status *rets,
+	Status Unlink(const detail::Remote *clusters, size_t n, Status *rets,
 		      int32_t timeout_ms, bool force);
 
 	Status Register(const CacheDesc &desc,

@@ -26,8 +26,9 @@ void Note(Status &ret, Status st, Status &first)
 }
 }  // namespace
 
-Status LlmDataDist::Impl::Link(const Remote *clusters, size_t n,
-			       Status *rets, int32_t timeout_ms)
+Status LlmDataDist::LlmDataDistImpl::Link(const detail::Remote *clusters,
+					  size_t n, Status *rets,
+					  int32_t timeout_ms)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	Status first = LLM_SUCCESS;
@@ -42,7 +43,7 @@ Status LlmDataDist::Impl::Link(const Remote *clusters, size_t n,
 		return LLM_PARAM_INVALID;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const Remote &c = clusters[i];
+		const detail::Remote &c = clusters[i];
 		Status &ret = rets[i];
 		std::string name;
 
@@ -110,8 +111,9 @@ Status LlmDataDist::Impl::Link(const Remote *clusters, size_t n,
 	return first;
 }
 
-Status LlmDataDist::Impl::Unlink(const Remote *clusters, size_t n,
-				 Status *rets, int32_t timeout_ms, bool force)
+Status LlmDataDist::LlmDataDistImpl::Unlink(const detail::Remote *clusters,
+					    size_t n, Status *rets,
+					    int32_t timeout_ms, bool force)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	Status first = LLM_SUCCESS;
@@ -126,7 +128,7 @@ Status LlmDataDist::Impl::Unlink(const Remote *clusters, size_t n,
 		return LLM_PARAM_INVALID;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const Remote &c = clusters[i];
+		const detail::Remote &c = clusters[i];
 		Status &ret = rets[i];
 		auto it = peers_.find(c.cluster_id);
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The public class: each method hands its call to the Impl (impl.h), so
- * the class itself is one pointer, as CANN's is.  The four calls CANN's
- * own hixl backend does not offer (docs/zh/api/cpp/unsupported-interface.md
- * of hicann/hixl) answer LLM_FEATURE_NOT_ENABLED, as they do there.
+ * The public class: each method hands its call to the LlmDataDistImpl
+ * (impl.h), so the class itself is one pointer, as CANN's is.  The four
+ * calls CANN's own hixl backend does not offer
+ * (docs/zh/api/cpp/unsupported-interface.md of hicann/hixl) answer
+ * LLM_FEATURE_NOT_ENABLED, as they do there.
  */
 #include <new>
 
@@ -11,8 +12,35 @@
 
 namespace llm_datadist {
 
+namespace {
+/*
+ * The clusters as the links need them; pointers into @clusters, which
+ * the caller holds for the call.
+ */
+std::vector<detail::Remote> Remotes(const std::vector<ClusterInfo> &clusters)
+{
+	std::vector<detail::Remote> v;
+
+	v.reserve(clusters.size());
+	for (const auto &c : clusters) {
+		detail::Remote r = {
+			c.remote_cluster_id, nullptr, 0U,
+			static_cast<uint32_t>(c.remote_ip_infos.size()),
+			static_cast<uint32_t>(c.local_ip_infos.size())
+		};
+
+		if (!c.remote_ip_infos.empty()) {
+			r.ip = c.remote_ip_infos[0].ip.GetString();
+			r.port = c.remote_ip_infos[0].port;
+		}
+		v.push_back(r);
+	}
+	return v;
+}
+}  // namespace
+
 LlmDataDist::LlmDataDist(uint64_t cluster_id, LlmRole role)
-	: impl_(new (std::nothrow) Impl(cluster_id, role))
+	: impl_(new (std::nothrow) LlmDataDistImpl(cluster_id, role))
 {
 }
 
@@ -25,10 +53,10 @@ LlmDataDist::~LlmDataDist() = default;
 			return LLM_FAILED;   \
 	} while (0)
 
-Status LlmDataDist::InitializeWith(const Option *options, size_t n)
+Status LlmDataDist::Initialize(const std::map<AscendString, AscendString> &options)
 {
 	IMPL_OR_FAIL();
-	return impl_->Initialize(Impl::ToMap(options, n));
+	return impl_->Initialize(LlmDataDistImpl::ToMap(options));
 }
 
 void LlmDataDist::Finalize()
@@ -37,24 +65,35 @@ void LlmDataDist::Finalize()
 		impl_->Finalize();
 }
 
-Status LlmDataDist::SetRoleWith(LlmRole role, const Option *options, size_t n)
+Status LlmDataDist::SetRole(LlmRole role,
+			    const std::map<AscendString, AscendString> &options)
 {
 	IMPL_OR_FAIL();
-	return impl_->SetRole(role, Impl::ToMap(options, n));
+	return impl_->SetRole(role, LlmDataDistImpl::ToMap(options));
 }
 
-Status LlmDataDist::LinkWith(const Remote *clusters, size_t n, Status *rets,
-			     int32_t timeout_in_millis)
+/* @rets gets one status per cluster, LLM_SUCCESS until a link says otherwise. */
+Status LlmDataDist::LinkLlmClusters(const std::vector<ClusterInfo> &clusters,
+				    std::vector<Status> &rets,
+				    int32_t timeout_in_millis)
 {
+	std::vector<detail::Remote> v = Remotes(clusters);
+
+	rets.assign(v.size(), LLM_SUCCESS);
 	IMPL_OR_FAIL();
-	return impl_->Link(clusters, n, rets, timeout_in_millis);
+	return impl_->Link(v.data(), v.size(), rets.data(), timeout_in_millis);
 }
 
-Status LlmDataDist::UnlinkWith(const Remote *clusters, size_t n, Status *rets,
-			       int32_t timeout_in_millis, bool force_flag)
+Status LlmDataDist::UnlinkLlmClusters(const std::vector<ClusterInfo> &clusters,
+				      std::vector<Status> &rets,
+				      int32_t timeout_in_millis, bool force_flag)
 {
+	std::vector<detail::Remote> v = Remotes(clusters);
+
+	rets.assign(v.size(), LLM_SUCCESS);
 	IMPL_OR_FAIL();
-	return impl_->Unlink(clusters, n, rets, timeout_in_millis, force_flag);
+	return impl_->Unlink(v.data(), v.size(), rets.data(), timeout_in_millis,
+			     force_flag);
 }
 
 Status LlmDataDist::AllocateCache(const CacheDesc &, Cache &)

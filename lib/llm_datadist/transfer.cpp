@@ -24,7 +24,7 @@ using detail::FromAdxl;
 using detail::Geometry;
 using detail::TensorPairs;
 
-Status LlmDataDist::Impl::FindLocal(int64_t cache_id, Geometry &g)
+Status LlmDataDist::LlmDataDistImpl::FindLocal(int64_t cache_id, Geometry &g)
 {
 	std::lock_guard<std::mutex> lock(caches_mu_);
 	auto it = caches_.find(cache_id);
@@ -37,8 +37,8 @@ Status LlmDataDist::Impl::FindLocal(int64_t cache_id, Geometry &g)
 	return LLM_SUCCESS;
 }
 
-Status LlmDataDist::Impl::FindRemote(uint64_t cluster_id, int64_t cache_id,
-				 std::string &peer, Geometry &g)
+Status LlmDataDist::LlmDataDistImpl::FindRemote(uint64_t cluster_id, int64_t cache_id,
+						std::string &peer, Geometry &g)
 {
 	auto it = peers_.find(cluster_id);
 	uint32_t answer = 0;
@@ -91,10 +91,10 @@ Status LlmDataDist::Impl::FindRemote(uint64_t cluster_id, int64_t cache_id,
  * Both caches of a pull or a push and the tensors paired between them:
  * from the peer's into ours (a pull) or from ours into the peer's.
  */
-Status LlmDataDist::Impl::Resolve(int64_t local_id, const CacheIndex &remote,
-				  const KvCacheExtParam &p, bool push,
-				  Geometry &gl, Geometry &gr, TensorPairs &pairs,
-				  std::string &peer)
+Status LlmDataDist::LlmDataDistImpl::Resolve(int64_t local_id, const CacheIndex &remote,
+					     const KvCacheExtParam &p, bool push,
+					     Geometry &gl, Geometry &gr, TensorPairs &pairs,
+					     std::string &peer)
 {
 	Status st;
 
@@ -108,8 +108,8 @@ Status LlmDataDist::Impl::Resolve(int64_t local_id, const CacheIndex &remote,
 					    gl.num_tensors(), false, pairs);
 }
 
-Status LlmDataDist::Impl::Move(const std::string &peer, adxl_transfer_op op,
-			       const std::vector<adxl_transfer_desc> &descs)
+Status LlmDataDist::LlmDataDistImpl::Move(const std::string &peer, adxl_transfer_op op,
+					  const std::vector<adxl_transfer_desc> &descs)
 {
 	adxl_status_t st = adxl_transfer_sync(engine_, peer.c_str(), op,
 					      descs.data(), descs.size(),
@@ -188,9 +188,9 @@ void AddBlocks(const TensorPairs &pairs, const std::vector<uint64_t> &src,
 
 }  // namespace
 
-Status LlmDataDist::Impl::PullCache(const CacheIndex &src, const Cache &dst,
-				    uint32_t batch_index, int64_t size,
-				    const KvCacheExtParam &p)
+Status LlmDataDist::LlmDataDistImpl::PullCache(const CacheIndex &src, const Cache &dst,
+					       uint32_t batch_index, int64_t size,
+					       const KvCacheExtParam &p)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::vector<adxl_transfer_desc> descs;
@@ -229,10 +229,10 @@ Status LlmDataDist::Impl::PullCache(const CacheIndex &src, const Cache &dst,
 	return Move(peer, ADXL_READ, descs);
 }
 
-Status LlmDataDist::Impl::PullBlocks(const CacheIndex &src, const Cache &dst,
-				     const std::vector<uint64_t> &src_blocks,
-				     const std::vector<uint64_t> &dst_blocks,
-				     const KvCacheExtParam &p)
+Status LlmDataDist::LlmDataDistImpl::PullBlocks(const CacheIndex &src, const Cache &dst,
+						const std::vector<uint64_t> &src_blocks,
+						const std::vector<uint64_t> &dst_blocks,
+						const KvCacheExtParam &p)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::vector<adxl_transfer_desc> descs;
@@ -258,9 +258,9 @@ Status LlmDataDist::Impl::PullBlocks(const CacheIndex &src, const Cache &dst,
 	return Move(peer, ADXL_READ, descs);
 }
 
-Status LlmDataDist::Impl::PushCache(const Cache &src, const CacheIndex &dst,
-				    uint32_t src_batch_index, int64_t size,
-				    const KvCacheExtParam &p)
+Status LlmDataDist::LlmDataDistImpl::PushCache(const Cache &src, const CacheIndex &dst,
+					       uint32_t src_batch_index, int64_t size,
+					       const KvCacheExtParam &p)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::vector<adxl_transfer_desc> descs;
@@ -297,10 +297,10 @@ Status LlmDataDist::Impl::PushCache(const Cache &src, const CacheIndex &dst,
 	return Move(peer, ADXL_WRITE, descs);
 }
 
-Status LlmDataDist::Impl::PushBlocks(const Cache &src, const CacheIndex &dst,
-				     const std::vector<uint64_t> &src_blocks,
-				     const std::vector<uint64_t> &dst_blocks,
-				     const KvCacheExtParam &p)
+Status LlmDataDist::LlmDataDistImpl::PushBlocks(const Cache &src, const CacheIndex &dst,
+						const std::vector<uint64_t> &src_blocks,
+						const std::vector<uint64_t> &dst_blocks,
+						const KvCacheExtParam &p)
 {
 	std::lock_guard<std::mutex> api(api_mu_);
 	std::vector<adxl_transfer_desc> descs;

@@ -58,7 +58,7 @@ for sym in $(grep '^_Z' "$tmp/all"); do
 		{ echo "FAIL $lib: $dem has version '$ver', its node is $node"; status=1; }
 	cls=${matched%::\*}
 	cls=${cls##*::}
-	cat "$@" | grep -Eq "class( [^ ]*\))? $cls\b" ||
+	cat "$@" | grep -Eq "class( [^ ]*)? $cls\b" ||
 		{ echo "FAIL $lib: $dem: class $cls not declared in a public header"; status=1; }
 done
 

@@ -12,6 +12,28 @@
 
 using namespace llm_datadist;
 
+/*
+ * The entry points programs built against memreg's header before 1.1.0's
+ * last change call (its inline Initialize and LinkLlmClusters did):
+ * lib/llm_datadist/compat.cpp keeps them.
+ */
+struct OldOption {
+	const char *key;
+	const char *value;
+};
+struct OldRemote {
+	uint64_t cluster_id;
+	const char *ip;
+	uint16_t port;
+	uint32_t n_remote;
+	uint32_t n_local;
+};
+Status OldInitializeWith(LlmDataDist *self, const OldOption *o, size_t n)
+	__asm__("_ZN12llm_datadist11LlmDataDist14InitializeWithEPKNS0_6OptionEm");
+Status OldLinkWith(LlmDataDist *self, const OldRemote *c, size_t n,
+		   Status *rets, int32_t timeout)
+	__asm__("_ZN12llm_datadist11LlmDataDist8LinkWithEPKNS0_6RemoteEmPji");
+
 static int failures;
 
 static void Expect(const char *what, Status got, Status want)
@@ -48,6 +70,18 @@ int main()
 	Expect("LinkLlmClusters uninitialized is FAILED",
 	       dd.LinkLlmClusters({ c }, rets), LLM_FAILED);
 	Expect("... with one status per cluster", rets.size() == 1 ? 0 : 1, 0);
+
+	const OldOption old_opts[] = { { OPTION_DEVICE_ID, "0" },
+				       { OPTION_LISTEN_IP_INFO, "127.0.0.1:x" } };
+	const OldRemote old_remote = { 7, "127.0.0.1", 26001, 1, 0 };
+	Status old_ret = 0xdead;
+
+	Expect("the old InitializeWith: a bad listen address is PARAM_INVALID",
+	       OldInitializeWith(&dd, old_opts, 2), LLM_PARAM_INVALID);
+	Expect("the old LinkWith uninitialized is FAILED",
+	       OldLinkWith(&dd, &old_remote, 1, &old_ret, 1000), LLM_FAILED);
+	Expect("... its status LLM_SUCCESS, as its caller set it", old_ret,
+	       LLM_SUCCESS);
 	dd.Finalize();
 	return failures;
 }
