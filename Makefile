@@ -1,6 +1,8 @@
 # memreg - top-level build.
 #
-#   make            the library and the tool (what make install installs)
+#   make            the library, the tool and the Python packages (what
+#                   make install installs; the packages where python3-dev
+#                   and pybind11-dev are)
 #   make all        ... and the test programs (userspace)
 #   make module     memreg.ko for KDIR (default: the running kernel)
 #   make check      install what is missing, build, run every test; ends
@@ -30,15 +32,19 @@ KDIR		?= /lib/modules/$(KVER)/build
 # the README's Install section names; `make all` adds the test programs,
 # which need the test rig's (scripts/install-deps).
 .DEFAULT_GOAL := build
-build: lib tool
+build: lib tool python
 
-all: lib tool tests
+all: lib tool python tests
 
 lib:
 	$(MAKE) -C lib BUILD=$(BUILD)
 
 tool:
 	$(MAKE) -C tools/memreg BUILD=$(BUILD)
+
+# hixl and llm_datadist (python/Makefile), on lib's libraries.
+python: lib
+	$(MAKE) -C python BUILD=$(BUILD)
 
 # The VM suite runs the library's example against the real module too.
 tests: lib
@@ -75,4 +81,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: build all lib tool tests module check check-quick demo fuzz bench install uninstall clean
+.PHONY: build all lib tool python tests module check check-quick demo fuzz bench install uninstall clean
