@@ -27,7 +27,7 @@ MODES	:= $(or $(CHECK_MODES),root user)
 RDMA	:= $(or $(CHECK_RDMA),1)
 has	= $(filter $(1),$(KERNELS))
 
-UNIT_SUITES := core tool adxl llm_datadist acl mstx rdma securec
+UNIT_SUITES := core tool adxl llm_datadist acl mstx rdma securec python
 
 HOST_LEGS := $(UNIT_SUITES:%=unit-%) style install dkms
 VM_LEGS	:= $(foreach k,debug 6.12 6.1,$(if $(call has,$(k)),vm-$(k))) \
