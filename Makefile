@@ -46,11 +46,13 @@ tool:
 python: lib
 	$(MAKE) -C python BUILD=$(BUILD)
 
-# The VM suite runs the library's example against the real module too.
-tests: lib
+# The VM suite runs the library's example against the real module too,
+# and the Python packages with the python3 of tests/vm/python-tree.
+tests: lib python
 	$(MAKE) -C tests/vm/progs BUILD=$(BUILD)
 	$(MAKE) -C examples BUILD=$(BUILD)
 	cp $(BUILD)/examples/register $(BUILD)/tests/bin/example_register
+	tests/vm/python-tree $(BUILD)
 
 module:
 	scripts/build-module $(KDIR) $(BUILD)/kmod/$(KVER)
