@@ -57,7 +57,6 @@ class CacheManager:
         self._datadist = datadist
         self._engine = engine
         self._remote_accessible = remote_accessible
-        self._linked = False
         self._initialized = True
 
     def _live(self):
@@ -65,19 +64,14 @@ class CacheManager:
             raise RuntimeError("llm datadist is not initialized")
         return self._engine
 
-    def _mark_linked(self):
-        self._linked = True
-
     # ------------------------------------------------------- registration
 
     def _register(self, what, cache_desc, addrs, blocks, key, remote_accessible):
         engine = self._live()
         check_type("cache_desc", cache_desc, CacheDesc, allow_none=False)
         check_type("addrs", addrs, list, int, allow_none=False)
+        # Every cache is reachable by the peers that link after it.
         check_type("remote_accessible", remote_accessible, bool)
-        expect(not (self._linked and remote_accessible),
-               f"[{what}] a cache registered after link_clusters cannot be "
-               "remote accessible")
         expect(len(addrs) > 0, f"[{what}] addrs is empty")
         if not blocks:
             expect(len(addrs) == cache_desc.num_tensors,

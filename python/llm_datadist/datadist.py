@@ -156,7 +156,6 @@ class LLMDataDist:
                    "local_ip_info_list is empty: append_local_ip_info, or "
                    "set local_comm_res")
         code, codes = self._engine.link(tuples, timeout)
-        self._cache_manager._mark_linked()
         return to_status(code), [to_status(c) for c in codes]
 
     def unlink_clusters(self, clusters, timeout=3000, force=False):

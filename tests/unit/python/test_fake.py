@@ -359,10 +359,10 @@ class DataDistPair(unittest.TestCase):
         self.assertEqual(code(dm.allocate_cache,
                               ld.CacheDesc(1, [1, 8], ld.DataType.DT_UINT8)),
                          S.LLM_FEATURE_NOT_ENABLED)
-        # A cache registered after the link cannot be remote accessible.
+        # A tensor overlapping a registered one (the engine's rule).
         self.assertEqual(code(dm.register_cache,
                               ld.CacheDesc(1, [1, 8], ld.DataType.DT_UINT8),
-                              [self.d_flat[0]], remote_accessible=True),
+                              [self.d_flat[0] + 8], remote_accessible=True),
                          S.LLM_PARAM_INVALID)
         # switch_role with a link up.
         self.assertEqual(code(self.d.switch_role, ld.LLMRole.PROMPT, {}),
