@@ -1,6 +1,8 @@
 # memreg - top-level build.
 #
-#   make            the library and the tool (what make install installs)
+#   make            the library, the tool and the Python packages (what
+#                   make install installs; the packages where python3-dev
+#                   and pybind11-dev are)
 #   make all        ... and the test programs (userspace)
 #   make module     memreg.ko for KDIR (default: the running kernel)
 #   make check      install what is missing, build, run every test; ends
@@ -30,9 +32,9 @@ KDIR		?= /lib/modules/$(KVER)/build
 # the README's Install section names; `make all` adds the test programs,
 # which need the test rig's (scripts/install-deps).
 .DEFAULT_GOAL := build
-build: lib tool
+build: lib tool python
 
-all: lib tool tests
+all: lib tool python tests
 
 lib:
 	$(MAKE) -C lib BUILD=$(BUILD)
@@ -40,11 +42,17 @@ lib:
 tool:
 	$(MAKE) -C tools/memreg BUILD=$(BUILD)
 
-# The VM suite runs the library's example against the real module too.
-tests: lib
+# hixl and llm_datadist (python/Makefile), on lib's libraries.
+python: lib
+	$(MAKE) -C python BUILD=$(BUILD)
+
+# The VM suite runs the library's example against the real module too,
+# and the Python packages with the python3 of tests/vm/python-tree.
+tests: lib python
 	$(MAKE) -C tests/vm/progs BUILD=$(BUILD)
 	$(MAKE) -C examples BUILD=$(BUILD)
 	cp $(BUILD)/examples/register $(BUILD)/tests/bin/example_register
+	tests/vm/python-tree $(BUILD)
 
 module:
 	scripts/build-module $(KDIR) $(BUILD)/kmod/$(KVER)
@@ -75,4 +83,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: build all lib tool tests module check check-quick demo fuzz bench install uninstall clean
+.PHONY: build all lib tool python tests module check check-quick demo fuzz bench install uninstall clean

@@ -32,7 +32,7 @@ MODES	:= $(or $(CHECK_MODES),root user)
 RDMA	:= $(or $(CHECK_RDMA),1)
 has	= $(filter $(1),$(KERNELS))
 
-UNIT_SUITES := core tool adxl llm_datadist abi acl mstx rdma securec
+UNIT_SUITES := core tool adxl llm_datadist abi acl mstx rdma securec python
 
 HOST_LEGS := $(UNIT_SUITES:%=unit-%) style install dkms
 VM_LEGS	:= $(foreach k,debug 6.12 6.1,$(if $(call has,$(k)),vm-$(k))) \
@@ -92,8 +92,14 @@ VM_ROOT_6.12	:= all
 # which the user cannot make); run again as the user after the root run in
 # the same boot, its MemFree deltas measured the root run's leftovers being
 # freed (4620 B an import against a bound of 2048, fresh-ci 2026-11-27).
-VM_USER_6.12	:= -audit
-VM_ROOT_6.1	:= -acl -adxl -mstx
+# python.sh (the Python packages, two processes each) as root, on 6.12
+# alone: library code, like acl.sh and adxl.sh.  Its python3 is
+# tests/vm/python-tree's, added to this leg's VM only (6 MB gzipped in
+# the initramfs); the case skips in a VM without it.
+VM_USER_6.12	:= -audit -python
+VM_ADD_6.12	= $(if $(wildcard $(BUILD)/pyvm/bin/python3),--add $(BUILD)/pyvm \
+		  --env MEMREG_VM_PYTHON=$(BUILD)/pyvm)
+VM_ROOT_6.1	:= -acl -adxl -mstx -python
 VM_USER_6.1	:= itest_ adversary limits
 VM_ROOT_debug	:= $(VM_ROOT_6.1)
 # As the user on the debug kernel, only the hostile user and the limits:
@@ -110,7 +116,7 @@ mode	= $(if $(filter $(2),$(MODES)),$(1),none)
 leg-vm-%:
 	@$(LEG) vm-$* --vm --secs $$(($(VM_SECS_$*) + 120)) -- \
 		$(VMRUN) --kernel $* --timeout $(VM_SECS_$*) \
-		--add /usr/bin/jq --modparam dev_capacity=$$((256 << 20)) -- \
+		--add /usr/bin/jq $(VM_ADD_$*) --modparam dev_capacity=$$((256 << 20)) -- \
 		boot-legs "$(call mode,$(VM_ROOT_$*),root)" \
 		"$(call mode,$(VM_USER_$*),user)" $(VM_EXTRA_$*)
 
