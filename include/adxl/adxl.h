@@ -13,6 +13,8 @@
  * transport is added.
  *
  * Every function returns an adxl_status_t with the values of adxl::Status.
+ * A call on an engine that is not initialised (or finalized since) is
+ * ADXL_FAILED, whatever its other arguments, as in hixl.
  * Failures other than bad arguments are logged on stderr, prefixed
  * "adxl: ", and the last message of the calling thread is kept for
  * adxl_last_error().  An engine may be used from several threads at once,

@@ -482,6 +482,13 @@ struct adxl_engine {
 	pthread_t ca_worker;
 };
 
+/* engine.c */
+/*
+ * ADXL_SUCCESS if @e is initialised, else ADXL_FAILED, logged for @op.
+ * Every call on an engine checks this before its arguments, as hixl does.
+ */
+adxl_status_t adxl__ready(const struct adxl_engine *e, const char *op);
+
 /* regs.c */
 adxl_status_t adxl__regs_hello(struct adxl_engine *e, struct adxl_hello *h);
 void adxl__regs_drop_all(struct adxl_engine *e);

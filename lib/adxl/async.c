@@ -91,15 +91,16 @@ adxl_status_t adxl_transfer_async_ex(adxl_engine_t *e,
 	adxl_status_t st;
 	int err;
 
-	if (!e || !remote_engine || !req)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "TransferAsync");
+	if (st)
+		return st;
+	if (!remote_engine || !req)
 		return ADXL_PARAM_INVALID;
 	st = adxl__check_descs(op, descs, n_descs);
 	if (st)
 		return st;
-	if (!e->initialised) {
-		adxl__err("TransferAsync: the engine is not initialised");
-		return ADXL_FAILED;
-	}
 	p = adxl__peer_for_op(e, remote_engine, 1000, &st);
 	if (!p)
 		return st;
@@ -168,6 +169,9 @@ adxl_status_t adxl_get_transfer_status(adxl_engine_t *e,
 
 	if (!e || !status)
 		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "GetTransferStatus");
+	if (st)
+		return st;
 	if (!req) {
 		adxl__err("GetTransferStatus: NULL request");
 		return ADXL_FAILED;
@@ -212,8 +216,14 @@ adxl_status_t adxl_get_transfer_statuses(adxl_engine_t *e, uint32_t max_count,
 	struct adxl_transfer_result *res = NULL;
 	struct adxl_req **all = NULL, **rp, *r;
 	size_t i, n = 0, n_res = 0;
+	adxl_status_t st;
 
-	if (!e || !fn)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "GetTransferStatus");
+	if (st)
+		return st;
+	if (!fn)
 		return ADXL_PARAM_INVALID;
 	if (!max_count)
 		return ADXL_SUCCESS;

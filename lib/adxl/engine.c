@@ -67,6 +67,14 @@ static void adxl_engine_destroy_bare(struct adxl_engine *e)
 	free(e);
 }
 
+adxl_status_t adxl__ready(const struct adxl_engine *e, const char *op)
+{
+	if (e->initialised)
+		return ADXL_SUCCESS;
+	adxl__err("%s: the engine is not initialised", op);
+	return ADXL_FAILED;
+}
+
 /* A decimal integer in [lo, hi], all of @s. */
 static bool int_in(const char *s, long lo, long hi, long *out)
 {

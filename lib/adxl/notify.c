@@ -106,13 +106,15 @@ void adxl__notify_drop_all(struct adxl_engine *e)
 adxl_status_t adxl_get_notifies(adxl_engine_t *e, adxl_notify_fn fn, void *arg)
 {
 	struct adxl_notify *head, *n;
+	adxl_status_t st;
 
-	if (!e || !fn)
+	if (!e)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("GetNotifies: the engine is not initialised");
-		return ADXL_FAILED;
-	}
+	st = adxl__ready(e, "GetNotifies");
+	if (st)
+		return st;
+	if (!fn)
+		return ADXL_PARAM_INVALID;
 	head = take_all(e);
 	for (n = head; n; n = n->next)
 		fn(n->name, n->name_len, n->msg, n->msg_len, arg);
@@ -197,14 +199,15 @@ adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
 	uint32_t seq, status = ADXL_FAILED;
 	int ret;
 
-	if (!e || !remote_engine || timeout_ms <= 0 ||
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "SendNotify");
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0 ||
 	    (name_len && !name) || (msg_len && !msg) ||
 	    name_len > ADXL_NOTIFY_MAX_LEN || msg_len > ADXL_NOTIFY_MAX_LEN)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("SendNotify: the engine is not initialised");
-		return ADXL_FAILED;
-	}
 	p = adxl__peer_for_op(e, remote_engine, timeout_ms, &st);
 	if (!p)
 		return st;

@@ -344,12 +344,13 @@ adxl_status_t adxl_connect(adxl_engine_t *e, const char *remote_engine,
 {
 	adxl_status_t st;
 
-	if (!e || !remote_engine || timeout_ms <= 0)
+	if (!e)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("Connect: the engine is not initialised");
-		return ADXL_FAILED;
-	}
+	st = adxl__ready(e, "Connect");
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0)
+		return ADXL_PARAM_INVALID;
 	/* One Connect at a time: two to the same peer must not both succeed. */
 	pthread_mutex_lock(&e->conn_lock);
 	st = adxl__connect_locked(e, remote_engine, timeout_ms);
@@ -392,14 +393,16 @@ adxl_status_t adxl_disconnect(adxl_engine_t *e, const char *remote_engine,
 {
 	struct adxl_name addr;
 	struct adxl_peer *p;
+	adxl_status_t st;
 
-	if (!e || !remote_engine || timeout_ms <= 0 ||
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "Disconnect");
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0 ||
 	    adxl__parse_name(remote_engine, &addr))
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("Disconnect: the engine is not initialised");
-		return ADXL_FAILED;
-	}
 	p = unlink_peer(e, remote_engine);
 	if (!p)
 		return ADXL_NOT_CONNECTED;

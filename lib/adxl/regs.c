@@ -84,12 +84,13 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 	size_t i;
 	int err;
 
-	if (!e || !mem || !handle)
+	if (!e)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("RegisterMem: the engine is not initialised");
-		return ADXL_FAILED;
-	}
+	st = adxl__ready(e, "RegisterMem");
+	if (st)
+		return st;
+	if (!mem || !handle)
+		return ADXL_PARAM_INVALID;
 	if (!mem->addr || !mem->len || mem->addr + mem->len < mem->addr ||
 	    (type != ADXL_MEM_HOST && type != ADXL_MEM_DEVICE))
 		return ADXL_PARAM_INVALID;
@@ -176,9 +177,16 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 adxl_status_t adxl_deregister_mem(adxl_engine_t *e, adxl_mem_handle_t handle)
 {
 	uint64_t id = (uintptr_t)handle;
+	adxl_status_t st;
 	size_t i;
 
-	if (!e || !handle)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	/* Not initialised: FAILED, before the handle is looked at (hixl). */
+	st = adxl__ready(e, "DeregisterMem");
+	if (st)
+		return st;
+	if (!handle)
 		return ADXL_PARAM_INVALID;
 
 	pthread_rwlock_wrlock(&e->reg_lock);

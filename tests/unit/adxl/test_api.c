@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The C API's statuses that need no module: argument checks, the calls
- * on an engine that is not initialised, the static helpers.  The run has
+ * The C API's statuses that need no peer: the calls on an engine that is
+ * not initialised, argument checks, the static helpers.  The run has
  * MEMREG_DEVICE pointing at nothing, so Initialize can only fail after its
- * own checks (and says why).
+ * own checks (and says why); the tests of an initialised engine use the
+ * fake module (tests/unit/fake).
  */
 #include <string.h>
 #include <sys/mman.h>
 
 #include "adxl_int.h"
+#include "fake_kernel.h"
 #include "plugged.h"
 #include "tests.h"
 
@@ -25,6 +27,28 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	adxl_engine_destroy(*state);
+	return 0;
+}
+
+/* An initialised engine (client only) on the fake module. */
+static int setup_ready(void **state)
+{
+	adxl_engine_t *e;
+
+	if (fake_kernel_setup() || adxl_engine_create(&e))
+		return -1;
+	if (adxl_initialize(e, "127.0.0.1", NULL, 0)) {
+		adxl_engine_destroy(e);
+		return -1;
+	}
+	*state = e;
+	return 0;
+}
+
+static int teardown_ready(void **state)
+{
+	adxl_engine_destroy(*state);
+	fake_kernel_teardown();
 	return 0;
 }
 
@@ -79,25 +103,67 @@ static void test_initialize_without_module(void **state)
 	assert_int_equal(rdma->conf.service_level, 4);
 }
 
-static void test_not_initialised(void **state)
+/*
+ * hixl: every call on an engine that is not initialised is FAILED, and
+ * that is checked before the arguments (a NULL handle, a timeout of 0, a
+ * bad descriptor are FAILED too).
+ */
+static void every_call_fails(adxl_engine_t *e)
 {
 	struct adxl_mem_desc mem = { 0x1000, 4096 };
 	struct adxl_transfer_desc d = { 0x1000, 0x2000, 64 };
-	adxl_engine_t *e = *state;
+	struct adxl_transfer_desc bad = { 0x1000, 0, 64 };
+	const char *peer = "127.0.0.1:26000";
+	enum adxl_connect_status cs;
 	adxl_transfer_req_t req;
 	adxl_mem_handle_t h;
+	char big[ADXL_NOTIFY_MAX_LEN + 1];
 
+	memset(big, 'x', sizeof(big));
 	assert_int_equal(adxl_register_mem(e, &mem, ADXL_MEM_HOST, &h),
 			 ADXL_FAILED);
-	assert_int_equal(adxl_connect(e, "127.0.0.1:26000", 1000), ADXL_FAILED);
-	assert_int_equal(adxl_disconnect(e, "127.0.0.1:26000", 1000),
+	assert_int_equal(adxl_register_mem(e, NULL, ADXL_MEM_HOST, &h),
 			 ADXL_FAILED);
-	assert_int_equal(adxl_transfer_sync(e, "127.0.0.1:26000", ADXL_READ,
-					    &d, 1, 1000), ADXL_FAILED);
-	assert_int_equal(adxl_transfer_async(e, "127.0.0.1:26000", ADXL_READ,
-					     &d, 1, &req), ADXL_FAILED);
+	assert_int_equal(adxl_deregister_mem(e, (adxl_mem_handle_t)0x77),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_deregister_mem(e, NULL), ADXL_FAILED);
+	assert_int_equal(adxl_connect(e, peer, 1000), ADXL_FAILED);
+	assert_int_equal(adxl_connect(e, peer, 0), ADXL_FAILED);
+	assert_int_equal(adxl_disconnect(e, peer, 1000), ADXL_FAILED);
+	assert_int_equal(adxl_disconnect(e, peer, -1), ADXL_FAILED);
+	assert_int_equal(adxl_connect_async(e, peer, 1000), ADXL_FAILED);
+	assert_int_equal(adxl_connect_async(e, peer, 0), ADXL_FAILED);
+	assert_int_equal(adxl_disconnect_async(e, peer, 1000), ADXL_FAILED);
+	assert_int_equal(adxl_get_async_connect_status(e, peer, &cs),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_get_async_connect_statuses(e, NULL, NULL),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_transfer_sync(e, peer, ADXL_READ, &d, 1, 1000),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_transfer_sync(e, peer, ADXL_READ, &bad, 1, 0),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_transfer_async(e, peer, ADXL_READ, &d, 1, &req),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_transfer_async(e, peer, ADXL_READ, &bad, 1,
+					     &req), ADXL_FAILED);
+	assert_int_equal(adxl_get_transfer_statuses(e, 8, 0, NULL, NULL),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_send_notify(e, peer, "n", 1, "m", 1, 1000),
+			 ADXL_FAILED);
+	assert_int_equal(adxl_send_notify(e, peer, big, sizeof(big), "m", 1,
+					  0), ADXL_FAILED);
+	assert_int_equal(adxl_get_notifies(e, NULL, NULL), ADXL_FAILED);
+	assert_non_null(strstr(adxl_last_error(), "not initialised"));
+}
+
+static void test_every_call_before_initialize_fails(void **state)
+{
+	adxl_engine_t *e = *state;
+
+	every_call_fails(e);
 	/* Finalize of an engine never initialised is harmless. */
 	adxl_finalize(e);
+	every_call_fails(e);
 }
 
 static void test_param_invalid(void **state)
@@ -149,6 +215,14 @@ static void test_deregister_unknown(void **state)
 	/* An unknown handle is SUCCESS in the reference (with a warning). */
 	assert_int_equal(adxl_deregister_mem(*state, (adxl_mem_handle_t)0x77),
 			 ADXL_SUCCESS);
+}
+
+static void test_every_call_after_finalize_fails(void **state)
+{
+	adxl_engine_t *e = *state;
+
+	adxl_finalize(e);
+	every_call_fails(e);
 }
 
 static void test_transfer_status(void **state)
@@ -222,10 +296,16 @@ int test_api_group(void)
 		cmocka_unit_test_setup_teardown(test_initialize_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_initialize_without_module,
 						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_not_initialised, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_param_invalid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_deregister_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transfer_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_call_before_initialize_fails,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_call_after_finalize_fails,
+						setup_ready, teardown_ready),
+		cmocka_unit_test_setup_teardown(test_param_invalid, setup_ready,
+						teardown_ready),
+		cmocka_unit_test_setup_teardown(test_deregister_unknown,
+						setup_ready, teardown_ready),
+		cmocka_unit_test_setup_teardown(test_transfer_status, setup_ready,
+						teardown_ready),
 		cmocka_unit_test(test_capability),
 		cmocka_unit_test(test_malloc_free),
 	};
