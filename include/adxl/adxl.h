@@ -111,7 +111,9 @@ void adxl_engine_destroy(adxl_engine_t *engine);
  * Opens the memreg module and, for a name with a port, listens on it.
  * Options (adxl.* keys of adxl_types.h, with or without the prefix) are
  * checked as the reference documents; unknown keys are ignored with a
- * warning.  A second call without adxl_finalize() is ADXL_FAILED.
+ * warning.  A second call without adxl_finalize() checks its name and
+ * options first (ADXL_PARAM_INVALID), then is ADXL_FAILED; the engine
+ * keeps running as it was.
  */
 adxl_status_t adxl_initialize(adxl_engine_t *engine, const char *local_engine,
 			      const struct adxl_option *options,

@@ -180,22 +180,17 @@ static adxl_status_t allow_from_env(struct adxl_engine *e)
 	return ADXL_SUCCESS;
 }
 
-adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
-			      const struct adxl_option *options,
-			      size_t n_options)
+/*
+ * The name and the options into @e (not running): ADXL_SUCCESS, or
+ * ADXL_PARAM_INVALID (logged) with nothing of them kept.
+ */
+static adxl_status_t configure(struct adxl_engine *e, const char *local_engine,
+			       const struct adxl_option *options,
+			       size_t n_options)
 {
-	struct memreg_lib_info info;
 	adxl_status_t st;
 	size_t i;
-	int err;
 
-	if (!e || !local_engine || (n_options && !options))
-		return ADXL_PARAM_INVALID;
-	if (e->initialised) {
-		adxl__err("Initialize: already initialised as %s; Finalize first",
-			  e->name);
-		return ADXL_FAILED;
-	}
 	if (strlen(local_engine) > ADXL_NAME_MAX ||
 	    adxl__parse_name(local_engine, &e->addr)) {
 		adxl__err("Initialize: \"%s\" is not ip, ip:port, [ipv6] or [ipv6]:port",
@@ -222,6 +217,53 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 			return st;
 		}
 	}
+	return ADXL_SUCCESS;
+}
+
+/*
+ * Initialize on an engine that runs: its name and options are checked
+ * first, on an engine of their own (the running one keeps its own), as
+ * hixl parses them before anything else (PARAM_INVALID); good ones are
+ * FAILED, already initialised.
+ */
+static adxl_status_t initialize_again(struct adxl_engine *e,
+				      const char *local_engine,
+				      const struct adxl_option *options,
+				      size_t n_options)
+{
+	struct adxl_engine *scratch;
+	adxl_status_t st;
+
+	if (adxl_engine_create(&scratch))
+		return ADXL_FAILED;
+	st = configure(scratch, local_engine, options, n_options);
+	if (!st) {
+		adxl__allow_free(scratch->allow);
+		scratch->allow = NULL;
+	}
+	adxl_engine_destroy(scratch);
+	if (st)
+		return st;
+	adxl__err("Initialize: already initialised as %s; Finalize first",
+		  e->name);
+	return ADXL_FAILED;
+}
+
+adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
+			      const struct adxl_option *options,
+			      size_t n_options)
+{
+	struct memreg_lib_info info;
+	adxl_status_t st;
+	int err;
+
+	if (!e || !local_engine || (n_options && !options))
+		return ADXL_PARAM_INVALID;
+	if (e->initialised)
+		return initialize_again(e, local_engine, options, n_options);
+	st = configure(e, local_engine, options, n_options);
+	if (st)
+		return st;
 
 	err = memreg_open(&e->ctx);
 	if (err) {

@@ -217,6 +217,40 @@ static void test_deregister_unknown(void **state)
 			 ADXL_SUCCESS);
 }
 
+/*
+ * hixl parses a second Initialize's options before anything else: a bad
+ * one is PARAM_INVALID, as on a new engine; good ones are FAILED (already
+ * initialised), and the running engine keeps its own.
+ */
+static void test_initialize_again_checks_options_first(void **state)
+{
+	static const struct adxl_option bad_pool[] = {
+		{ "AutoConnect", "1" },
+		{ "adxl.BufferPool", "0:8" },
+	};
+	static const struct adxl_option good[] = {
+		{ "AutoConnect", "1" },
+		{ "BufferPool", "2:1" },
+	};
+	adxl_engine_t *e = *state;
+	struct adxl_option opt;
+
+	assert_int_equal(adxl_initialize(e, "127.0.0.1", bad_pool, 2),
+			 ADXL_PARAM_INVALID);
+	opt = (struct adxl_option){ "adxl.RdmaServiceLevel", "8" };
+	assert_int_equal(adxl_initialize(e, "127.0.0.1", &opt, 1),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_initialize(e, "host:1", NULL, 0),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(adxl_initialize(e, "127.0.0.1", good, 2),
+			 ADXL_FAILED);
+	assert_non_null(strstr(adxl_last_error(), "already initialised"));
+	/* Still the engine it was. */
+	assert_true(e->initialised);
+	assert_false(e->auto_connect);
+	assert_string_equal(e->name, "127.0.0.1");
+}
+
 static void test_every_call_after_finalize_fails(void **state)
 {
 	adxl_engine_t *e = *state;
@@ -299,6 +333,8 @@ int test_api_group(void)
 		cmocka_unit_test_setup_teardown(test_every_call_before_initialize_fails,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_call_after_finalize_fails,
+						setup_ready, teardown_ready),
+		cmocka_unit_test_setup_teardown(test_initialize_again_checks_options_first,
 						setup_ready, teardown_ready),
 		cmocka_unit_test_setup_teardown(test_param_invalid, setup_ready,
 						teardown_ready),
