@@ -164,8 +164,9 @@ adxl_status_t adxl_transfer_async(adxl_engine_t *engine,
 /*
  * ADXL_TRANSFER_WAITING while the request runs.  Once it reports COMPLETED
  * (ADXL_SUCCESS) or FAILED (with the transfer's own status: ADXL_FAILED,
- * ADXL_NOT_CONNECTED, ...) the request is released; asking again, or with
- * NULL, is ADXL_FAILED.
+ * ADXL_NOT_CONNECTED, ...) the request is released.  As in hixl, a NULL
+ * request is ADXL_FAILED, one the engine does not know (never made, or
+ * released) ADXL_PARAM_INVALID; every failure sets *status to FAILED.
  */
 adxl_status_t adxl_get_transfer_status(adxl_engine_t *engine,
 				       adxl_transfer_req_t req,

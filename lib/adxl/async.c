@@ -4,7 +4,8 @@
  * started on first use, runs queued requests in order.
  *
  * A request is named by an id, not a pointer, so that a stale or foreign
- * TransferReq is told apart safely (FAILED) instead of being dereferenced.
+ * TransferReq is told apart safely (PARAM_INVALID) instead of being
+ * dereferenced.
  * It is released once COMPLETED or FAILED has been reported, as in the
  * reference.  At most ADXL_ASYNC_MAX_PENDING requests may be unreleased
  * (the HIXL limit): the next is RESOURCE_EXHAUSTED.
@@ -169,6 +170,12 @@ adxl_status_t adxl_get_transfer_status(adxl_engine_t *e,
 
 	if (!e || !status)
 		return ADXL_PARAM_INVALID;
+	/*
+	 * hixl's codes, each with the status FAILED: not initialised and
+	 * a NULL request FAILED, a request it does not know (never made,
+	 * or released once reported done) PARAM_INVALID.
+	 */
+	*status = ADXL_TRANSFER_FAILED;
 	st = adxl__ready(e, "GetTransferStatus");
 	if (st)
 		return st;
@@ -185,7 +192,7 @@ adxl_status_t adxl_get_transfer_status(adxl_engine_t *e,
 		pthread_mutex_unlock(&e->async_lock);
 		adxl__err("GetTransferStatus: unknown request %p (already reported done?)",
 			  req);
-		return ADXL_FAILED;
+		return ADXL_PARAM_INVALID;
 	}
 	if (!r->done) {
 		pthread_mutex_unlock(&e->async_lock);

@@ -259,16 +259,31 @@ static void test_every_call_after_finalize_fails(void **state)
 	every_call_fails(e);
 }
 
-static void test_transfer_status(void **state)
+/*
+ * hixl's codes (TestAdxlEngineGetTransferStatusFalied): a NULL request is
+ * FAILED, one never handed out PARAM_INVALID; either reports FAILED.
+ */
+static void test_transfer_status_of_null_and_unknown_requests(void **state)
 {
 	enum adxl_transfer_status st = ADXL_TRANSFER_WAITING;
 
-	/* NULL request: FAILED; one never handed out: FAILED. */
 	assert_int_equal(adxl_get_transfer_status(*state, NULL, &st),
 			 ADXL_FAILED);
+	assert_int_equal(st, ADXL_TRANSFER_FAILED);
+	st = ADXL_TRANSFER_WAITING;
+	assert_int_equal(adxl_get_transfer_status(*state,
+						  (adxl_transfer_req_t)0x55,
+						  &st), ADXL_PARAM_INVALID);
+	assert_int_equal(st, ADXL_TRANSFER_FAILED);
+	assert_int_equal(adxl_get_transfer_status(*state, NULL, NULL),
+			 ADXL_PARAM_INVALID);
+	/* Not initialised (finalized): FAILED, whatever the request. */
+	adxl_finalize(*state);
+	st = ADXL_TRANSFER_WAITING;
 	assert_int_equal(adxl_get_transfer_status(*state,
 						  (adxl_transfer_req_t)0x55,
 						  &st), ADXL_FAILED);
+	assert_int_equal(st, ADXL_TRANSFER_FAILED);
 }
 
 static void test_capability(void **state)
@@ -340,7 +355,8 @@ int test_api_group(void)
 						teardown_ready),
 		cmocka_unit_test_setup_teardown(test_deregister_unknown,
 						setup_ready, teardown_ready),
-		cmocka_unit_test_setup_teardown(test_transfer_status, setup_ready,
+		cmocka_unit_test_setup_teardown(test_transfer_status_of_null_and_unknown_requests,
+						setup_ready,
 						teardown_ready),
 		cmocka_unit_test(test_capability),
 		cmocka_unit_test(test_malloc_free),
