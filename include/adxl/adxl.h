@@ -209,7 +209,10 @@ typedef void (*adxl_transfer_result_fn)(const struct adxl_transfer_result *r,
  * Every unreleased request, oldest first, to @fn, at most @max_count of
  * them; with @skip_waiting those still running are not reported.  A
  * request reported COMPLETED or FAILED is released, as by
- * adxl_get_transfer_status().  ADXL_SUCCESS unless the arguments are bad.
+ * adxl_get_transfer_status().  As hixl, only an engine whose options
+ * select hixl's client/server engine answers (LocalCommRes {"version":
+ * "1.3"}, or GlobalResourceConfig's comm_resource_config.protocol_desc
+ * with "uboe:device" or "ub_rtp:device"); any other is ADXL_UNSUPPORTED.
  */
 adxl_status_t adxl_get_transfer_statuses(adxl_engine_t *engine,
 					 uint32_t max_count, int skip_waiting,

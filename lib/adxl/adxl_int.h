@@ -416,6 +416,12 @@ struct adxl_engine {
 	char *name;
 	struct adxl_name addr;
 	bool auto_connect;
+	/*
+	 * The options select what hixl calls its client/server engine
+	 * (LocalCommRes version 1.3, or protocol_desc uboe:device or
+	 * ub_rtp:device): the one that answers the batch GetTransferStatus.
+	 */
+	bool hixl_cs;
 	/* option Transport: its row of adxl__transports[]; NULL: auto */
 	const struct adxl_transport_ops *transport;
 	struct adxl_allow *allow;	/* remote hosts served; NULL: none */
@@ -481,6 +487,16 @@ struct adxl_engine {
 	bool ca_running, ca_stop;
 	pthread_t ca_worker;
 };
+
+/* json.c: hixl's JSON options */
+/* 0 if @text is one JSON value and nothing more, else -1; is it an object. */
+int adxl__json_check(const char *text, bool *is_object);
+/*
+ * Whether JSON text @text (checked) is an object whose member @key is
+ * the string @want, or an array with that string among its elements.
+ */
+bool adxl__json_member_has(const char *text, const char *key,
+			   const char *want);
 
 /* engine.c */
 /*

@@ -232,6 +232,14 @@ adxl_status_t adxl_get_transfer_statuses(adxl_engine_t *e, uint32_t max_count,
 		return st;
 	if (!fn)
 		return ADXL_PARAM_INVALID;
+	/*
+	 * hixl answers the batch form only in its client/server engine; its
+	 * default engine, the one this is, says UNSUPPORTED.
+	 */
+	if (!e->hixl_cs) {
+		adxl__err("GetTransferStatus(args): UNSUPPORTED, as hixl without LocalCommRes version 1.3 or a protocol_desc with uboe:device or ub_rtp:device; ask each request with GetTransferStatus(req)");
+		return ADXL_UNSUPPORTED;
+	}
 	if (!max_count)
 		return ADXL_SUCCESS;
 	pthread_mutex_lock(&e->async_lock);

@@ -99,6 +99,42 @@ static bool key_is(const char *key, const char *name)
 	return !strcmp(key, name);
 }
 
+/*
+ * hixl's JSON options describe hardware (ranktables, channel pools) and
+ * are ignored here, except that they must be JSON, as hixl refuses them
+ * otherwise (PARAM_INVALID; GlobalResourceConfig must be an object), and
+ * that they select hixl's client/server engine (docs/zh/api/cpp/
+ * HIXL-interface.md, the batch GetTransferStatus): LocalCommRes of
+ * version "1.3", or a comm_resource_config.protocol_desc with
+ * "uboe:device" or "ub_rtp:device".  An empty value is no value.
+ */
+static adxl_status_t json_option(struct adxl_engine *e, const char *key,
+				 const char *val)
+{
+	static const char desc[] = "comm_resource_config.protocol_desc";
+	bool object;
+
+	if (!*val)
+		return ADXL_SUCCESS;
+	if (adxl__json_check(val, &object)) {
+		adxl__err("Initialize: option %s is not JSON", key);
+		return ADXL_PARAM_INVALID;
+	}
+	if (key_is(key, "LocalCommRes")) {
+		if (adxl__json_member_has(val, "version", "1.3"))
+			e->hixl_cs = true;
+		return ADXL_SUCCESS;
+	}
+	if (!object) {
+		adxl__err("Initialize: option %s is not a JSON object", key);
+		return ADXL_PARAM_INVALID;
+	}
+	if (adxl__json_member_has(val, desc, "uboe:device") ||
+	    adxl__json_member_has(val, desc, "ub_rtp:device"))
+		e->hixl_cs = true;
+	return ADXL_SUCCESS;
+}
+
 static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 				  const char *val)
 {
@@ -149,8 +185,9 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 		e->allow = a;
 		return ADXL_SUCCESS;
 	}
-	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig") ||
-	    key_is(key, "EnableUseFabricMem"))
+	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig"))
+		return json_option(e, key, val);
+	if (key_is(key, "EnableUseFabricMem"))
 		return ADXL_SUCCESS;	/* hardware topology: nothing to do */
 	/* One of a transport's own options (transport.h)? */
 	st = adxl__transports_option(e, strncmp(key, "adxl.", 5) ? key : key + 5,
@@ -198,6 +235,7 @@ static adxl_status_t configure(struct adxl_engine *e, const char *local_engine,
 		return ADXL_PARAM_INVALID;
 	}
 	e->auto_connect = false;
+	e->hixl_cs = false;
 	e->transport = NULL;
 	adxl__transports_option(e, NULL, NULL);
 	st = allow_from_env(e);

@@ -6,6 +6,7 @@
  * own checks (and says why); the tests of an initialised engine use the
  * fake module (tests/unit/fake).
  */
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -251,6 +252,123 @@ static void test_initialize_again_checks_options_first(void **state)
 	assert_string_equal(e->name, "127.0.0.1");
 }
 
+static void on_result(const struct adxl_transfer_result *r, void *arg)
+{
+	(void)r;
+	++*(int *)arg;
+}
+
+/* A client engine on the fake module with option @key = @val: its status. */
+static adxl_status_t init_with(adxl_engine_t **e, const char *key,
+			       const char *val)
+{
+	struct adxl_option opt = { key, val };
+	adxl_status_t st;
+
+	assert_int_equal(adxl_engine_create(e), ADXL_SUCCESS);
+	st = adxl_initialize(*e, "127.0.0.1", &opt, 1);
+	if (st) {
+		adxl_engine_destroy(*e);
+		*e = NULL;
+	}
+	return st;
+}
+
+/* The batch GetTransferStatus's answer of an engine made with @key = @val. */
+static adxl_status_t batch_answer(const char *key, const char *val)
+{
+	adxl_engine_t *e;
+	adxl_status_t st;
+	int n = 0;
+
+	assert_int_equal(init_with(&e, key, val), ADXL_SUCCESS);
+	st = adxl_get_transfer_statuses(e, 8, 0, on_result, &n);
+	assert_int_equal(n, 0);
+	adxl_engine_destroy(e);
+	return st;
+}
+
+/*
+ * hixl (HIXL-interface.md, the batch GetTransferStatus): UNSUPPORTED
+ * unless LocalCommRes is of version 1.3 or GlobalResourceConfig's
+ * protocol_desc holds uboe:device or ub_rtp:device.
+ */
+static void test_batch_transfer_status_unsupported_without_hixl_cs_options(void **state)
+{
+	const char *desc = "comm_resource_config.protocol_desc";
+	char val[256];
+
+	assert_int_equal(adxl_get_transfer_statuses(*state, 8, 0, on_result,
+						    &(int){ 0 }),
+			 ADXL_UNSUPPORTED);
+	assert_int_equal(batch_answer("LocalCommRes", ""), ADXL_UNSUPPORTED);
+	assert_int_equal(batch_answer("LocalCommRes", "{\"version\": \"1.2\"}"),
+			 ADXL_UNSUPPORTED);
+	assert_int_equal(batch_answer("adxl.LocalCommRes", "{\"version\":1.3}"),
+			 ADXL_UNSUPPORTED);
+	assert_int_equal(batch_answer("LocalCommRes", "[\"version\", \"1.3\"]"),
+			 ADXL_UNSUPPORTED);
+	snprintf(val, sizeof(val), "{\"%s\": \"roce:device\"}", desc);
+	assert_int_equal(batch_answer("GlobalResourceConfig", val),
+			 ADXL_UNSUPPORTED);
+	/* Nested is another key: hixl's keys are dotted names. */
+	assert_int_equal(batch_answer("GlobalResourceConfig",
+				      "{\"comm_resource_config\": {\"protocol_desc\": \"uboe:device\"}}"),
+			 ADXL_UNSUPPORTED);
+
+	assert_int_equal(batch_answer("LocalCommRes", "{\"version\": \"1.3\"}"),
+			 ADXL_SUCCESS);
+	assert_int_equal(batch_answer("adxl.LocalCommRes",
+				      " {\"net_instance_id\": \"sp1\", \"endpoint_list\": [{\"protocol\": \"roce\"}], \"version\": \"1\\u002e3\"} "),
+			 ADXL_SUCCESS);
+	snprintf(val, sizeof(val), "{\"%s\": \"uboe:device\"}", desc);
+	assert_int_equal(batch_answer("GlobalResourceConfig", val),
+			 ADXL_SUCCESS);
+	snprintf(val, sizeof(val),
+		 "{\"connect_pool.thread_num\": \"2\", \"%s\": [\"roce:host\", \"ub_rtp:device\"]}",
+		 desc);
+	assert_int_equal(batch_answer("GlobalResourceConfig", val),
+			 ADXL_SUCCESS);
+}
+
+/* hixl refuses JSON options that are not JSON (GlobalResourceConfig: an object). */
+static void test_json_options_must_be_json(void **state)
+{
+	static const char *const not_json[] = {
+		"{", "{\"version\": \"1.3\"", "version=1.3", "{\"a\": 01}",
+		"{\"a\": \"\\x\"}", "{\"a\": tru}", "{\"a\": 1,}", "[1] [2]",
+		"{\"a\": \"tab\there\"}",
+	};
+	adxl_engine_t *e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(not_json) / sizeof(not_json[0]); i++) {
+		assert_int_equal(init_with(&e, "LocalCommRes", not_json[i]),
+				 ADXL_PARAM_INVALID);
+		assert_int_equal(init_with(&e, "GlobalResourceConfig",
+					   not_json[i]), ADXL_PARAM_INVALID);
+	}
+	/* JSON, but not an object: LocalCommRes yes, GlobalResourceConfig no. */
+	assert_int_equal(init_with(&e, "LocalCommRes", "[1, 2.5e-3, null]"),
+			 ADXL_SUCCESS);
+	adxl_engine_destroy(e);
+	assert_int_equal(init_with(&e, "GlobalResourceConfig", "[1]"),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(init_with(&e, "GlobalResourceConfig", "{}"),
+			 ADXL_SUCCESS);
+	adxl_engine_destroy(e);
+	/* Too deep to be read: refused, not a crash. */
+	{
+		char deep[400];
+
+		memset(deep, '[', sizeof(deep) - 1);
+		deep[sizeof(deep) - 1] = '\0';
+		assert_int_equal(init_with(&e, "LocalCommRes", deep),
+				 ADXL_PARAM_INVALID);
+	}
+}
+
 static void test_every_call_after_finalize_fails(void **state)
 {
 	adxl_engine_t *e = *state;
@@ -350,6 +468,10 @@ int test_api_group(void)
 		cmocka_unit_test_setup_teardown(test_every_call_after_finalize_fails,
 						setup_ready, teardown_ready),
 		cmocka_unit_test_setup_teardown(test_initialize_again_checks_options_first,
+						setup_ready, teardown_ready),
+		cmocka_unit_test_setup_teardown(test_batch_transfer_status_unsupported_without_hixl_cs_options,
+						setup_ready, teardown_ready),
+		cmocka_unit_test_setup_teardown(test_json_options_must_be_json,
 						setup_ready, teardown_ready),
 		cmocka_unit_test_setup_teardown(test_param_invalid, setup_ready,
 						teardown_ready),

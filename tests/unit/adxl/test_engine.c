@@ -35,7 +35,8 @@ struct pair {
 
 #define LEN	(1 << 20)
 
-static int setup(void **state)
+/* A (the client) initialised with @opts. */
+static int setup_with(void **state, const struct adxl_option *opts, size_t n)
 {
 	struct pair *p = calloc(1, sizeof(*p));
 	struct adxl_mem_desc d;
@@ -56,7 +57,7 @@ static int setup(void **state)
 
 		snprintf(A, sizeof(A), "127.0.0.1:%u", port);
 		snprintf(B, sizeof(B), "127.0.0.1:%u", port + 1);
-		if (!adxl_initialize(p->a, A, NULL, 0)) {
+		if (!adxl_initialize(p->a, A, opts, n)) {
 			if (!adxl_initialize(p->b, B, NULL, 0))
 				break;
 			adxl_finalize(p->a);
@@ -72,6 +73,21 @@ static int setup(void **state)
 		return -1;
 	*state = p;
 	return adxl_connect(p->a, B, 2000) ? -1 : 0;
+}
+
+static int setup(void **state)
+{
+	return setup_with(state, NULL, 0);
+}
+
+/* A with the options that choose hixl's client/server engine. */
+static int setup_cs(void **state)
+{
+	static const struct adxl_option cs = {
+		"LocalCommRes", "{\"version\": \"1.3\"}"
+	};
+
+	return setup_with(state, &cs, 1);
 }
 
 static int teardown(void **state)
@@ -452,7 +468,7 @@ int test_engine_group(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_connect_async, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_transfer_statuses, setup,
+		cmocka_unit_test_setup_teardown(test_transfer_statuses, setup_cs,
 						teardown),
 	};
 
