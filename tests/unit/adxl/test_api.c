@@ -8,7 +8,11 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 
 #include "adxl_int.h"
 #include "fake_kernel.h"
@@ -369,6 +373,54 @@ static void test_json_options_must_be_json(void **state)
 	}
 }
 
+/* A TCP socket bound to a free port of 127.0.0.1 (listening if @backlog). */
+static int bound_socket(int backlog, char *name, size_t len)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(sin);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &sl), 0);
+	if (backlog)
+		assert_int_equal(listen(fd, backlog), 0);
+	snprintf(name, len, "127.0.0.1:%u", ntohs(sin.sin_port));
+	return fd;
+}
+
+/*
+ * hixl (TestConnectNotListenFailed): a port where nothing listens is
+ * FAILED, not TIMEOUT; it is dialled again until the timeout, in case
+ * the peer is starting.  A peer that accepts and never answers stays
+ * TIMEOUT.
+ */
+static void test_connect_refused_fails_silent_peer_times_out(void **state)
+{
+	adxl_engine_t *e = *state;
+	int64_t t0, dt;
+	char name[32];
+	int fd;
+
+	/* Bound, not listening: connections to it are refused. */
+	fd = bound_socket(0, name, sizeof(name));
+	t0 = adxl__now_ms();
+	assert_int_equal(adxl_connect(e, name, 300), ADXL_FAILED);
+	dt = adxl__now_ms() - t0;
+	assert_in_range(dt, 280, 3000);
+	assert_non_null(strstr(adxl_last_error(), "refused"));
+	close(fd);
+
+	/* Listening, never accepting nor answering: TIMEOUT. */
+	fd = bound_socket(4, name, sizeof(name));
+	t0 = adxl__now_ms();
+	assert_int_equal(adxl_connect(e, name, 300), ADXL_TIMEOUT);
+	dt = adxl__now_ms() - t0;
+	assert_in_range(dt, 280, 3000);
+	close(fd);
+}
+
 static void test_every_call_after_finalize_fails(void **state)
 {
 	adxl_engine_t *e = *state;
@@ -472,6 +524,8 @@ int test_api_group(void)
 		cmocka_unit_test_setup_teardown(test_batch_transfer_status_unsupported_without_hixl_cs_options,
 						setup_ready, teardown_ready),
 		cmocka_unit_test_setup_teardown(test_json_options_must_be_json,
+						setup_ready, teardown_ready),
+		cmocka_unit_test_setup_teardown(test_connect_refused_fails_silent_peer_times_out,
 						setup_ready, teardown_ready),
 		cmocka_unit_test_setup_teardown(test_param_invalid, setup_ready,
 						teardown_ready),
