@@ -68,6 +68,8 @@ enum adxl_msg_type {
 	ADXL_MSG_PROVE		= 12,	/* server -> client: prove your uid */
 	ADXL_MSG_PROOF		= 13,	/* client -> server, Unix socket */
 	ADXL_MSG_PROOF_REPLY	= 14,	/* server -> client, Unix socket */
+	ADXL_MSG_NOTIFY_HOLD	= 15,	/* client -> server: a notify, held */
+	ADXL_MSG_NOTIFY_COMMIT	= 16,	/* client -> server: hand it out */
 };
 
 /*
@@ -211,10 +213,17 @@ int adxl__prove_decode(const uint8_t *p, size_t len, struct adxl_prove *v);
 int adxl__proof_encode(const struct adxl_proof *f, struct adxl_buf *b);
 int adxl__proof_decode(const uint8_t *p, size_t len, struct adxl_proof *f);
 
-/* Status in an ack: 0 queued, ADXL_RESOURCE_EXHAUSTED the link is full. */
+/*
+ * Status in an ack: 0 queued (held, for a NOTIFY_HOLD; handed out, for
+ * its NOTIFY_COMMIT), ADXL_RESOURCE_EXHAUSTED the link is full,
+ * ADXL_FAILED (a commit) nothing held of that seq.
+ */
 int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
 int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 		     uint32_t *status);
+/* A NOTIFY_COMMIT: the seq of the notify held. */
+int adxl__commit_encode(uint32_t seq, struct adxl_buf *b);
+int adxl__commit_decode(const uint8_t *p, size_t len, uint32_t *seq);
 
 /*
  * A registration as the answer to a link hello announces it, with the key
@@ -347,6 +356,12 @@ struct adxl_link {
 	void *tlink[ADXL_TRANSPORT_MAX];
 	char name[ADXL_NAME_MAX + 1];
 	unsigned int pending;		/* notify_lock: unconsumed notifies */
+	/*
+	 * The notify it sent with NOTIFY_HOLD and has not committed (the
+	 * listener's alone): handed out only once committed.
+	 */
+	struct adxl_notify *held;
+	uint32_t held_seq;
 	int64_t born_ms;		/* accepted at */
 	int64_t busy_ms;		/* a message began or an answer waits */
 	uint8_t hdr[ADXL_MSG_HDR_LEN];
@@ -577,6 +592,18 @@ adxl_status_t adxl__proof_give(int fd, const uint8_t *p, size_t len,
 bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 			const char *name, size_t name_len,
 			const char *msg, size_t msg_len, uint32_t *status);
+/*
+ * Hold a notify of link @l until its commit (replacing one held before):
+ * true with *status 0 or ADXL_RESOURCE_EXHAUSTED, false if out of memory.
+ */
+bool adxl__notify_hold(struct adxl_engine *e, struct adxl_link *l,
+		       uint32_t seq, const char *name, size_t name_len,
+		       const char *msg, size_t msg_len, uint32_t *status);
+/* Hand out the notify @l holds as @seq: 0, or ADXL_FAILED (none). */
+uint32_t adxl__notify_commit(struct adxl_engine *e, struct adxl_link *l,
+			     uint32_t seq);
+/* Forget what @l holds (its link closes). */
+void adxl__notify_unhold(struct adxl_link *l);
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
