@@ -8,7 +8,7 @@
  * that renews its link), peer->io_lock (its control socket),
  * engine->transport_lock (starting a transport), engine->reg_lock
  * (registration table), engine->notify_lock, engine->async_lock;
- * engine->ca_lock is taken alone.  None is held across
+ * engine->ca_lock is taken alone; engine->pool_lock before reg_lock.  None is held across
  * a transfer ioctl except reg_lock for reading while descriptors are
  * resolved (before the ioctl).
  */
@@ -283,6 +283,11 @@ struct adxl_reg {
 	uint64_t handle;		/* memreg registration */
 	uint8_t token[MEMREG_TOKEN_LEN];
 	unsigned int refs;		/* RegisterMem calls for this range */
+	/*
+	 * The engine's own (the buffer pool, pool.c): id 0, no grant, never
+	 * announced to peers, dropped at Finalize.
+	 */
+	bool internal;
 	/* each transport's own of it, once that transport started */
 	void *tmem[ADXL_TRANSPORT_MAX];
 };
@@ -456,6 +461,20 @@ struct adxl_engine {
 	size_t n_regs, cap_regs;
 	uint64_t next_reg_id;
 
+	/*
+	 * pool.c: option BufferPool, the buffers through which transfers of
+	 * memory not registered are staged.  @pool_n buffers of @pool_buf
+	 * bytes (0: none, "0:0"); the memory is made and registered on first
+	 * use, under pool_lock (before reg_lock), which also guards the
+	 * stack of free buffers.
+	 */
+	size_t pool_n, pool_buf;
+	pthread_mutex_t pool_lock;
+	pthread_cond_t pool_cond;	/* a buffer came free */
+	uint8_t *pool_mem;
+	size_t *pool_free;		/* indices of the free buffers */
+	size_t pool_n_free;
+
 	struct adxl_peer *peers;	/* lock */
 
 	/* server.c */
@@ -522,6 +541,12 @@ adxl_status_t adxl__ready(const struct adxl_engine *e, const char *op);
 
 /* regs.c */
 adxl_status_t adxl__regs_hello(struct adxl_engine *e, struct adxl_hello *h);
+/*
+ * Register host memory [@addr, +@len) for the engine's own transfers (an
+ * internal registration, above): ADXL_SUCCESS or a status, logged.
+ */
+adxl_status_t adxl__regs_add_internal(struct adxl_engine *e, uintptr_t addr,
+				      size_t len);
 void adxl__regs_drop_all(struct adxl_engine *e);
 /* Under reg_lock (read): the registration holding [addr, addr + len). */
 const struct adxl_reg *adxl__reg_find(const struct adxl_engine *e,
@@ -679,6 +704,20 @@ static inline void **adxl__tlink(struct adxl_link *l,
 /* query.c: the answer to a query on link @l, framed into l->out. */
 int adxl__query_answer(struct adxl_engine *e, struct adxl_link *l,
 		       const uint8_t *p, size_t len);
+
+/* pool.c */
+/*
+ * TransferSync through the buffer pool, where it is needed: when the pool
+ * is on and the local range of a descriptor is not registered.  Then
+ * *@staged is set and the transfer's status returned; else nothing is
+ * done (ADXL_SUCCESS, *@staged false).
+ */
+adxl_status_t adxl__pool_transfer(struct adxl_engine *e, struct adxl_peer *p,
+				  enum adxl_transfer_op op,
+				  const struct adxl_transfer_desc *descs,
+				  size_t n, int64_t deadline, bool *staged);
+/* Finalize, after the registrations are gone: the pool's memory goes. */
+void adxl__pool_stop(struct adxl_engine *e);
 
 /* async.c */
 void adxl__async_stop(struct adxl_engine *e);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adxl_int.h"
@@ -15,6 +16,7 @@ static void adxl_engine_destroy_bare(struct adxl_engine *e);
 adxl_status_t adxl_engine_create(adxl_engine_t **out)
 {
 	struct adxl_engine *e;
+	pthread_condattr_t ca;
 
 	if (!out)
 		return ADXL_PARAM_INVALID;
@@ -30,6 +32,11 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 	pthread_cond_init(&e->async_cond, NULL);
 	pthread_mutex_init(&e->ca_lock, NULL);
 	pthread_cond_init(&e->ca_cond, NULL);
+	pthread_mutex_init(&e->pool_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&e->pool_cond, &ca);
+	pthread_condattr_destroy(&ca);
 	e->ca_tail = &e->ca_head;
 	e->ntail = &e->nhead;
 	e->listen_fd = -1;
@@ -55,6 +62,8 @@ void adxl_engine_destroy(adxl_engine_t *e)
 /* What adxl_engine_create() made before its transports. */
 static void adxl_engine_destroy_bare(struct adxl_engine *e)
 {
+	pthread_cond_destroy(&e->pool_cond);
+	pthread_mutex_destroy(&e->pool_lock);
 	pthread_cond_destroy(&e->ca_cond);
 	pthread_mutex_destroy(&e->ca_lock);
 	pthread_cond_destroy(&e->async_cond);
@@ -143,9 +152,9 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 
 	if (key_is(key, "BufferPool")) {
 		/*
-		 * "$BUFFER_NUM:$BUFFER_SIZE_MB", both > 0, or "0:0".  Checked
-		 * for compatibility; the module copies straight between
-		 * registrations, so no staging pool is made.
+		 * "$BUFFER_NUM:$BUFFER_SIZE_MB", both > 0, or "0:0" (none):
+		 * the buffers through which memory not registered is staged
+		 * (pool.c).
 		 */
 		const char *colon = strchr(val, ':');
 		char num[32];
@@ -157,6 +166,8 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 		if (!int_in(num, 0, 1 << 20, &a) ||
 		    !int_in(colon + 1, 0, 1 << 20, &b) || (!a != !b))
 			return ADXL_PARAM_INVALID;
+		e->pool_n = (size_t)a;
+		e->pool_buf = (size_t)b << 20;
 		return ADXL_SUCCESS;
 	}
 	if (key_is(key, "AutoConnect")) {
@@ -236,6 +247,9 @@ static adxl_status_t configure(struct adxl_engine *e, const char *local_engine,
 	}
 	e->auto_connect = false;
 	e->hixl_cs = false;
+	/* BufferPool's default, as hixl: 4 buffers of 8 MiB */
+	e->pool_n = 4;
+	e->pool_buf = (size_t)8 << 20;
 	e->transport = NULL;
 	adxl__transports_option(e, NULL, NULL);
 	st = allow_from_env(e);
@@ -354,6 +368,7 @@ void adxl_finalize(adxl_engine_t *e)
 	adxl__peers_drop_all(e);
 	adxl__notify_drop_all(e);
 	adxl__regs_drop_all(e);
+	adxl__pool_stop(e);
 	adxl__transports_stop(e);
 	memreg_close(e->ctx);
 	e->ctx = NULL;

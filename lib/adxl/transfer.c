@@ -201,6 +201,8 @@ adxl_status_t adxl_transfer_sync(adxl_engine_t *e, const char *remote_engine,
 {
 	struct adxl_peer *p;
 	adxl_status_t st;
+	int64_t deadline;
+	bool staged;
 
 	if (!e)
 		return ADXL_PARAM_INVALID;
@@ -215,8 +217,11 @@ adxl_status_t adxl_transfer_sync(adxl_engine_t *e, const char *remote_engine,
 	p = adxl__peer_for_op(e, remote_engine, timeout_ms, &st);
 	if (!p)
 		return st;
-	st = adxl__transfer(e, p, op, descs, n_descs,
-			    adxl__deadline(timeout_ms));
+	deadline = adxl__deadline(timeout_ms);
+	/* Memory not registered goes through the buffer pool (pool.c). */
+	st = adxl__pool_transfer(e, p, op, descs, n_descs, deadline, &staged);
+	if (!staged)
+		st = adxl__transfer(e, p, op, descs, n_descs, deadline);
 	adxl__peer_put(e, p);
 	return st;
 }

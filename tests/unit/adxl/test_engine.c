@@ -80,6 +80,22 @@ static int setup(void **state)
 	return setup_with(state, NULL, 0);
 }
 
+/* A with a buffer pool of 3 buffers of 1 MiB. */
+static int setup_pool(void **state)
+{
+	static const struct adxl_option pool = { "BufferPool", "3:1" };
+
+	return setup_with(state, &pool, 1);
+}
+
+/* A without a buffer pool. */
+static int setup_no_pool(void **state)
+{
+	static const struct adxl_option pool = { "adxl.BufferPool", "0:0" };
+
+	return setup_with(state, &pool, 1);
+}
+
 /* A with the options that choose hixl's client/server engine. */
 static int setup_cs(void **state)
 {
@@ -308,6 +324,234 @@ static void test_short_notify_timeouts_deliver_exactly_the_successes(void **stat
 	assert_int_equal(s.n, ok);
 }
 
+/* What the fake module saw of A's staged transfers. */
+struct staged {
+	struct adxl_engine *e;
+	unsigned long calls;
+	unsigned int used;	/* a bit per pool buffer a descriptor used */
+	size_t max_len;
+	bool outside;		/* a local range not in the pool */
+};
+
+static void on_staged(const struct memreg_xfer_desc *d, uint32_t n, void *arg)
+{
+	struct staged *s = arg;
+	uintptr_t pool = (uintptr_t)s->e->pool_mem;
+	size_t buf = s->e->pool_buf;
+	uint32_t i;
+
+	s->calls++;
+	for (i = 0; i < n; i++) {
+		uintptr_t at = d[i].local_addr;
+
+		if (at < pool || at + d[i].len > pool + s->e->pool_n * buf ||
+		    (at - pool) / buf != (at + d[i].len - 1 - pool) / buf)
+			s->outside = true;
+		else
+			s->used |= 1U << ((at - pool) / buf);
+		if (d[i].len > s->max_len)
+			s->max_len = d[i].len;
+	}
+}
+
+/* B registers [@mem, +@len) as @type; A connects again to see it. */
+static adxl_mem_handle_t b_registers(struct pair *p, void *mem, size_t len,
+				     enum adxl_mem_type type)
+{
+	struct adxl_mem_desc m = { (uintptr_t)mem, len };
+	adxl_mem_handle_t h;
+
+	assert_int_equal(adxl_register_mem(p->b, &m, type, &h), ADXL_SUCCESS);
+	assert_int_equal(adxl_disconnect(p->a, B, 1000), ADXL_SUCCESS);
+	assert_int_equal(adxl_connect(p->a, B, 2000), ADXL_SUCCESS);
+	return h;
+}
+
+static void fill(uint8_t *m, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		m[i] = (uint8_t)(i * 7 + seed + (i >> 12));
+}
+
+/*
+ * hixl's buffer pool (BufferPool "3:1" here): a TransferSync from or into
+ * host memory that is not registered goes through the pool's registered
+ * buffers, in pieces of at most a buffer, every buffer used, both ways,
+ * byte for byte; one large range and many small ones, alone or beside a
+ * registered one.  The pool is registered on first use only, and never
+ * announced to peers.
+ */
+static void test_unregistered_host_memory_is_staged_through_the_pool(void **state)
+{
+	size_t size = (5 << 20) + 12345, n = 3000, i;
+	struct pair *p = *state;
+	struct staged s = { .e = p->a };
+	struct adxl_transfer_desc d, *many, two[2];
+	uint8_t *u = malloc(size), *r = malloc(size);
+	size_t *perm = calloc(n, sizeof(*perm));
+	struct adxl_peer *peer;
+	adxl_mem_handle_t h;
+
+	assert_non_null(u);
+	assert_non_null(r);
+	assert_null(p->a->pool_mem);
+	h = b_registers(p, r, size, ADXL_MEM_HOST);
+	fake.xfer.seen = on_staged;
+	fake.xfer.arg = &s;
+
+	/* One range of 5 MiB and a bit: two rounds of the three buffers. */
+	fill(u, size, 1);
+	memset(r, 0, size);
+	d = (struct adxl_transfer_desc){ (uintptr_t)u, (uintptr_t)r, size };
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_WRITE, &d, 1, 5000),
+			 ADXL_SUCCESS);
+	assert_memory_equal(r, u, size);
+	assert_int_equal(s.calls, 2);
+	assert_int_equal(s.used, 7);
+	assert_int_equal(s.max_len, 1 << 20);
+	assert_false(s.outside);
+
+	fill(r, size, 2);
+	memset(u, 0, size);
+	s = (struct staged){ .e = p->a };
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, &d, 1, 5000),
+			 ADXL_SUCCESS);
+	assert_memory_equal(u, r, size);
+	assert_int_equal(s.calls, 2);
+	assert_int_equal(s.used, 7);
+	assert_false(s.outside);
+
+	/* 3000 small ranges, shuffled, odd lengths: packed into buffers. */
+	many = calloc(n, sizeof(*many));
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		size_t j = (size_t)rand() % (i + 1), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		many[i] = (struct adxl_transfer_desc){
+			(uintptr_t)u + i * 1500,
+			(uintptr_t)r + perm[i] * 1500, 1000 + i % 500,
+		};
+	fill(r, size, 3);
+	memset(u, 0, size);
+	s = (struct staged){ .e = p->a };
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, many, n,
+					    5000), ADXL_SUCCESS);
+	for (i = 0; i < n; i++) {
+		assert_memory_equal(u + i * 1500, r + perm[i] * 1500,
+				    many[i].len);
+		/* between the ranges: untouched */
+		assert_int_equal(u[i * 1500 + many[i].len], 0);
+	}
+	assert_int_equal(s.calls, 2);	/* 3.75 MB: all three, then one */
+	assert_int_equal(s.used, 7);
+	assert_false(s.outside);
+	fill(u, size, 4);
+	memset(r, 0, size);
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_WRITE, many, n,
+					    5000), ADXL_SUCCESS);
+	for (i = 0; i < n; i++)
+		assert_memory_equal(r + perm[i] * 1500, u + i * 1500,
+				    many[i].len);
+
+	/* Beside a registered range of the same kind: the batch is staged. */
+	fill(p->la, 4096, 5);
+	fill(u, 4096, 6);
+	memset(r, 0, 8192);
+	two[0] = (struct adxl_transfer_desc){ (uintptr_t)p->la, (uintptr_t)r, 4096 };
+	two[1] = (struct adxl_transfer_desc){ (uintptr_t)u, (uintptr_t)r + 4096, 4096 };
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_WRITE, two, 2, 1000),
+			 ADXL_SUCCESS);
+	assert_memory_equal(r, p->la, 4096);
+	assert_memory_equal(r + 4096, u, 4096);
+	fake.xfer.seen = NULL;
+
+	/* The pool is A's alone: a peer that connects is not told of it. */
+	assert_non_null(p->a->pool_mem);
+	assert_int_equal(adxl_connect(p->b, A, 2000), ADXL_SUCCESS);
+	peer = adxl__peer_get(p->b, A);
+	assert_non_null(peer);
+	assert_int_equal(peer->n_rregs, 1);
+	assert_int_equal(peer->rregs[0].addr, (uintptr_t)p->la);
+	adxl__peer_put(p->b, peer);
+
+	assert_int_equal(adxl_disconnect(p->a, B, 1000), ADXL_SUCCESS);
+	assert_int_equal(adxl_deregister_mem(p->b, h), ADXL_SUCCESS);
+	free(many);
+	free(perm);
+	free(u);
+	free(r);
+}
+
+/* "0:0": no pool, and memory not registered is refused as before. */
+static void test_buffer_pool_0_0_refuses_memory_not_registered(void **state)
+{
+	struct pair *p = *state;
+	static uint8_t u[4096];
+	struct adxl_transfer_desc d = { (uintptr_t)u, (uintptr_t)p->rb, 4096 };
+
+	assert_int_equal(p->a->pool_n, 0);
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_WRITE, &d, 1, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_non_null(strstr(adxl_last_error(), "not inside memory registered"));
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, &d, 1, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_null(p->a->pool_mem);
+	d.local_addr = (uintptr_t)p->la;
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, &d, 1, 1000),
+			 ADXL_SUCCESS);
+}
+
+/*
+ * The default pool (4:8) stages, but only our memory: the peer's must be
+ * registered (hixl would stage it there too); and a staged batch moves
+ * one kind of memory, as hixl's buffer mode wants.
+ */
+static void test_staged_batch_needs_peer_memory_and_one_kind(void **state)
+{
+	struct pair *p = *state;
+	static uint8_t u[8192], other[4096];
+	struct adxl_transfer_desc d[2];
+	struct memreg_dev_mem dev;
+	adxl_mem_handle_t h;
+
+	assert_int_equal(p->a->pool_n, 4);
+	assert_int_equal(p->a->pool_buf, 8 << 20);
+	d[0] = (struct adxl_transfer_desc){ (uintptr_t)u, (uintptr_t)other, 64 };
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, d, 1, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_non_null(strstr(adxl_last_error(),
+				"stages only this engine's memory"));
+
+	assert_int_equal(memreg_dev_alloc(p->b->ctx, 0,
+					  MEMREG_DEV_NORMAL_ONLY, 1 << 16,
+					  &dev), 0);
+	h = b_registers(p, dev.addr, dev.len, ADXL_MEM_DEVICE);
+	d[0] = (struct adxl_transfer_desc){ (uintptr_t)u, (uintptr_t)p->rb, 4096 };
+	d[1] = (struct adxl_transfer_desc){ (uintptr_t)u + 4096,
+					    (uintptr_t)dev.addr, 4096 };
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_WRITE, d, 2, 1000),
+			 ADXL_PARAM_INVALID);
+	assert_non_null(strstr(adxl_last_error(), "same kind"));
+	/* all host to device: one kind, staged */
+	fill(u, sizeof(u), 7);
+	d[0].remote_addr = (uintptr_t)dev.addr + 8192;
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_WRITE, d, 2, 1000),
+			 ADXL_SUCCESS);
+	assert_memory_equal((uint8_t *)dev.addr + 8192, u, 4096);
+	assert_memory_equal(dev.addr, u + 4096, 4096);
+
+	assert_int_equal(adxl_disconnect(p->a, B, 1000), ADXL_SUCCESS);
+	assert_int_equal(adxl_deregister_mem(p->b, h), ADXL_SUCCESS);
+	assert_int_equal(memreg_dev_free(p->b->ctx, &dev), 0);
+}
+
 static enum adxl_connect_status wait_status(adxl_engine_t *e, const char *name,
 					    enum adxl_connect_status want)
 {
@@ -527,6 +771,12 @@ int test_engine_group(void)
 		cmocka_unit_test_setup_teardown(test_notify_that_times_out_is_never_delivered,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_notify_timeouts_deliver_exactly_the_successes,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unregistered_host_memory_is_staged_through_the_pool,
+						setup_pool, teardown),
+		cmocka_unit_test_setup_teardown(test_buffer_pool_0_0_refuses_memory_not_registered,
+						setup_no_pool, teardown),
+		cmocka_unit_test_setup_teardown(test_staged_batch_needs_peer_memory_and_one_kind,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_connect_async, setup,
 						teardown),
