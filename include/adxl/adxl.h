@@ -110,7 +110,8 @@ void adxl_engine_destroy(adxl_engine_t *engine);
 /*
  * Opens the memreg module and, for a name with a port, listens on it.
  * Options (adxl.* keys of adxl_types.h, with or without the prefix) are
- * checked as the reference documents; unknown keys are ignored with a
+ * checked as the reference documents (LocalCommRes and
+ * GlobalResourceConfig must be JSON); unknown keys are ignored with a
  * warning.  A second call without adxl_finalize() checks its name and
  * options first (ADXL_PARAM_INVALID), then is ADXL_FAILED; the engine
  * keeps running as it was.
@@ -145,8 +146,12 @@ adxl_status_t adxl_disconnect(adxl_engine_t *engine, const char *remote_engine,
 			      int32_t timeout_ms);
 
 /*
- * Each descriptor's local range must lie in a registration of this engine,
- * its remote range in one of the peer's made before adxl_connect().
+ * Each descriptor's remote range must lie in a registration of the peer
+ * made before adxl_connect(), its local range in one of this engine's;
+ * with the option BufferPool ("N:SIZE_MB", "4:8" by default; "0:0" none)
+ * a batch with a local range not registered is staged through N
+ * registered buffers of SIZE_MB, as hixl stages it (one kind of memory
+ * per batch; the memory is the caller's to keep valid).
  */
 adxl_status_t adxl_transfer_sync(adxl_engine_t *engine,
 				 const char *remote_engine,
@@ -154,7 +159,10 @@ adxl_status_t adxl_transfer_sync(adxl_engine_t *engine,
 				 const struct adxl_transfer_desc *descs,
 				 size_t n_descs, int32_t timeout_ms);
 
-/* Checked as adxl_transfer_sync(), then done by a worker thread. */
+/*
+ * Checked as adxl_transfer_sync(), then done by a worker thread; never
+ * staged (as hixl): local ranges must be registered.
+ */
 adxl_status_t adxl_transfer_async(adxl_engine_t *engine,
 				  const char *remote_engine,
 				  enum adxl_transfer_op op,
@@ -172,7 +180,12 @@ adxl_status_t adxl_get_transfer_status(adxl_engine_t *engine,
 				       adxl_transfer_req_t req,
 				       enum adxl_transfer_status *status);
 
-/* Strings of at most ADXL_NOTIFY_MAX_LEN bytes; waits for the peer's ack. */
+/*
+ * Strings of at most ADXL_NOTIFY_MAX_LEN bytes.  The peer holds the notify
+ * and acks it; only if that ack comes within @timeout_ms is the notify
+ * committed (handed out by the peer's adxl_get_notifies()), so one that
+ * returned ADXL_TIMEOUT is never delivered.
+ */
 adxl_status_t adxl_send_notify(adxl_engine_t *engine, const char *remote_engine,
 			       const char *name, size_t name_len,
 			       const char *msg, size_t msg_len,
