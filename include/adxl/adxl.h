@@ -14,6 +14,8 @@
  * transport is added.
  *
  * Every function returns an adxl_status_t with the values of adxl::Status.
+ * A call on an engine that is not initialised (or finalized since) is
+ * ADXL_FAILED, whatever its other arguments, as in hixl.
  * Failures other than bad arguments are logged on stderr, prefixed
  * "adxl: ", and the last message of the calling thread is kept for
  * adxl_last_error().  An engine may be used from several threads at once,
@@ -109,8 +111,11 @@ void adxl_engine_destroy(adxl_engine_t *engine);
 /*
  * Opens the memreg module and, for a name with a port, listens on it.
  * Options (adxl.* keys of adxl_types.h, with or without the prefix) are
- * checked as the reference documents; unknown keys are ignored with a
- * warning.  A second call without adxl_finalize() is ADXL_FAILED.
+ * checked as the reference documents (LocalCommRes and
+ * GlobalResourceConfig must be JSON); unknown keys are ignored with a
+ * warning.  A second call without adxl_finalize() checks its name and
+ * options first (ADXL_PARAM_INVALID), then is ADXL_FAILED; the engine
+ * keeps running as it was.
  */
 adxl_status_t adxl_initialize(adxl_engine_t *engine, const char *local_engine,
 			      const struct adxl_option *options,
@@ -142,8 +147,12 @@ adxl_status_t adxl_disconnect(adxl_engine_t *engine, const char *remote_engine,
 			      int32_t timeout_ms);
 
 /*
- * Each descriptor's local range must lie in a registration of this engine,
- * its remote range in one of the peer's made before adxl_connect().
+ * Each descriptor's remote range must lie in a registration of the peer
+ * made before adxl_connect(), its local range in one of this engine's;
+ * with the option BufferPool ("N:SIZE_MB", "4:8" by default; "0:0" none)
+ * a batch with a local range not registered is staged through N
+ * registered buffers of SIZE_MB, as hixl stages it (one kind of memory
+ * per batch; the memory is the caller's to keep valid).
  */
 adxl_status_t adxl_transfer_sync(adxl_engine_t *engine,
 				 const char *remote_engine,
@@ -151,7 +160,10 @@ adxl_status_t adxl_transfer_sync(adxl_engine_t *engine,
 				 const struct adxl_transfer_desc *descs,
 				 size_t n_descs, int32_t timeout_ms);
 
-/* Checked as adxl_transfer_sync(), then done by a worker thread. */
+/*
+ * Checked as adxl_transfer_sync(), then done by a worker thread; never
+ * staged (as hixl): local ranges must be registered.
+ */
 adxl_status_t adxl_transfer_async(adxl_engine_t *engine,
 				  const char *remote_engine,
 				  enum adxl_transfer_op op,
@@ -161,14 +173,20 @@ adxl_status_t adxl_transfer_async(adxl_engine_t *engine,
 /*
  * ADXL_TRANSFER_WAITING while the request runs.  Once it reports COMPLETED
  * (ADXL_SUCCESS) or FAILED (with the transfer's own status: ADXL_FAILED,
- * ADXL_NOT_CONNECTED, ...) the request is released; asking again, or with
- * NULL, is ADXL_FAILED.
+ * ADXL_NOT_CONNECTED, ...) the request is released.  As in hixl, a NULL
+ * request is ADXL_FAILED, one the engine does not know (never made, or
+ * released) ADXL_PARAM_INVALID; every failure sets *status to FAILED.
  */
 adxl_status_t adxl_get_transfer_status(adxl_engine_t *engine,
 				       adxl_transfer_req_t req,
 				       enum adxl_transfer_status *status);
 
-/* Strings of at most ADXL_NOTIFY_MAX_LEN bytes; waits for the peer's ack. */
+/*
+ * Strings of at most ADXL_NOTIFY_MAX_LEN bytes.  The peer holds the notify
+ * and acks it; only if that ack comes within @timeout_ms is the notify
+ * committed (handed out by the peer's adxl_get_notifies()), so one that
+ * returned ADXL_TIMEOUT is never delivered.
+ */
 adxl_status_t adxl_send_notify(adxl_engine_t *engine, const char *remote_engine,
 			       const char *name, size_t name_len,
 			       const char *msg, size_t msg_len,
@@ -205,7 +223,10 @@ typedef void (*adxl_transfer_result_fn)(const struct adxl_transfer_result *r,
  * Every unreleased request, oldest first, to @fn, at most @max_count of
  * them; with @skip_waiting those still running are not reported.  A
  * request reported COMPLETED or FAILED is released, as by
- * adxl_get_transfer_status().  ADXL_SUCCESS unless the arguments are bad.
+ * adxl_get_transfer_status().  As hixl, only an engine whose options
+ * select hixl's client/server engine answers (LocalCommRes {"version":
+ * "1.3"}, or GlobalResourceConfig's comm_resource_config.protocol_desc
+ * with "uboe:device" or "ub_rtp:device"); any other is ADXL_UNSUPPORTED.
  */
 adxl_status_t adxl_get_transfer_statuses(adxl_engine_t *engine,
 					 uint32_t max_count, int skip_waiting,

@@ -8,7 +8,7 @@
  * that renews its link), peer->io_lock (its control socket),
  * engine->transport_lock (starting a transport), engine->reg_lock
  * (registration table), engine->notify_lock, engine->async_lock;
- * engine->ca_lock is taken alone.  None is held across
+ * engine->ca_lock is taken alone; engine->pool_lock before reg_lock.  None is held across
  * a transfer ioctl except reg_lock for reading while descriptors are
  * resolved (before the ioctl).
  */
@@ -68,6 +68,8 @@ enum adxl_msg_type {
 	ADXL_MSG_PROVE		= 12,	/* server -> client: prove your uid */
 	ADXL_MSG_PROOF		= 13,	/* client -> server, Unix socket */
 	ADXL_MSG_PROOF_REPLY	= 14,	/* server -> client, Unix socket */
+	ADXL_MSG_NOTIFY_HOLD	= 15,	/* client -> server: a notify, held */
+	ADXL_MSG_NOTIFY_COMMIT	= 16,	/* client -> server: hand it out */
 };
 
 /*
@@ -211,10 +213,17 @@ int adxl__prove_decode(const uint8_t *p, size_t len, struct adxl_prove *v);
 int adxl__proof_encode(const struct adxl_proof *f, struct adxl_buf *b);
 int adxl__proof_decode(const uint8_t *p, size_t len, struct adxl_proof *f);
 
-/* Status in an ack: 0 queued, ADXL_RESOURCE_EXHAUSTED the link is full. */
+/*
+ * Status in an ack: 0 queued (held, for a NOTIFY_HOLD; handed out, for
+ * its NOTIFY_COMMIT), ADXL_RESOURCE_EXHAUSTED the link is full,
+ * ADXL_FAILED (a commit) nothing held of that seq.
+ */
 int adxl__ack_encode(uint32_t seq, uint32_t status, struct adxl_buf *b);
 int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 		     uint32_t *status);
+/* A NOTIFY_COMMIT: the seq of the notify held. */
+int adxl__commit_encode(uint32_t seq, struct adxl_buf *b);
+int adxl__commit_decode(const uint8_t *p, size_t len, uint32_t *seq);
 
 /*
  * A registration as the answer to a link hello announces it, with the key
@@ -274,6 +283,11 @@ struct adxl_reg {
 	uint64_t handle;		/* memreg registration */
 	uint8_t token[MEMREG_TOKEN_LEN];
 	unsigned int refs;		/* RegisterMem calls for this range */
+	/*
+	 * The engine's own (the buffer pool, pool.c): id 0, no grant, never
+	 * announced to peers, dropped at Finalize.
+	 */
+	bool internal;
 	/* each transport's own of it, once that transport started */
 	void *tmem[ADXL_TRANSPORT_MAX];
 };
@@ -347,6 +361,12 @@ struct adxl_link {
 	void *tlink[ADXL_TRANSPORT_MAX];
 	char name[ADXL_NAME_MAX + 1];
 	unsigned int pending;		/* notify_lock: unconsumed notifies */
+	/*
+	 * The notify it sent with NOTIFY_HOLD and has not committed (the
+	 * listener's alone): handed out only once committed.
+	 */
+	struct adxl_notify *held;
+	uint32_t held_seq;
 	int64_t born_ms;		/* accepted at */
 	int64_t busy_ms;		/* a message began or an answer waits */
 	uint8_t hdr[ADXL_MSG_HDR_LEN];
@@ -416,6 +436,12 @@ struct adxl_engine {
 	char *name;
 	struct adxl_name addr;
 	bool auto_connect;
+	/*
+	 * The options select what hixl calls its client/server engine
+	 * (LocalCommRes version 1.3, or protocol_desc uboe:device or
+	 * ub_rtp:device): the one that answers the batch GetTransferStatus.
+	 */
+	bool hixl_cs;
 	/* option Transport: its row of adxl__transports[]; NULL: auto */
 	const struct adxl_transport_ops *transport;
 	struct adxl_allow *allow;	/* remote hosts served; NULL: none */
@@ -434,6 +460,20 @@ struct adxl_engine {
 	struct adxl_reg *regs;		/* sorted by addr */
 	size_t n_regs, cap_regs;
 	uint64_t next_reg_id;
+
+	/*
+	 * pool.c: option BufferPool, the buffers through which transfers of
+	 * memory not registered are staged.  @pool_n buffers of @pool_buf
+	 * bytes (0: none, "0:0"); the memory is made and registered on first
+	 * use, under pool_lock (before reg_lock), which also guards the
+	 * stack of free buffers.
+	 */
+	size_t pool_n, pool_buf;
+	pthread_mutex_t pool_lock;
+	pthread_cond_t pool_cond;	/* a buffer came free */
+	uint8_t *pool_mem;
+	size_t *pool_free;		/* indices of the free buffers */
+	size_t pool_n_free;
 
 	struct adxl_peer *peers;	/* lock */
 
@@ -482,8 +522,31 @@ struct adxl_engine {
 	pthread_t ca_worker;
 };
 
+/* json.c: hixl's JSON options */
+/* 0 if @text is one JSON value and nothing more, else -1; is it an object. */
+int adxl__json_check(const char *text, bool *is_object);
+/*
+ * Whether JSON text @text (checked) is an object whose member @key is
+ * the string @want, or an array with that string among its elements.
+ */
+bool adxl__json_member_has(const char *text, const char *key,
+			   const char *want);
+
+/* engine.c */
+/*
+ * ADXL_SUCCESS if @e is initialised, else ADXL_FAILED, logged for @op.
+ * Every call on an engine checks this before its arguments, as hixl does.
+ */
+adxl_status_t adxl__ready(const struct adxl_engine *e, const char *op);
+
 /* regs.c */
 adxl_status_t adxl__regs_hello(struct adxl_engine *e, struct adxl_hello *h);
+/*
+ * Register host memory [@addr, +@len) for the engine's own transfers (an
+ * internal registration, above): ADXL_SUCCESS or a status, logged.
+ */
+adxl_status_t adxl__regs_add_internal(struct adxl_engine *e, uintptr_t addr,
+				      size_t len);
 void adxl__regs_drop_all(struct adxl_engine *e);
 /* Under reg_lock (read): the registration holding [addr, addr + len). */
 const struct adxl_reg *adxl__reg_find(const struct adxl_engine *e,
@@ -554,6 +617,18 @@ adxl_status_t adxl__proof_give(int fd, const uint8_t *p, size_t len,
 bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 			const char *name, size_t name_len,
 			const char *msg, size_t msg_len, uint32_t *status);
+/*
+ * Hold a notify of link @l until its commit (replacing one held before):
+ * true with *status 0 or ADXL_RESOURCE_EXHAUSTED, false if out of memory.
+ */
+bool adxl__notify_hold(struct adxl_engine *e, struct adxl_link *l,
+		       uint32_t seq, const char *name, size_t name_len,
+		       const char *msg, size_t msg_len, uint32_t *status);
+/* Hand out the notify @l holds as @seq: 0, or ADXL_FAILED (none). */
+uint32_t adxl__notify_commit(struct adxl_engine *e, struct adxl_link *l,
+			     uint32_t seq);
+/* Forget what @l holds (its link closes). */
+void adxl__notify_unhold(struct adxl_link *l);
 void adxl__notify_drop_all(struct adxl_engine *e);
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id);
 
@@ -629,6 +704,20 @@ static inline void **adxl__tlink(struct adxl_link *l,
 /* query.c: the answer to a query on link @l, framed into l->out. */
 int adxl__query_answer(struct adxl_engine *e, struct adxl_link *l,
 		       const uint8_t *p, size_t len);
+
+/* pool.c */
+/*
+ * TransferSync through the buffer pool, where it is needed: when the pool
+ * is on and the local range of a descriptor is not registered.  Then
+ * *@staged is set and the transfer's status returned; else nothing is
+ * done (ADXL_SUCCESS, *@staged false).
+ */
+adxl_status_t adxl__pool_transfer(struct adxl_engine *e, struct adxl_peer *p,
+				  enum adxl_transfer_op op,
+				  const struct adxl_transfer_desc *descs,
+				  size_t n, int64_t deadline, bool *staged);
+/* Finalize, after the registrations are gone: the pool's memory goes. */
+void adxl__pool_stop(struct adxl_engine *e);
 
 /* async.c */
 void adxl__async_stop(struct adxl_engine *e);

@@ -4,7 +4,8 @@
  * started on first use, runs queued requests in order.
  *
  * A request is named by an id, not a pointer, so that a stale or foreign
- * TransferReq is told apart safely (FAILED) instead of being dereferenced.
+ * TransferReq is told apart safely (PARAM_INVALID) instead of being
+ * dereferenced.
  * It is released once COMPLETED or FAILED has been reported, as in the
  * reference.  At most ADXL_ASYNC_MAX_PENDING requests may be unreleased
  * (the HIXL limit): the next is RESOURCE_EXHAUSTED.
@@ -91,15 +92,16 @@ adxl_status_t adxl_transfer_async_ex(adxl_engine_t *e,
 	adxl_status_t st;
 	int err;
 
-	if (!e || !remote_engine || !req)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "TransferAsync");
+	if (st)
+		return st;
+	if (!remote_engine || !req)
 		return ADXL_PARAM_INVALID;
 	st = adxl__check_descs(op, descs, n_descs);
 	if (st)
 		return st;
-	if (!e->initialised) {
-		adxl__err("TransferAsync: the engine is not initialised");
-		return ADXL_FAILED;
-	}
 	p = adxl__peer_for_op(e, remote_engine, 1000, &st);
 	if (!p)
 		return st;
@@ -168,6 +170,15 @@ adxl_status_t adxl_get_transfer_status(adxl_engine_t *e,
 
 	if (!e || !status)
 		return ADXL_PARAM_INVALID;
+	/*
+	 * hixl's codes, each with the status FAILED: not initialised and
+	 * a NULL request FAILED, a request it does not know (never made,
+	 * or released once reported done) PARAM_INVALID.
+	 */
+	*status = ADXL_TRANSFER_FAILED;
+	st = adxl__ready(e, "GetTransferStatus");
+	if (st)
+		return st;
 	if (!req) {
 		adxl__err("GetTransferStatus: NULL request");
 		return ADXL_FAILED;
@@ -181,7 +192,7 @@ adxl_status_t adxl_get_transfer_status(adxl_engine_t *e,
 		pthread_mutex_unlock(&e->async_lock);
 		adxl__err("GetTransferStatus: unknown request %p (already reported done?)",
 			  req);
-		return ADXL_FAILED;
+		return ADXL_PARAM_INVALID;
 	}
 	if (!r->done) {
 		pthread_mutex_unlock(&e->async_lock);
@@ -212,9 +223,23 @@ adxl_status_t adxl_get_transfer_statuses(adxl_engine_t *e, uint32_t max_count,
 	struct adxl_transfer_result *res = NULL;
 	struct adxl_req **all = NULL, **rp, *r;
 	size_t i, n = 0, n_res = 0;
+	adxl_status_t st;
 
-	if (!e || !fn)
+	if (!e)
 		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "GetTransferStatus");
+	if (st)
+		return st;
+	if (!fn)
+		return ADXL_PARAM_INVALID;
+	/*
+	 * hixl answers the batch form only in its client/server engine; its
+	 * default engine, the one this is, says UNSUPPORTED.
+	 */
+	if (!e->hixl_cs) {
+		adxl__err("GetTransferStatus(args): UNSUPPORTED, as hixl without LocalCommRes version 1.3 or a protocol_desc with uboe:device or ub_rtp:device; ask each request with GetTransferStatus(req)");
+		return ADXL_UNSUPPORTED;
+	}
 	if (!max_count)
 		return ADXL_SUCCESS;
 	pthread_mutex_lock(&e->async_lock);

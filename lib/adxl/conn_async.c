@@ -137,13 +137,14 @@ static adxl_status_t submit(struct adxl_engine *e, const char *what,
 	adxl_status_t st;
 	int err;
 
-	if (!e || !remote_engine || timeout_ms <= 0 ||
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, what);
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0 ||
 	    adxl__parse_name(remote_engine, &addr))
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("%s: the engine is not initialised", what);
-		return ADXL_FAILED;
-	}
 	t = calloc(1, sizeof(*t));
 	if (t)
 		t->name = strdup(remote_engine);
@@ -211,8 +212,15 @@ adxl_status_t adxl_get_async_connect_status(adxl_engine_t *e,
 					    enum adxl_connect_status *status)
 {
 	struct adxl_ca_state *s;
+	adxl_status_t st;
 
-	if (!e || !remote_engine || !status)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	/* hixl: FAILED before Initialize and after Finalize (no states). */
+	st = adxl__ready(e, "GetAsyncConnectStatus");
+	if (st)
+		return st;
+	if (!remote_engine || !status)
 		return ADXL_PARAM_INVALID;
 	pthread_mutex_lock(&e->ca_lock);
 	s = *state_find(e, remote_engine);
@@ -226,9 +234,14 @@ adxl_status_t adxl_get_async_connect_statuses(adxl_engine_t *e,
 					      void *arg)
 {
 	struct adxl_ca_state *s, *copy = NULL, **tail = &copy;
-	adxl_status_t st = ADXL_SUCCESS;
+	adxl_status_t st;
 
-	if (!e || !fn)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "GetAsyncConnectStatus");
+	if (st)
+		return st;
+	if (!fn)
 		return ADXL_PARAM_INVALID;
 	/* A copy, so that @fn runs unlocked and may call the engine. */
 	pthread_mutex_lock(&e->ca_lock);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adxl_int.h"
@@ -15,6 +16,7 @@ static void adxl_engine_destroy_bare(struct adxl_engine *e);
 adxl_status_t adxl_engine_create(adxl_engine_t **out)
 {
 	struct adxl_engine *e;
+	pthread_condattr_t ca;
 
 	if (!out)
 		return ADXL_PARAM_INVALID;
@@ -30,6 +32,11 @@ adxl_status_t adxl_engine_create(adxl_engine_t **out)
 	pthread_cond_init(&e->async_cond, NULL);
 	pthread_mutex_init(&e->ca_lock, NULL);
 	pthread_cond_init(&e->ca_cond, NULL);
+	pthread_mutex_init(&e->pool_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&e->pool_cond, &ca);
+	pthread_condattr_destroy(&ca);
 	e->ca_tail = &e->ca_head;
 	e->ntail = &e->nhead;
 	e->listen_fd = -1;
@@ -55,6 +62,8 @@ void adxl_engine_destroy(adxl_engine_t *e)
 /* What adxl_engine_create() made before its transports. */
 static void adxl_engine_destroy_bare(struct adxl_engine *e)
 {
+	pthread_cond_destroy(&e->pool_cond);
+	pthread_mutex_destroy(&e->pool_lock);
 	pthread_cond_destroy(&e->ca_cond);
 	pthread_mutex_destroy(&e->ca_lock);
 	pthread_cond_destroy(&e->async_cond);
@@ -65,6 +74,14 @@ static void adxl_engine_destroy_bare(struct adxl_engine *e)
 	pthread_mutex_destroy(&e->conn_lock);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
+}
+
+adxl_status_t adxl__ready(const struct adxl_engine *e, const char *op)
+{
+	if (e->initialised)
+		return ADXL_SUCCESS;
+	adxl__err("%s: the engine is not initialised", op);
+	return ADXL_FAILED;
 }
 
 /* A decimal integer in [lo, hi], all of @s. */
@@ -91,6 +108,42 @@ static bool key_is(const char *key, const char *name)
 	return !strcmp(key, name);
 }
 
+/*
+ * hixl's JSON options describe hardware (ranktables, channel pools) and
+ * are ignored here, except that they must be JSON, as hixl refuses them
+ * otherwise (PARAM_INVALID; GlobalResourceConfig must be an object), and
+ * that they select hixl's client/server engine (docs/zh/api/cpp/
+ * HIXL-interface.md, the batch GetTransferStatus): LocalCommRes of
+ * version "1.3", or a comm_resource_config.protocol_desc with
+ * "uboe:device" or "ub_rtp:device".  An empty value is no value.
+ */
+static adxl_status_t json_option(struct adxl_engine *e, const char *key,
+				 const char *val)
+{
+	static const char desc[] = "comm_resource_config.protocol_desc";
+	bool object;
+
+	if (!*val)
+		return ADXL_SUCCESS;
+	if (adxl__json_check(val, &object)) {
+		adxl__err("Initialize: option %s is not JSON", key);
+		return ADXL_PARAM_INVALID;
+	}
+	if (key_is(key, "LocalCommRes")) {
+		if (adxl__json_member_has(val, "version", "1.3"))
+			e->hixl_cs = true;
+		return ADXL_SUCCESS;
+	}
+	if (!object) {
+		adxl__err("Initialize: option %s is not a JSON object", key);
+		return ADXL_PARAM_INVALID;
+	}
+	if (adxl__json_member_has(val, desc, "uboe:device") ||
+	    adxl__json_member_has(val, desc, "ub_rtp:device"))
+		e->hixl_cs = true;
+	return ADXL_SUCCESS;
+}
+
 static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 				  const char *val)
 {
@@ -99,9 +152,9 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 
 	if (key_is(key, "BufferPool")) {
 		/*
-		 * "$BUFFER_NUM:$BUFFER_SIZE_MB", both > 0, or "0:0".  Checked
-		 * for compatibility; the module copies straight between
-		 * registrations, so no staging pool is made.
+		 * "$BUFFER_NUM:$BUFFER_SIZE_MB", both > 0, or "0:0" (none):
+		 * the buffers through which memory not registered is staged
+		 * (pool.c).
 		 */
 		const char *colon = strchr(val, ':');
 		char num[32];
@@ -113,6 +166,8 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 		if (!int_in(num, 0, 1 << 20, &a) ||
 		    !int_in(colon + 1, 0, 1 << 20, &b) || (!a != !b))
 			return ADXL_PARAM_INVALID;
+		e->pool_n = (size_t)a;
+		e->pool_buf = (size_t)b << 20;
 		return ADXL_SUCCESS;
 	}
 	if (key_is(key, "AutoConnect")) {
@@ -141,8 +196,9 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 		e->allow = a;
 		return ADXL_SUCCESS;
 	}
-	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig") ||
-	    key_is(key, "EnableUseFabricMem"))
+	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig"))
+		return json_option(e, key, val);
+	if (key_is(key, "EnableUseFabricMem"))
 		return ADXL_SUCCESS;	/* hardware topology: nothing to do */
 	/* One of a transport's own options (transport.h)? */
 	st = adxl__transports_option(e, strncmp(key, "adxl.", 5) ? key : key + 5,
@@ -172,22 +228,17 @@ static adxl_status_t allow_from_env(struct adxl_engine *e)
 	return ADXL_SUCCESS;
 }
 
-adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
-			      const struct adxl_option *options,
-			      size_t n_options)
+/*
+ * The name and the options into @e (not running): ADXL_SUCCESS, or
+ * ADXL_PARAM_INVALID (logged) with nothing of them kept.
+ */
+static adxl_status_t configure(struct adxl_engine *e, const char *local_engine,
+			       const struct adxl_option *options,
+			       size_t n_options)
 {
-	struct memreg_lib_info info;
 	adxl_status_t st;
 	size_t i;
-	int err;
 
-	if (!e || !local_engine || (n_options && !options))
-		return ADXL_PARAM_INVALID;
-	if (e->initialised) {
-		adxl__err("Initialize: already initialised as %s; Finalize first",
-			  e->name);
-		return ADXL_FAILED;
-	}
 	if (strlen(local_engine) > ADXL_NAME_MAX ||
 	    adxl__parse_name(local_engine, &e->addr)) {
 		adxl__err("Initialize: \"%s\" is not ip, ip:port, [ipv6] or [ipv6]:port",
@@ -195,6 +246,10 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 		return ADXL_PARAM_INVALID;
 	}
 	e->auto_connect = false;
+	e->hixl_cs = false;
+	/* BufferPool's default, as hixl: 4 buffers of 8 MiB */
+	e->pool_n = 4;
+	e->pool_buf = (size_t)8 << 20;
 	e->transport = NULL;
 	adxl__transports_option(e, NULL, NULL);
 	st = allow_from_env(e);
@@ -214,6 +269,53 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 			return st;
 		}
 	}
+	return ADXL_SUCCESS;
+}
+
+/*
+ * Initialize on an engine that runs: its name and options are checked
+ * first, on an engine of their own (the running one keeps its own), as
+ * hixl parses them before anything else (PARAM_INVALID); good ones are
+ * FAILED, already initialised.
+ */
+static adxl_status_t initialize_again(struct adxl_engine *e,
+				      const char *local_engine,
+				      const struct adxl_option *options,
+				      size_t n_options)
+{
+	struct adxl_engine *scratch;
+	adxl_status_t st;
+
+	if (adxl_engine_create(&scratch))
+		return ADXL_FAILED;
+	st = configure(scratch, local_engine, options, n_options);
+	if (!st) {
+		adxl__allow_free(scratch->allow);
+		scratch->allow = NULL;
+	}
+	adxl_engine_destroy(scratch);
+	if (st)
+		return st;
+	adxl__err("Initialize: already initialised as %s; Finalize first",
+		  e->name);
+	return ADXL_FAILED;
+}
+
+adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
+			      const struct adxl_option *options,
+			      size_t n_options)
+{
+	struct memreg_lib_info info;
+	adxl_status_t st;
+	int err;
+
+	if (!e || !local_engine || (n_options && !options))
+		return ADXL_PARAM_INVALID;
+	if (e->initialised)
+		return initialize_again(e, local_engine, options, n_options);
+	st = configure(e, local_engine, options, n_options);
+	if (st)
+		return st;
 
 	err = memreg_open(&e->ctx);
 	if (err) {
@@ -266,6 +368,7 @@ void adxl_finalize(adxl_engine_t *e)
 	adxl__peers_drop_all(e);
 	adxl__notify_drop_all(e);
 	adxl__regs_drop_all(e);
+	adxl__pool_stop(e);
 	adxl__transports_stop(e);
 	memreg_close(e->ctx);
 	e->ctx = NULL;

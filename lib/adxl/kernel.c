@@ -55,8 +55,11 @@ static adxl_status_t kernel_connect(const struct adxl_transport_ops *t,
 				   "deregistered meanwhile" : memreg_strerror(err));
 			continue;
 		}
+		/* the module's word for what it is, in ADXL's numbers */
 		p->rregs[p->n_rregs++] = (struct adxl_rreg){
-			.addr = r.addr, .len = r.len, .type = r.type,
+			.addr = r.addr, .len = r.len,
+			.type = r.type == MEMREG_MEM_DEVICE ? ADXL_MEM_DEVICE :
+							      ADXL_MEM_HOST,
 			.key = r.handle,
 		};
 	}

@@ -62,14 +62,16 @@ int adxl__link_answer(struct adxl_engine *e, struct adxl_link *l,
 			ret = -ENOMEM;
 			goto out;
 		}
-		out.n_regs = e->n_regs;
 		for (i = 0; i < e->n_regs && !why[0]; i++) {
 			const struct adxl_reg *r = &e->regs[i];
 			uint32_t key = 0;
 
+			/* the engine's own (its buffer pool): not granted */
+			if (r->internal)
+				continue;
 			if (t->grant && t->grant(t, e, l, r, &key, why))
 				break;
-			out.regs[i] = (struct adxl_wreg){
+			out.regs[out.n_regs++] = (struct adxl_wreg){
 				.addr = r->addr, .len = r->len,
 				.type = r->type, .key = key,
 			};

@@ -206,6 +206,20 @@ int adxl__ack_decode(const uint8_t *p, size_t len, uint32_t *seq,
 	return r.err || r.off != len ? -EPROTO : 0;
 }
 
+int adxl__commit_encode(uint32_t seq, struct adxl_buf *b)
+{
+	adxl__buf_u32(b, seq);
+	return b->err ? -ENOMEM : 0;
+}
+
+int adxl__commit_decode(const uint8_t *p, size_t len, uint32_t *seq)
+{
+	struct adxl_rd r = { .p = p, .len = len };
+
+	*seq = adxl__rd_u32(&r);
+	return r.err || r.off != len ? -EPROTO : 0;
+}
+
 /*
  * The link hello: the transport it is for, that transport's version, and
  * what connects to the sender's end, as bytes only the transport reads

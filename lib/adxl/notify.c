@@ -3,12 +3,17 @@
  * Notifies: SendNotify on the sender's control connection, the receiving
  * engine's queue, GetNotifies.
  *
- * The receiver acks each notify, so SendNotify knows it arrived (or why
- * not) within its timeout.  Acks carry the notify's sequence number: an
- * ack that comes after its SendNotify timed out is recognised and skipped
- * by the next one.  At most ADXL_NOTIFY_MAX_PENDING unconsumed notifies
- * per link, as the reference; the next one is refused with
- * RESOURCE_EXHAUSTED until GetNotifies empties the queue.
+ * A notify goes in two steps, so that one whose SendNotify timed out is
+ * never handed out: NOTIFY_HOLD, which the receiver keeps aside and
+ * acks, and, once that ack came within the timeout, NOTIFY_COMMIT, which
+ * queues it for GetNotifies and is acked in turn.  Without a timely ack
+ * the sender commits nothing, and the receiver drops what it holds with
+ * the link's next hold or the link.  Acks carry the notify's sequence
+ * number: an ack that comes after its SendNotify gave up is recognised
+ * and skipped by the next one.  At most ADXL_NOTIFY_MAX_PENDING
+ * unconsumed notifies per link, as the reference; the next one is
+ * refused with RESOURCE_EXHAUSTED until GetNotifies empties the queue.
+ * The one-step NOTIFY of engines before is still served: queued at once.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,6 +69,72 @@ bool adxl__notify_queue(struct adxl_engine *e, struct adxl_link *l,
 	return true;
 }
 
+static void notify_free(struct adxl_notify *n)
+{
+	if (n) {
+		free(n->name);
+		free(n->msg);
+		free(n);
+	}
+}
+
+bool adxl__notify_hold(struct adxl_engine *e, struct adxl_link *l,
+		       uint32_t seq, const char *name, size_t name_len,
+		       const char *msg, size_t msg_len, uint32_t *status)
+{
+	struct adxl_notify *n;
+	bool full;
+
+	/* The sender gave up on what it held before: it is never handed out. */
+	adxl__notify_unhold(l);
+	pthread_mutex_lock(&e->notify_lock);
+	full = l->pending >= ADXL_NOTIFY_MAX_PENDING;
+	pthread_mutex_unlock(&e->notify_lock);
+	if (full) {
+		*status = ADXL_RESOURCE_EXHAUSTED;
+		return true;
+	}
+	n = calloc(1, sizeof(*n));
+	if (n) {
+		n->name = dup_n(name, name_len);
+		n->msg = dup_n(msg, msg_len);
+	}
+	if (!n || !n->name || !n->msg) {
+		notify_free(n);
+		return false;
+	}
+	n->link_id = l->id;
+	n->name_len = name_len;
+	n->msg_len = msg_len;
+	l->held = n;
+	l->held_seq = seq;
+	*status = ADXL_SUCCESS;
+	return true;
+}
+
+uint32_t adxl__notify_commit(struct adxl_engine *e, struct adxl_link *l,
+			     uint32_t seq)
+{
+	struct adxl_notify *n = l->held;
+
+	if (!n || l->held_seq != seq)
+		return ADXL_FAILED;
+	l->held = NULL;
+	/* Only this link adds to its count, and it held one: still room. */
+	pthread_mutex_lock(&e->notify_lock);
+	*e->ntail = n;
+	e->ntail = &n->next;
+	l->pending++;
+	pthread_mutex_unlock(&e->notify_lock);
+	return ADXL_SUCCESS;
+}
+
+void adxl__notify_unhold(struct adxl_link *l)
+{
+	notify_free(l->held);
+	l->held = NULL;
+}
+
 /* Notifies of a closed link stay queued: they did arrive. */
 void adxl__notify_link_gone(struct adxl_engine *e, uint64_t link_id)
 {
@@ -91,9 +162,7 @@ static void free_list(struct adxl_notify *n)
 	while (n) {
 		struct adxl_notify *next = n->next;
 
-		free(n->name);
-		free(n->msg);
-		free(n);
+		notify_free(n);
 		n = next;
 	}
 }
@@ -106,13 +175,15 @@ void adxl__notify_drop_all(struct adxl_engine *e)
 adxl_status_t adxl_get_notifies(adxl_engine_t *e, adxl_notify_fn fn, void *arg)
 {
 	struct adxl_notify *head, *n;
+	adxl_status_t st;
 
-	if (!e || !fn)
+	if (!e)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("GetNotifies: the engine is not initialised");
-		return ADXL_FAILED;
-	}
+	st = adxl__ready(e, "GetNotifies");
+	if (st)
+		return st;
+	if (!fn)
+		return ADXL_PARAM_INVALID;
 	head = take_all(e);
 	for (n = head; n; n = n->next)
 		fn(n->name, n->name_len, n->msg, n->msg_len, arg);
@@ -185,6 +256,44 @@ adxl_status_t adxl__control_result(struct adxl_peer *p, int ret,
 	return ADXL_SUCCESS;
 }
 
+/*
+ * Under io_lock: the notify of @seq (its NOTIFY_HOLD payload @b) held by
+ * the peer, then committed.  0 with *status the peer's answer, or -errno
+ * of the connection (-ETIMEDOUT: no timely ack to the hold, so nothing
+ * was committed and the peer never hands it out).  Once the commit is
+ * written the notify is the peer's: its ack is awaited until @deadline,
+ * and if it is late the notify still counts as sent (the peer hands it
+ * out once it reads its connection).
+ */
+static int hold_and_commit(struct adxl_peer *p, const char *remote_engine,
+			   uint32_t seq, const struct adxl_buf *b,
+			   int64_t deadline, uint32_t *status)
+{
+	struct adxl_buf c = { 0 };
+	int ret;
+
+	ret = adxl__send_msg(p->fd, ADXL_MSG_NOTIFY_HOLD, b->data, b->len,
+			     deadline);
+	if (!ret && !adxl__peer_dead(p))
+		ret = wait_ack(p, seq, deadline, status);
+	if (ret || *status)
+		return ret;
+	ret = adxl__commit_encode(seq, &c);
+	if (!ret)
+		ret = adxl__send_msg(p->fd, ADXL_MSG_NOTIFY_COMMIT, c.data,
+				     c.len, deadline);
+	adxl__buf_free(&c);
+	if (!ret)
+		ret = wait_ack(p, seq, deadline, status);
+	if (ret == -ETIMEDOUT) {
+		adxl__warn("SendNotify %s: committed, the peer has not confirmed it yet: it hands the notify out once it reads its connection",
+			   remote_engine);
+		*status = ADXL_SUCCESS;
+		ret = 0;
+	}
+	return ret;
+}
+
 adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
 			       const char *name, size_t name_len,
 			       const char *msg, size_t msg_len,
@@ -197,14 +306,15 @@ adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
 	uint32_t seq, status = ADXL_FAILED;
 	int ret;
 
-	if (!e || !remote_engine || timeout_ms <= 0 ||
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "SendNotify");
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0 ||
 	    (name_len && !name) || (msg_len && !msg) ||
 	    name_len > ADXL_NOTIFY_MAX_LEN || msg_len > ADXL_NOTIFY_MAX_LEN)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("SendNotify: the engine is not initialised");
-		return ADXL_FAILED;
-	}
 	p = adxl__peer_for_op(e, remote_engine, timeout_ms, &st);
 	if (!p)
 		return st;
@@ -213,10 +323,8 @@ adxl_status_t adxl_send_notify(adxl_engine_t *e, const char *remote_engine,
 	seq = ++p->notify_seq;
 	ret = adxl__notify_encode(seq, name, name_len, msg, msg_len, &b);
 	if (!ret && !adxl__peer_dead(p))
-		ret = adxl__send_msg(p->fd, ADXL_MSG_NOTIFY, b.data, b.len,
-				     deadline);
-	if (!ret && !adxl__peer_dead(p))
-		ret = wait_ack(p, seq, deadline, &status);
+		ret = hold_and_commit(p, remote_engine, seq, &b, deadline,
+				      &status);
 	pthread_mutex_unlock(&p->io_lock);
 	adxl__buf_free(&b);
 

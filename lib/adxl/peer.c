@@ -82,9 +82,15 @@ void adxl__peer_lost(struct adxl_peer *p)
 		   p->name, p->pid);
 }
 
-/* A connected TCP socket to @addr by @deadline: fd, or -errno. */
+/*
+ * A connected TCP socket to @addr by @deadline: fd, or -errno:
+ * -ECONNREFUSED if nothing listened there until the deadline,
+ * -ETIMEDOUT if the host did not answer in time.
+ */
 static int dial(const struct adxl_name *addr, int64_t deadline)
 {
+	int last = -ETIMEDOUT;	/* what the deadline ends in */
+
 	for (;;) {
 		struct pollfd pfd;
 		int fd, err = 0, one = 1;
@@ -100,8 +106,12 @@ static int dial(const struct adxl_name *addr, int64_t deadline)
 			err = errno;
 		} else {
 			left = deadline - adxl__now_ms();
+			if (left <= 0) {
+				close(fd);
+				return last;
+			}
 			pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
-			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+			if (poll(&pfd, 1, (int)left) <= 0) {
 				close(fd);
 				return -ETIMEDOUT;
 			}
@@ -112,13 +122,15 @@ static int dial(const struct adxl_name *addr, int64_t deadline)
 		close(fd);
 		/*
 		 * Nothing listens yet: the peer may still be starting, so try
-		 * again until the deadline, which then says TIMEOUT.
+		 * again until the deadline.  Refused until then is a failure,
+		 * not a timeout (hixl: FAILED).
 		 */
 		if (err != ECONNREFUSED)
 			return -err;
+		last = -ECONNREFUSED;
 		left = deadline - adxl__now_ms();
 		if (left <= 0)
-			return -ETIMEDOUT;
+			return last;
 		usleep((useconds_t)(left < RETRY_MS ? left : RETRY_MS) * 1000);
 	}
 }
@@ -294,6 +306,11 @@ again:
 			  name, timeout_ms);
 		return ADXL_TIMEOUT;
 	}
+	if (fd == -ECONNREFUSED) {
+		adxl__err("Connect %s: nothing listens there: connection refused until the timeout (%d ms)",
+			  name, timeout_ms);
+		return ADXL_FAILED;
+	}
 	if (fd < 0) {
 		adxl__err("Connect %s: %s", name, strerror(-fd));
 		return ADXL_FAILED;
@@ -344,12 +361,13 @@ adxl_status_t adxl_connect(adxl_engine_t *e, const char *remote_engine,
 {
 	adxl_status_t st;
 
-	if (!e || !remote_engine || timeout_ms <= 0)
+	if (!e)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("Connect: the engine is not initialised");
-		return ADXL_FAILED;
-	}
+	st = adxl__ready(e, "Connect");
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0)
+		return ADXL_PARAM_INVALID;
 	/* One Connect at a time: two to the same peer must not both succeed. */
 	pthread_mutex_lock(&e->conn_lock);
 	st = adxl__connect_locked(e, remote_engine, timeout_ms);
@@ -392,14 +410,16 @@ adxl_status_t adxl_disconnect(adxl_engine_t *e, const char *remote_engine,
 {
 	struct adxl_name addr;
 	struct adxl_peer *p;
+	adxl_status_t st;
 
-	if (!e || !remote_engine || timeout_ms <= 0 ||
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "Disconnect");
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0 ||
 	    adxl__parse_name(remote_engine, &addr))
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("Disconnect: the engine is not initialised");
-		return ADXL_FAILED;
-	}
 	p = unlink_peer(e, remote_engine);
 	if (!p)
 		return ADXL_NOT_CONNECTED;

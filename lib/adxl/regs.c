@@ -74,6 +74,41 @@ static adxl_status_t status_of(int err)
 	}
 }
 
+/*
+ * Under reg_lock (write): @reg, registered with the module, into the
+ * table, made reachable by each transport that runs; on failure it is
+ * unregistered again and the status logged.
+ */
+static adxl_status_t insert(struct adxl_engine *e, struct adxl_reg *reg,
+			    const char *op)
+{
+	size_t i;
+
+	if (adxl__transports_expose(e, reg)) {
+		memreg_unregister(e->ctx, reg->handle);
+		return ADXL_FAILED;
+	}
+	if (e->n_regs == e->cap_regs) {
+		size_t cap = e->cap_regs ? 2 * e->cap_regs : 16;
+		struct adxl_reg *p = realloc(e->regs, cap * sizeof(*p));
+
+		if (!p) {
+			adxl__transports_hide(e, reg);
+			memreg_unregister(e->ctx, reg->handle);
+			adxl__err("%s: out of memory", op);
+			return ADXL_FAILED;
+		}
+		e->regs = p;
+		e->cap_regs = cap;
+	}
+	i = upper_bound(e, reg->addr);
+	memmove(&e->regs[i + 1], &e->regs[i],
+		(e->n_regs - i) * sizeof(*e->regs));
+	e->regs[i] = *reg;
+	e->n_regs++;
+	return ADXL_SUCCESS;
+}
+
 adxl_status_t adxl_register_mem(adxl_engine_t *e,
 				const struct adxl_mem_desc *mem,
 				enum adxl_mem_type type,
@@ -84,12 +119,13 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 	size_t i;
 	int err;
 
-	if (!e || !mem || !handle)
+	if (!e)
 		return ADXL_PARAM_INVALID;
-	if (!e->initialised) {
-		adxl__err("RegisterMem: the engine is not initialised");
-		return ADXL_FAILED;
-	}
+	st = adxl__ready(e, "RegisterMem");
+	if (st)
+		return st;
+	if (!mem || !handle)
+		return ADXL_PARAM_INVALID;
 	if (!mem->addr || !mem->len || mem->addr + mem->len < mem->addr ||
 	    (type != ADXL_MEM_HOST && type != ADXL_MEM_DEVICE))
 		return ADXL_PARAM_INVALID;
@@ -101,7 +137,7 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 		if (r->type != type || mem->addr >= r->addr + r->len ||
 		    r->addr >= mem->addr + mem->len)
 			continue;
-		if (r->addr == mem->addr && r->len == mem->len) {
+		if (r->addr == mem->addr && r->len == mem->len && !r->internal) {
 			r->refs++;
 			*handle = (adxl_mem_handle_t)(uintptr_t)r->id;
 			pthread_rwlock_unlock(&e->reg_lock);
@@ -140,45 +176,61 @@ adxl_status_t adxl_register_mem(adxl_engine_t *e,
 		return ADXL_FAILED;
 	}
 
-	/* Each transport that runs makes it reachable to its peers. */
-	if (adxl__transports_expose(e, &reg)) {
-		memreg_unregister(e->ctx, reg.handle);
-		pthread_rwlock_unlock(&e->reg_lock);
-		return ADXL_FAILED;
-	}
-	if (e->n_regs == e->cap_regs) {
-		size_t cap = e->cap_regs ? 2 * e->cap_regs : 16;
-		struct adxl_reg *p = realloc(e->regs, cap * sizeof(*p));
-
-		if (!p) {
-			adxl__transports_hide(e, &reg);
-			memreg_unregister(e->ctx, reg.handle);
-			pthread_rwlock_unlock(&e->reg_lock);
-			adxl__err("RegisterMem: out of memory");
-			return ADXL_FAILED;
-		}
-		e->regs = p;
-		e->cap_regs = cap;
-	}
 	/* Ids start at 1: a NULL MemHandle is never a registration. */
-	reg.id = ++e->next_reg_id;
-	i = upper_bound(e, reg.addr);
-	memmove(&e->regs[i + 1], &e->regs[i],
-		(e->n_regs - i) * sizeof(*e->regs));
-	e->regs[i] = reg;
-	e->n_regs++;
+	reg.id = e->next_reg_id + 1;
+	st = insert(e, &reg, "RegisterMem");
+	if (!st)
+		e->next_reg_id++;
 	pthread_rwlock_unlock(&e->reg_lock);
-
+	if (st)
+		return st;
 	*handle = (adxl_mem_handle_t)(uintptr_t)reg.id;
 	return ADXL_SUCCESS;
+}
+
+adxl_status_t adxl__regs_add_internal(struct adxl_engine *e, uintptr_t addr,
+				      size_t len)
+{
+	struct adxl_reg reg;
+	adxl_status_t st;
+	int err;
+
+	memset(&reg, 0, sizeof(reg));
+	reg.addr = addr;
+	reg.len = len;
+	reg.type = ADXL_MEM_HOST;
+	reg.refs = 1;
+	reg.internal = true;	/* id 0: no handle names it */
+	pthread_rwlock_wrlock(&e->reg_lock);
+	/* No access for peers, and no grant: only our transfers use it. */
+	err = memreg_register(e->ctx, (void *)addr, len, MEMREG_MEM_HOST, 0,
+			      &reg.handle);
+	if (err) {
+		pthread_rwlock_unlock(&e->reg_lock);
+		adxl__err("buffer pool: cannot register its %zu bytes: %s%s",
+			  len, memreg_strerror(err),
+			  err == -MEMREG_E_MEMLOCK ?
+			  " (a smaller BufferPool, or a higher ulimit -l)" : "");
+		return status_of(err);
+	}
+	st = insert(e, &reg, "buffer pool");
+	pthread_rwlock_unlock(&e->reg_lock);
+	return st;
 }
 
 adxl_status_t adxl_deregister_mem(adxl_engine_t *e, adxl_mem_handle_t handle)
 {
 	uint64_t id = (uintptr_t)handle;
+	adxl_status_t st;
 	size_t i;
 
-	if (!e || !handle)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	/* Not initialised: FAILED, before the handle is looked at (hixl). */
+	st = adxl__ready(e, "DeregisterMem");
+	if (st)
+		return st;
+	if (!handle)
 		return ADXL_PARAM_INVALID;
 
 	pthread_rwlock_wrlock(&e->reg_lock);
@@ -215,18 +267,24 @@ adxl_status_t adxl__regs_hello(struct adxl_engine *e, struct adxl_hello *h)
 	size_t i;
 
 	pthread_rwlock_rdlock(&e->reg_lock);
-	h->n_regs = e->n_regs;
+	h->n_regs = 0;
 	h->regs = e->n_regs ? calloc(e->n_regs, sizeof(*h->regs)) : NULL;
 	if (e->n_regs && !h->regs) {
 		pthread_rwlock_unlock(&e->reg_lock);
 		return ADXL_FAILED;
 	}
 	for (i = 0; i < e->n_regs; i++) {
-		h->regs[i].addr = e->regs[i].addr;
-		h->regs[i].len = e->regs[i].len;
-		h->regs[i].type = e->regs[i].type;
-		h->regs[i].access = MEMREG_ACCESS_ALL;
-		memcpy(h->regs[i].token, e->regs[i].token, MEMREG_TOKEN_LEN);
+		struct adxl_wire_reg *w = &h->regs[h->n_regs];
+
+		/* The engine's own (its buffer pool): never a peer's. */
+		if (e->regs[i].internal)
+			continue;
+		w->addr = e->regs[i].addr;
+		w->len = e->regs[i].len;
+		w->type = e->regs[i].type;
+		w->access = MEMREG_ACCESS_ALL;
+		memcpy(w->token, e->regs[i].token, MEMREG_TOKEN_LEN);
+		h->n_regs++;
 	}
 	pthread_rwlock_unlock(&e->reg_lock);
 	return ADXL_SUCCESS;

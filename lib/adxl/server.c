@@ -82,6 +82,8 @@ static void link_close(struct adxl_engine *e, size_t i, bool orderly)
 	close(l->fd);
 	free(l->in);
 	adxl__buf_free(&l->out);
+	/* a notify it held and never committed is dropped with it */
+	adxl__notify_unhold(l);
 	adxl__notify_link_gone(e, l->id);
 	/* GetNotifies resets the links' counters under notify_lock. */
 	pthread_mutex_lock(&e->notify_lock);
@@ -283,29 +285,60 @@ static int answer_hello(struct adxl_engine *e, struct adxl_link *l,
 	return adxl__hello_answer(e, l, status, in.name, why);
 }
 
-static int answer_notify(struct adxl_engine *e, struct adxl_link *l,
-			 const uint8_t *p, size_t len)
+/* An ack of @seq with @status, framed into l->out. */
+static int notify_ack(struct adxl_link *l, uint32_t seq, uint32_t status)
 {
-	const char *name, *msg;
-	size_t name_len, msg_len;
 	struct adxl_buf b = { 0 };
-	uint32_t seq, status;
 	int ret;
 
-	if (!l->hello_done ||
-	    adxl__notify_decode(p, len, &seq, &name, &name_len, &msg, &msg_len))
-		return -EPROTO;
-	if (!adxl__notify_queue(e, l, name, name_len, msg, msg_len, &status))
-		status = ADXL_FAILED;
-	adxl__trace("%s: link %llu (%s): notify %.*s, status %u", e->name,
-		    (unsigned long long)l->id, l->name, (int)name_len, name,
-		    status);
 	ret = adxl__ack_encode(seq, status, &b);
 	if (!ret)
 		ret = adxl__frame_msg(&l->out, ADXL_MSG_NOTIFY_ACK, b.data,
 				      b.len);
 	adxl__buf_free(&b);
 	return ret;
+}
+
+/*
+ * A notify: NOTIFY (one step, of engines before) is queued at once;
+ * NOTIFY_HOLD is held until its NOTIFY_COMMIT (notify.c).
+ */
+static int answer_notify(struct adxl_engine *e, struct adxl_link *l,
+			 uint32_t type, const uint8_t *p, size_t len)
+{
+	const char *name, *msg;
+	size_t name_len, msg_len;
+	uint32_t seq, status;
+	bool ok;
+
+	if (!l->hello_done ||
+	    adxl__notify_decode(p, len, &seq, &name, &name_len, &msg, &msg_len))
+		return -EPROTO;
+	if (type == ADXL_MSG_NOTIFY_HOLD)
+		ok = adxl__notify_hold(e, l, seq, name, name_len, msg, msg_len,
+				       &status);
+	else
+		ok = adxl__notify_queue(e, l, name, name_len, msg, msg_len,
+					&status);
+	if (!ok)
+		status = ADXL_FAILED;
+	adxl__trace("%s: link %llu (%s): notify %.*s%s, status %u", e->name,
+		    (unsigned long long)l->id, l->name, (int)name_len, name,
+		    type == ADXL_MSG_NOTIFY_HOLD ? " held" : "", status);
+	return notify_ack(l, seq, status);
+}
+
+static int answer_commit(struct adxl_engine *e, struct adxl_link *l,
+			 const uint8_t *p, size_t len)
+{
+	uint32_t seq, status;
+
+	if (!l->hello_done || adxl__commit_decode(p, len, &seq))
+		return -EPROTO;
+	status = adxl__notify_commit(e, l, seq);
+	adxl__trace("%s: link %llu (%s): notify %u committed, status %u",
+		    e->name, (unsigned long long)l->id, l->name, seq, status);
+	return notify_ack(l, seq, status);
 }
 
 /* A whole message of link @l: 0, 1 (an orderly BYE), or -errno. */
@@ -319,7 +352,10 @@ static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 	case ADXL_MSG_HELLO:
 		return l->hello_done ? -EPROTO : answer_hello(e, l, p, len);
 	case ADXL_MSG_NOTIFY:
-		return answer_notify(e, l, p, len);
+	case ADXL_MSG_NOTIFY_HOLD:
+		return answer_notify(e, l, type, p, len);
+	case ADXL_MSG_NOTIFY_COMMIT:
+		return answer_commit(e, l, p, len);
 	case ADXL_MSG_LINK_HELLO:
 		return adxl__link_answer(e, l, p, len);
 	case ADXL_MSG_QUERY:
@@ -674,6 +710,7 @@ void adxl__server_stop(struct adxl_engine *e)
 		close(e->links[i].fd);
 		free(e->links[i].in);
 		adxl__buf_free(&e->links[i].out);
+		adxl__notify_unhold(&e->links[i]);
 	}
 	e->n_links = 0;
 	free(e->links);

@@ -201,21 +201,27 @@ adxl_status_t adxl_transfer_sync(adxl_engine_t *e, const char *remote_engine,
 {
 	struct adxl_peer *p;
 	adxl_status_t st;
+	int64_t deadline;
+	bool staged;
 
-	if (!e || !remote_engine || timeout_ms <= 0)
+	if (!e)
+		return ADXL_PARAM_INVALID;
+	st = adxl__ready(e, "TransferSync");
+	if (st)
+		return st;
+	if (!remote_engine || timeout_ms <= 0)
 		return ADXL_PARAM_INVALID;
 	st = adxl__check_descs(op, descs, n_descs);
 	if (st)
 		return st;
-	if (!e->initialised) {
-		adxl__err("TransferSync: the engine is not initialised");
-		return ADXL_FAILED;
-	}
 	p = adxl__peer_for_op(e, remote_engine, timeout_ms, &st);
 	if (!p)
 		return st;
-	st = adxl__transfer(e, p, op, descs, n_descs,
-			    adxl__deadline(timeout_ms));
+	deadline = adxl__deadline(timeout_ms);
+	/* Memory not registered goes through the buffer pool (pool.c). */
+	st = adxl__pool_transfer(e, p, op, descs, n_descs, deadline, &staged);
+	if (!staged)
+		st = adxl__transfer(e, p, op, descs, n_descs, deadline);
 	adxl__peer_put(e, p);
 	return st;
 }

@@ -107,9 +107,19 @@ int64_t adxl__now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * Counted from the next millisecond: a timeout of 1 ms is at least 1 ms,
+ * never cut short by the clock's milliseconds.
+ */
 int64_t adxl__deadline(int32_t timeout_ms)
 {
-	return timeout_ms < 0 ? -1 : adxl__now_ms() + timeout_ms;
+	struct timespec ts;
+
+	if (timeout_ms < 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000 +
+	       timeout_ms;
 }
 
 /* Wait for @events until @deadline: 0, -ETIMEDOUT or -errno. */

@@ -74,22 +74,23 @@ int main()
 		MemHandle handle = nullptr;
 		check(engine.RegisterMem(mem, MEM_HOST, handle) == FAILED,
 		      "RegisterMem before Initialize is FAILED");
+		/* hixl: before Initialize, FAILED before any argument. */
 		check(engine.DeregisterMem(reinterpret_cast<MemHandle>(0x10)) ==
-			      SUCCESS,
-		      "DeregisterMem of an unknown handle is SUCCESS");
-		check(engine.Connect("127.0.0.1:26001", 0) == PARAM_INVALID,
-		      "Connect: timeout 0 is PARAM_INVALID");
-		check(engine.Disconnect("127.0.0.1:26001", -5) == PARAM_INVALID,
-		      "Disconnect: negative timeout is PARAM_INVALID");
+			      FAILED,
+		      "DeregisterMem before Initialize is FAILED");
+		check(engine.Connect("127.0.0.1:26001", 0) == FAILED,
+		      "Connect (timeout 0) before Initialize is FAILED");
+		check(engine.Disconnect("127.0.0.1:26001", -5) == FAILED,
+		      "Disconnect before Initialize is FAILED");
 
 		std::vector<TransferOpDesc> descs{ { 0x1000, 0, 64 } };
 		check(engine.TransferSync("127.0.0.1:26001", READ, descs) ==
-			      PARAM_INVALID,
-		      "TransferSync: remote address 0 is PARAM_INVALID");
+			      FAILED,
+		      "TransferSync (remote address 0) before Initialize is FAILED");
 		TransferReq req = nullptr;
 		check(engine.TransferAsync("127.0.0.1:26001", WRITE, descs,
-					   TransferArgs(), req) == PARAM_INVALID,
-		      "TransferAsync: remote address 0 is PARAM_INVALID");
+					   TransferArgs(), req) == FAILED,
+		      "TransferAsync before Initialize is FAILED");
 		TransferStatus ts = TransferStatus::COMPLETED;
 		check(engine.GetTransferStatus(nullptr, ts) == FAILED,
 		      "GetTransferStatus(NULL) is FAILED");
@@ -97,8 +98,8 @@ int main()
 		NotifyDesc notify;
 		notify.name = AscendString(std::string(1025, 'n').c_str());
 		notify.notify_msg = "msg";
-		check(engine.SendNotify("127.0.0.1:26001", notify) == PARAM_INVALID,
-		      "SendNotify: a 1025-char name is PARAM_INVALID");
+		check(engine.SendNotify("127.0.0.1:26001", notify) == FAILED,
+		      "SendNotify (a 1025-char name) before Initialize is FAILED");
 		engine.Finalize();
 	}
 

@@ -657,6 +657,74 @@ static void test_pipelined_notify(void **state)
 	assert_true(links_become(p->s, 0, 2000));
 }
 
+/* The ack of a notify step on @fd: its status, for @seq. */
+static uint32_t recv_ack(int fd, uint32_t seq)
+{
+	uint32_t got, status;
+	uint8_t *msg;
+	size_t len;
+
+	assert_int_equal(recv_one(fd, &msg, &len), ADXL_MSG_NOTIFY_ACK);
+	assert_int_equal(adxl__ack_decode(msg, len, &got, &status), 0);
+	free(msg);
+	assert_int_equal(got, seq);
+	return status;
+}
+
+static void send_hold(int fd, uint32_t seq, const char *name)
+{
+	struct adxl_buf b = { 0 };
+
+	assert_int_equal(adxl__notify_encode(seq, name, strlen(name), "m", 1,
+					     &b), 0);
+	send_frame(fd, ADXL_MSG_NOTIFY_HOLD, b.data, b.len);
+	adxl__buf_free(&b);
+}
+
+static void send_commit(int fd, uint32_t seq)
+{
+	struct adxl_buf b = { 0 };
+
+	assert_int_equal(adxl__commit_encode(seq, &b), 0);
+	send_frame(fd, ADXL_MSG_NOTIFY_COMMIT, b.data, b.len);
+	adxl__buf_free(&b);
+}
+
+/*
+ * The two steps of a notify, from a raw client: a held notify is handed
+ * out only by its commit; a new hold drops one not committed; a commit
+ * of anything else is refused; a link that closes drops what it holds.
+ */
+static void test_held_notify_is_handed_out_only_when_committed(void **state)
+{
+	struct port *p = *state;
+	int fd = raw_connect();
+
+	send_hello_proven(fd, S);
+	send_hold(fd, 1, "one");
+	assert_int_equal(recv_ack(fd, 1), 0);
+	usleep(100000);
+	assert_int_equal(notifies_now(p), 0);
+	/* the sender gave up on 1: it is gone, 2 is held */
+	send_hold(fd, 2, "two");
+	assert_int_equal(recv_ack(fd, 2), 0);
+	send_commit(fd, 1);
+	assert_int_equal(recv_ack(fd, 1), ADXL_FAILED);
+	assert_int_equal(notifies_now(p), 0);
+	send_commit(fd, 2);
+	assert_int_equal(recv_ack(fd, 2), 0);
+	assert_int_equal(notifies_now(p), 1);
+	/* committed once only */
+	send_commit(fd, 2);
+	assert_int_equal(recv_ack(fd, 2), ADXL_FAILED);
+	/* held, then the link closes: nothing */
+	send_hold(fd, 3, "three");
+	assert_int_equal(recv_ack(fd, 3), 0);
+	close(fd);
+	assert_true(links_become(p->s, 0, 2000));
+	assert_int_equal(notifies_now(p), 0);
+}
+
 /*
  * The same as another uid, which answers the challenge as itself: the
  * link is refused and its notify dropped.  Needs root.
@@ -896,6 +964,8 @@ int test_port_group(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_pipelined_notify, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_held_notify_is_handed_out_only_when_committed,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipelined_notify_other_uid,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unproven_link_dropped,

@@ -558,6 +558,10 @@ static int do_import(struct memreg_import *im)
 	im->handle = fake_import_handle(h);
 	im->addr = fr->r.addr;
 	im->len = fr->r.len;
+	/* as the module: what the registration is, and what the grant allows */
+	im->type = fr->r.type;
+	im->access = MEMREG_ACCESS_ALL;
+	im->device = fr->r.device;
 	return 0;
 }
 
@@ -569,6 +573,8 @@ static int do_transfer(struct memreg_transfer *t)
 
 	fake.xfer.count = t->count;
 	fake.xfer.first = d[0];
+	if (fake.xfer.seen)
+		fake.xfer.seen(d, t->count, fake.xfer.arg);
 	for (i = 0; i < t->count; i++) {
 		if (fake.fail_errno[FAKE_TRANSFER] &&
 		    i == fake.fail_at[FAKE_TRANSFER]) {

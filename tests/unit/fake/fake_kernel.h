@@ -107,10 +107,17 @@ struct fake_kernel {
 		int live;	/* allocations not freed */
 	} dev;
 
-	/* TRANSFER: the count and the first descriptor of the last call. */
+	/*
+	 * TRANSFER: the count and the first descriptor of the last call;
+	 * and, if a test sets @seen, every call's descriptors are shown to
+	 * it (under the fake's lock) before they are copied.
+	 */
 	struct {
 		uint32_t count;
 		struct memreg_xfer_desc first;
+		void (*seen)(const struct memreg_xfer_desc *d, uint32_t n,
+			     void *arg);
+		void *arg;
 	} xfer;
 
 	/*
