@@ -123,11 +123,12 @@ Status Hixl::RegisterMem(const MemDesc &mem, MemType type,
 				 static_cast<adxl_mem_type>(type), &mem_handle);
 }
 
-/* hixl refuses a NULL handle; an unknown one is SUCCESS, as adxl. */
+/*
+ * hixl's codes are the C API's: FAILED before Initialize (whatever the
+ * handle), then PARAM_INVALID for NULL, SUCCESS for an unknown handle.
+ */
 Status Hixl::DeregisterMem(MemHandle mem_handle)
 {
-	if (!mem_handle)
-		return PARAM_INVALID;
 	return adxl_deregister_mem(HixlImpl::Of(this), mem_handle);
 }
 
@@ -210,20 +211,14 @@ Status Hixl::TransferAsync(const AscendString &remote_engine,
 }
 
 /*
- * The C API says FAILED for a request it does not know and leaves the
- * status alone, which tells it from a failed transfer: hixl answers that
- * PARAM_INVALID with status FAILED.
+ * The C API gives hixl's codes (NULL or not initialised: FAILED; unknown
+ * or already reported: PARAM_INVALID) and sets FAILED on every failure.
  */
 Status Hixl::GetTransferStatus(const TransferReq &req, TransferStatus &status)
 {
-	adxl_engine_t *e = HixlImpl::Of(this);
-	adxl_transfer_status s = ADXL_TRANSFER_TIMEOUT;
-	Status ret = adxl_get_transfer_status(e, req, &s);
+	adxl_transfer_status s = ADXL_TRANSFER_FAILED;
+	Status ret = adxl_get_transfer_status(HixlImpl::Of(this), req, &s);
 
-	if (ret != SUCCESS && s == ADXL_TRANSFER_TIMEOUT) {
-		status = TransferStatus::FAILED;
-		return e ? PARAM_INVALID : FAILED;
-	}
 	status = static_cast<TransferStatus>(s);
 	return ret;
 }

@@ -30,6 +30,8 @@ bool Start(hixl::Hixl &a, hixl::Hixl &b, std::string &an, std::string &bn)
 	std::map<hixl::AscendString, hixl::AscendString> options;
 
 	options["BufferPool"] = "4:8";
+	/* hixl's batch GetTransferStatus needs its client/server engine. */
+	options["LocalCommRes"] = "{\"version\": \"1.3\"}";
 	for (int tries = 0; tries < 50; tries++) {
 		unsigned int port = tap::Port();
 

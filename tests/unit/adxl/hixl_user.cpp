@@ -133,8 +133,8 @@ int main()
 		MemHandle handle = nullptr;
 		check(engine.RegisterMem(mem, MEM_HOST, handle) == FAILED,
 		      "RegisterMem before Initialize is FAILED");
-		check(engine.DeregisterMem(nullptr) == PARAM_INVALID,
-		      "DeregisterMem(nullptr) is PARAM_INVALID");
+		check(engine.DeregisterMem(nullptr) == FAILED,
+		      "DeregisterMem(nullptr) before Initialize is FAILED (hixl: before any argument)");
 		/* hixl: before Initialize, FAILED before any argument. */
 		check(engine.Connect("127.0.0.1:26001", 0) == FAILED,
 		      "Connect (timeout 0) before Initialize is FAILED");

@@ -51,8 +51,12 @@ class HixlPair(unittest.TestCase):
             self.name = f"127.0.0.1:{free_port()}"
             if self.server.initialize(self.name) == hixl.SUCCESS:
                 break
+        # LocalCommRes 1.3: hixl's client/server engine, which alone
+        # answers the batch get_all_transfer_status (docs/adxl.md).
         self.assertEqual(self.client.initialize(
-            "127.0.0.1", {hixl.OPTION_AUTO_CONNECT: "0"}), hixl.SUCCESS)
+            "127.0.0.1", {hixl.OPTION_AUTO_CONNECT: "0",
+                          "LocalCommRes": '{"version": "1.3"}'}),
+            hixl.SUCCESS)
         self.remote = HostBuffer(self.SIZE)
         self.local = HostBuffer(self.SIZE)
         self.remote.write(pattern(1, self.SIZE))
