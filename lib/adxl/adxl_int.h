@@ -531,6 +531,11 @@ int adxl__json_check(const char *text, bool *is_object);
  */
 bool adxl__json_member_has(const char *text, const char *key,
 			   const char *want);
+/*
+ * The integer member @key of the object @text (a number, or a string of
+ * one): 0 and *@out; 1 if there is none; -1 if it is no integer.
+ */
+int adxl__json_member_int(const char *text, const char *key, long long *out);
 
 /* engine.c */
 /*

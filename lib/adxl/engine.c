@@ -117,6 +117,45 @@ static bool key_is(const char *key, const char *name)
  * version "1.3", or a comm_resource_config.protocol_desc with
  * "uboe:device" or "ub_rtp:device".  An empty value is no value.
  */
+/*
+ * GlobalResourceConfig's numbers and hixl's ranges for them
+ * (src/hixl/engine/hixl_options.cc; the connect pool's are documented in
+ * HIXL-interface.md): out of range is PARAM_INVALID, as there, though
+ * nothing here uses them.
+ */
+static const struct {
+	const char *key;
+	long long lo, hi;
+} global_ranges[] = {
+	{ "connect_pool.thread_num", 1, 64 },
+	{ "connect_pool.task_queue_capacity", 1, 65535 },
+	{ "comm_resource_config.listen_port", 1, 65535 },
+	{ "comm_resource_config.qos", 0, 7 },
+	{ "comm_resource_config.max_active_channels", 1, UINT32_MAX },
+	{ "fabric_memory.max_capacity", 1, 1024 },
+	{ "fabric_memory.task_stream_num", 1, 8 },
+};
+
+static adxl_status_t check_ranges(const char *key, const char *val)
+{
+	long long v;
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(global_ranges) / sizeof(global_ranges[0]); i++) {
+		st = adxl__json_member_int(val, global_ranges[i].key, &v);
+		if (st == 1)
+			continue;
+		if (st || v < global_ranges[i].lo || v > global_ranges[i].hi) {
+			adxl__err("Initialize: option %s: %s must be an integer in [%lld, %lld]",
+				  key, global_ranges[i].key,
+				  global_ranges[i].lo, global_ranges[i].hi);
+			return ADXL_PARAM_INVALID;
+		}
+	}
+	return ADXL_SUCCESS;
+}
+
 static adxl_status_t json_option(struct adxl_engine *e, const char *key,
 				 const char *val)
 {
@@ -138,14 +177,20 @@ static adxl_status_t json_option(struct adxl_engine *e, const char *key,
 		adxl__err("Initialize: option %s is not a JSON object", key);
 		return ADXL_PARAM_INVALID;
 	}
+	if (check_ranges(key, val))
+		return ADXL_PARAM_INVALID;
 	if (adxl__json_member_has(val, desc, "uboe:device") ||
 	    adxl__json_member_has(val, desc, "ub_rtp:device"))
 		e->hixl_cs = true;
 	return ADXL_SUCCESS;
 }
 
+/*
+ * One option into @e.  A refusal that is not just a bad value (an unknown
+ * key, JSON, a range) says why itself and sets *@said.
+ */
 static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
-				  const char *val)
+				  const char *val, bool *said)
 {
 	long a, b;
 	int st;
@@ -196,8 +241,10 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 		e->allow = a;
 		return ADXL_SUCCESS;
 	}
-	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig"))
+	if (key_is(key, "LocalCommRes") || key_is(key, "GlobalResourceConfig")) {
+		*said = true;
 		return json_option(e, key, val);
+	}
 	if (key_is(key, "EnableUseFabricMem"))
 		return ADXL_SUCCESS;	/* hardware topology: nothing to do */
 	/* One of a transport's own options (transport.h)? */
@@ -205,8 +252,14 @@ static adxl_status_t parse_option(struct adxl_engine *e, const char *key,
 				     val);
 	if (st != 1)
 		return (adxl_status_t)st;
-	adxl__warn("Initialize: unknown option \"%s\" ignored", key);
-	return ADXL_SUCCESS;
+	/*
+	 * hixl's engines refuse a key they do not know (CommEngine's
+	 * supported options; its docs only list them): a misspelt option is
+	 * an error the caller sees, not a default it did not ask for.
+	 */
+	adxl__err("Initialize: unknown option \"%s\"", key);
+	*said = true;
+	return ADXL_PARAM_INVALID;
 }
 
 /*
@@ -256,12 +309,15 @@ static adxl_status_t configure(struct adxl_engine *e, const char *local_engine,
 	if (st)
 		return st;
 	for (i = 0; i < n_options; i++) {
+		bool said = false;
+
 		if (!options[i].key || !options[i].value)
 			st = ADXL_PARAM_INVALID;
 		else
-			st = parse_option(e, options[i].key, options[i].value);
+			st = parse_option(e, options[i].key, options[i].value,
+					  &said);
 		if (st) {
-			if (options[i].key && options[i].value)
+			if (options[i].key && options[i].value && !said)
 				adxl__err("Initialize: bad value \"%s\" for option %s",
 					  options[i].value, options[i].key);
 			adxl__allow_free(e->allow);

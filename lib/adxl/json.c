@@ -10,6 +10,8 @@
  * nothing.  Strings are compared after their escapes are decoded, so
  * "1\u002e3" is "1.3", as hixl's JSON library reads it.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -290,5 +292,61 @@ bool adxl__json_member_has(const char *text, const char *key,
 			continue;
 		}
 		return *j.p == '}' ? found : false;
+	}
+}
+
+/*
+ * The integer at @p: a JSON number without fraction or exponent, or a
+ * string holding one (hixl reads both); 0 and *@out, or -1.
+ */
+static int int_at(const char *p, long long *out)
+{
+	bool quoted = *p == '"';
+	char *end;
+
+	if (quoted)
+		p++;
+	if (*p != '-' && (*p < '0' || *p > '9'))
+		return -1;
+	errno = 0;
+	*out = strtoll(p, &end, 10);
+	if (errno || *end == '.' || *end == 'e' || *end == 'E')
+		return -1;
+	return quoted && *end != '"' ? -1 : 0;
+}
+
+int adxl__json_member_int(const char *text, const char *key, long long *out)
+{
+	struct jrd j = { .p = text };
+	int found = 1;
+	bool eq;
+
+	skip_ws(&j);
+	if (*j.p != '{')
+		return -1;
+	j.p++;
+	j.depth = 1;
+	skip_ws(&j);
+	if (*j.p == '}')
+		return 1;
+	for (;;) {
+		skip_ws(&j);
+		if (read_string(&j, key, &eq))
+			return -1;
+		skip_ws(&j);
+		if (*j.p++ != ':')
+			return -1;
+		skip_ws(&j);
+		/* hixl's library keeps the last of duplicate members */
+		if (eq)
+			found = int_at(j.p, out);
+		if (read_value(&j, NULL, NULL))
+			return -1;
+		skip_ws(&j);
+		if (*j.p == ',') {
+			j.p++;
+			continue;
+		}
+		return *j.p == '}' ? found : -1;
 	}
 }

@@ -93,13 +93,12 @@ static void test_initialize_without_module(void **state)
 		{ "adxl.RdmaTrafficClass", "132" },
 		{ "adxl.RdmaServiceLevel", "4" },
 		{ "AutoConnect", "1" },
-		{ "some.future.option", "x" },
 	};
 	adxl_engine_t *e = *state;
 	struct adxl_plugged_engine *rdma;
 
 	/* Valid everything, but no /dev/memreg: FAILED, and the reason. */
-	assert_int_equal(adxl_initialize(e, "127.0.0.1:26000", opts, 5),
+	assert_int_equal(adxl_initialize(e, "127.0.0.1:26000", opts, 4),
 			 ADXL_FAILED);
 	assert_non_null(strstr(adxl_last_error(), "module"));
 	/* what the engine's RDMA queue pairs will send with: its plugin's conf */
@@ -290,6 +289,50 @@ static adxl_status_t batch_answer(const char *key, const char *val)
 	assert_int_equal(n, 0);
 	adxl_engine_destroy(e);
 	return st;
+}
+
+/* The status of Initialize with @key = @val alone (the engine goes). */
+static adxl_status_t init_answer(const char *key, const char *val)
+{
+	adxl_engine_t *e = NULL;
+	adxl_status_t st = init_with(&e, key, val);
+
+	if (e)
+		adxl_engine_destroy(e);
+	return st;
+}
+
+/*
+ * hixl's CommEngine refuses options it does not know, and
+ * GlobalResourceConfig's numbers out of hixl's ranges (hixl_options.cc;
+ * HIXL-interface.md: connect_pool.thread_num 1 to 64): PARAM_INVALID.
+ */
+static void test_initialize_option_keys_and_ranges(void **state)
+{
+	(void)state;
+	assert_int_equal(init_answer("InvalidOption", "1"), ADXL_PARAM_INVALID);
+	assert_int_equal(init_answer("adxl.NoSuchThing", "1"), ADXL_PARAM_INVALID);
+	assert_int_equal(init_answer("GlobalResourceConfig",
+				     "{\"connect_pool.thread_num\": \"0\"}"),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(init_answer("GlobalResourceConfig",
+				     "{\"connect_pool.thread_num\": 65}"),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(init_answer("GlobalResourceConfig",
+				     "{\"connect_pool.thread_num\": 1.5}"),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(init_answer("GlobalResourceConfig",
+				     "{\"comm_resource_config.qos\": 8}"),
+			 ADXL_PARAM_INVALID);
+	assert_int_equal(init_answer("GlobalResourceConfig",
+				     "{\"connect_pool.thread_num\": 64, \"comm_resource_config.qos\": \"7\"}"),
+			 ADXL_SUCCESS);
+	/* The last of duplicate members counts, as in hixl's parser. */
+	assert_int_equal(init_answer("GlobalResourceConfig",
+				     "{\"connect_pool.thread_num\": 0, \"connect_pool.thread_num\": 2}"),
+			 ADXL_SUCCESS);
+	assert_int_equal(init_answer("EnableUseFabricMem", "1"), ADXL_SUCCESS);
+	assert_int_equal(init_answer("adxl.BufferPool", "2:1"), ADXL_SUCCESS);
 }
 
 /*
@@ -520,6 +563,8 @@ int test_api_group(void)
 		cmocka_unit_test_setup_teardown(test_every_call_after_finalize_fails,
 						setup_ready, teardown_ready),
 		cmocka_unit_test_setup_teardown(test_initialize_again_checks_options_first,
+						setup_ready, teardown_ready),
+		cmocka_unit_test_setup_teardown(test_initialize_option_keys_and_ranges,
 						setup_ready, teardown_ready),
 		cmocka_unit_test_setup_teardown(test_batch_transfer_status_unsupported_without_hixl_cs_options,
 						setup_ready, teardown_ready),
