@@ -10,7 +10,12 @@
 #   make -f tests/check.mk -s print-legs      the legs check would run
 #
 # Each leg runs through scripts/leg: LOGS/NAME.log, .status and .secs, and
-# it never fails the make run (the summary counts its TAP lines).  VM legs
+# it never fails the make run (the summary counts its TAP lines).  A leg
+# has a wall-clock bound (scripts/leg --secs, 900 s unless its rule says):
+# about three times what it takes on a quiet machine, so that a stuck run
+# fails its leg instead of taking CI past its 90 minutes.  A VM's own
+# --timeout sits below its leg's bound, so that the VM's verdict (and its
+# console) is what a stuck guest reports.  VM legs
 # run one at a time: each VM has 2 vCPUs under TCG, so one fills both of
 # the machine's cores, and timing-sensitive cases failed beside another.
 #
@@ -96,11 +101,15 @@ VM_ROOT_debug	:= $(VM_ROOT_6.1)
 # and 6.12, and KASAN sees their paths as root (55 s a run here).
 VM_USER_debug	:= adversary limits
 VM_EXTRA_debug	:= fuzz.sh
-VM_SECS_debug	:= 2700
+# A quiet run: debug 430-480 s, 6.12 230-250 s, 6.1 90-100 s.
+VM_SECS_debug	:= 1400
+VM_SECS_6.12	:= 800
+VM_SECS_6.1	:= 400
 mode	= $(if $(filter $(2),$(MODES)),$(1),none)
 
 leg-vm-%:
-	@$(LEG) vm-$* --vm -- $(VMRUN) --kernel $* --timeout $(or $(VM_SECS_$*),1500) \
+	@$(LEG) vm-$* --vm --secs $$(($(VM_SECS_$*) + 120)) -- \
+		$(VMRUN) --kernel $* --timeout $(VM_SECS_$*) \
 		--add /usr/bin/jq --modparam dev_capacity=$$((256 << 20)) -- \
 		boot-legs "$(call mode,$(VM_ROOT_$*),root)" \
 		"$(call mode,$(VM_USER_$*),user)" $(VM_EXTRA_$*)
@@ -117,14 +126,15 @@ leg-quick-vm-6.1:
 # killer must see is the one killed.  A memory cgroup cannot stand in for
 # the small VM: the RAM reserve and the OOM killer are the whole machine's.
 leg-pressure-%:
-	@$(LEG) pressure-$* --vm -- $(VMRUN) --kernel $* --mem 512 --timeout 1200 \
+	@$(LEG) pressure-$* --vm --secs 400 -- \
+		$(VMRUN) --kernel $* --mem 512 --timeout 300 \
 		--add /usr/bin/jq -- devmem_pressure.sh
 
 # Two VMs, two modules: ADXL across hosts over UCX (TCP), with one host
 # powered off mid-transfer and booted again (tests/vm/adxl-pair).  On 6.12
 # only: the RDMA legs put the module of both kernels in two VMs.
 leg-pair-6.12:
-	@$(LEG) pair-6.12 --vm -- $(TOP)/tests/vm/adxl-pair --kernel 6.12
+	@$(LEG) pair-6.12 --vm --secs 600 -- $(TOP)/tests/vm/adxl-pair --kernel 6.12
 
 # arm64 (tests/arm64/run): memreg.ko, libmemreg, the tool and test programs
 # cross built with Debian's aarch64-linux-gnu toolchain against Debian's
@@ -138,7 +148,7 @@ leg-pair-6.12:
 # other one (the UAPI's layout, the module against arm64's kernel).  With
 # 6.1 in CHECK_KERNELS, since it boots a 6.1.
 leg-arm64:
-	@$(LEG) arm64 -- $(TOP)/tests/arm64/run
+	@$(LEG) arm64 --secs 600 -- $(TOP)/tests/arm64/run
 
 # Two VMs with soft-RoCE (rdma_rxe on the same link): each on its own
 # device, memreg device memory in an RDMA memory region and the plugin's
@@ -152,5 +162,5 @@ leg-arm64:
 # in its requester in one of seven runs under TCG: such a crash has no
 # memreg function in it, and the leg runs once more (--vm).
 leg-rdma-%:
-	@$(LEG) rdma-$* --vm -- $(TOP)/tests/vm/rdma-pair --kernel $* --only "verbs adxl" \
+	@$(LEG) rdma-$* --vm --secs 600 -- $(TOP)/tests/vm/rdma-pair --kernel $* --only "verbs adxl" \
 		$(if $(filter 6.12,$*),--power,--fanin)
