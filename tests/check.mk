@@ -81,7 +81,7 @@ leg-dkms:
 # user what reaches the kernel's refusals as an unprivileged caller: the
 # raw-ioctl programs (not on debug), the adversary and the limits.
 #
-# The structured fuzzer (memreg_fuzz) runs for three minutes after the
+# The structured fuzzer (memreg_fuzz) runs for two minutes after the
 # suites on the debug kernel, as root and as uid 1000 at once; the long run
 # is make fuzz.  With the default devices (two of 1 GiB) in a 1 GiB guest
 # the fuzzers' device memory left the RAM reserve, and the OOM killer then
