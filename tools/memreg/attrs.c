@@ -290,6 +290,8 @@ const char *attrs_refusal_name(uint32_t reason)
 		return "dev_bytes";
 	case MEMREG_REFUSED_MEMLOCK:
 		return "memlock";
+	case MEMREG_REFUSED_CGROUP:
+		return "cgroup";
 	}
 	return NULL;
 }

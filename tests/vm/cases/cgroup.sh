@@ -1,0 +1,109 @@
+#!/bin/sh
+# Charges and limits per cgroup v2 node (kernel/memreg_cgroup.c): a
+# cgroup A limited to 64 MiB of host and 64 MiB of device memory never
+# holds more, whatever its processes do; charges stay with A when a task
+# moves and return when freed; the headroom query is exact to the page;
+# siblings on one device each see their own aclrtGetMemInfo; a delegated
+# owner limits below its node, not the node; refusals name the cgroup.
+. "$(dirname "$0")/tap.sh"
+
+if ! is_root; then
+	skip "cgroup limits" "needs root to make cgroups"
+	tap_done
+fi
+if [ ! -e /sys/fs/cgroup/cgroup.procs ]; then
+	mkdir -p /sys/fs/cgroup
+	mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+fi
+if [ ! -e /sys/fs/cgroup/cgroup.procs ]; then
+	skip "cgroup limits" "no cgroup2 in this kernel"
+	tap_done
+fi
+cg=/sys/fs/cgroup
+mib=1048576
+mkdir -p $cg/A $cg/B
+check "limits set cgroup A: host 64M dev 64M" memreg limits set cgroup /A host 64M dev 64M
+check "limits set cgroup B (by its directory): dev 32M" memreg limits set cgroup $cg/B dev 32M
+expect "limits show cgroup A" "67108864 67108864 0" \
+	"$(memreg -j limits show cgroup /A | jq -r '"\(.max_host_bytes) \(.max_dev_bytes) \(.host_bytes)"')"
+
+# in_cg CG CMD...: run CMD as a process of cgroup CG (exec, so the
+# process that charges is a fresh image of a forked shell)
+in_cg() {
+	c=$1
+	shift
+	sh -c 'echo $$ >'"$cg/$c"'/cgroup.procs && exec "$@"' sh "$@"
+}
+
+start_monitor /tmp/cg-mon.txt || not_ok "monitor: subscribed"
+# not through in_cg: $! must be the process that becomes cg_probe
+sh -c 'echo $$ >'"$cg/A"'/cgroup.procs && exec cg_probe -h $1 -d $1 -w' \
+	sh $((32 * mib)) >/tmp/cg-hold.txt &
+holder=$!
+wait_for /tmp/cg-hold.txt ready 200 || not_ok "holder in A ready"
+expect "holder: 32 MiB host and device in A" "host OK dev OK" \
+	"$(head -n 2 /tmp/cg-hold.txt | tr '\n' ' ' | sed 's/ $//')"
+
+out=$(in_cg A cg_probe)
+expect "headroom in A: the cgroup's limit minus its charge, by cgroup" \
+	"host=$((32 * mib)) hostby=2 dev=$((32 * mib)) devby=2 total=$((64 * mib))" \
+	"$(echo "$out" | sed -n 's/^headroom \(.*\) cgroup=.*/\1/p')"
+expect "one page more than the headroom: EDQUOT (host), ENOSPC (device)" \
+	"host 122 dev 28" \
+	"$(in_cg A cg_probe -h $((32 * mib + 4096)) -d $((32 * mib + 4096)) | head -n 2 | tr '\n' ' ' | sed 's/ $//')"
+expect "exactly the headroom fits, and leaves 0" "host OK dev OK host=0 dev=0" \
+	"$(in_cg A cg_probe -h $((32 * mib)) -d $((32 * mib)) | sed 's/^headroom \(host=[0-9]*\).*\(dev=[0-9]*\).*/\1 \2/' | tr '\n' ' ' | sed 's/ $//')"
+
+# a forked child of a process in A is in A
+expect "a forked child in A is refused too" "host 122" \
+	"$(in_cg A sh -c '(cg_probe -h $((33 * 1048576)) | head -n 1)')"
+
+# migration: the holder moves to B; its charges stay with A
+echo "$holder" >$cg/B/cgroup.procs
+expect "after migration to B: A still holds 32 MiB host and device" \
+	"$((32 * mib)) $((32 * mib))" \
+	"$(memreg -j limits show cgroup /A | jq -r '"\(.host_bytes) \(.dev_alloc_bytes)"')"
+expect "... and B nothing" "0 0" \
+	"$(memreg -j limits show cgroup /B | jq -r '"\(.host_bytes) \(.dev_alloc_bytes)"')"
+expect "... and A still refuses what would pass 64 MiB" "host 122" \
+	"$(in_cg A cg_probe -h $((33 * mib)) | head -n 1)"
+
+# the sum of the charges is the module's total: the root node holds all
+root=$(memreg -j limits show cgroup /)
+st=$(memreg -j stats)
+expect "root cgroup's host charge == stats host bytes" \
+	"$(echo "$st" | jq .host_bytes)" "$(echo "$root" | jq .host_bytes)"
+expect "A + B == root (nothing else is charged)" \
+	"$(echo "$root" | jq .host_bytes)" \
+	"$(( $(memreg -j limits show cgroup /A | jq .host_bytes) + $(memreg -j limits show cgroup /B | jq .host_bytes) ))"
+
+# two services on device 0: each sees its own share
+expect "aclrtGetMemInfo in A: free 32 MiB of 64" "free=$((32 * mib)) total=$((64 * mib))" \
+	"$(in_cg A cg_probe -m | sed -n 's/^meminfo //p')"
+expect "aclrtGetMemInfo in B: free 32 MiB of 32" "free=$((32 * mib)) total=$((32 * mib))" \
+	"$(in_cg B cg_probe -m | sed -n 's/^meminfo //p')"
+
+stop_hold "$holder"
+expect "freed: the charges went back to A" "0 0" \
+	"$(memreg -j limits show cgroup /A | jq -r '"\(.host_bytes) \(.dev_alloc_bytes)"')"
+
+stop_monitor /tmp/cg-mon.txt '"reason":"cgroup"'
+check "LIMIT_REFUSED names the cgroup" contains \
+	"$(grep '"reason":"cgroup"' /tmp/cg-mon.txt | head -n 1)" '"cgroup":"/A"'
+
+# delegation: uid 1000 owns A; it may limit A/C, not A
+mkdir -p $cg/A/C
+chown 1000:1000 $cg/A $cg/A/cgroup.procs
+check "delegated owner limits a node below its own" \
+	runas 1000 1000 memreg limits set cgroup /A/C host 8M
+out=$(runas 1000 1000 memreg limits set cgroup /A host 1G 2>&1)
+expect "... but not its own node (its parent is not its)" 1 "$?"
+check "... EPERM, said so" contains "$out" "parent directory"
+out=$(runas 1000 1000 memreg limits set cgroup /B host 1G 2>&1)
+expect "... nor a sibling" 1 "$?"
+
+rmdir $cg/A/C $cg/A $cg/B
+check "removed cgroups' limited records go at the next set" \
+	memreg limits set cgroup / host unlimited
+expect "records left: the root's, none" 0 "$(memreg -j stats | jq .cgroups)"
+tap_done
