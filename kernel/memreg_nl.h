@@ -96,6 +96,7 @@ int memreg_nl_put_proc(struct sk_buff *skb, const struct memreg_ctx *ctx,
 struct cgroup;
 int memreg_nl_put_cgroup(struct sk_buff *skb, struct cgroup *cgrp,
 			 bool global);
+int memreg_nl_put_cgroup_id(struct sk_buff *skb, u64 id);
 extern const struct memreg_nl_dump_cmd memreg_nl_cgroup_dump;
 extern const struct nla_policy memreg_nl_cgroup_dump_policy[MEMREG_A_MAX + 1];
 extern const struct nla_policy memreg_nl_cgroup_set_policy[MEMREG_A_MAX + 1];

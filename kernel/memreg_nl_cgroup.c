@@ -11,6 +11,9 @@
  * (write and search its parent directory) may limit it, so the owner of a
  * delegated subtree limits the nodes below its root, not the root itself,
  * whose limits are its delegator's.  CAP_NET_ADMIN may limit any node.
+ *
+ * Without CONFIG_CGROUPS there is no node to name: both commands answer
+ * EOPNOTSUPP, and nothing names a cgroup in replies or events.
  */
 #include <linux/capability.h>
 #include <linux/cgroup.h>
@@ -35,6 +38,7 @@ const struct nla_policy memreg_nl_cgroup_set_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_MAX_DMABUF_BYTES]	= { .type = NLA_U64 },
 };
 
+#ifdef CONFIG_CGROUPS
 /* The limits CGROUP_SET takes, by the limit's memory type. */
 static const u16 memreg_nl_cgroup_max_attr[MEMREG_MEM_TYPES] = {
 	[MEMREG_MEM_HOST]	= MEMREG_A_MAX_HOST_BYTES,
@@ -69,6 +73,19 @@ int memreg_nl_put_cgroup(struct sk_buff *skb, struct cgroup *cgrp,
 	err = len >= 0 && len < PATH_MAX &&
 	      nla_put_string(skb, MEMREG_A_CGROUP, buf) ? -EMSGSIZE : 0;
 	kfree(buf);
+	return err;
+}
+
+/* The cgroup of id @id as above; only the id if it is gone since. */
+int memreg_nl_put_cgroup_id(struct sk_buff *skb, u64 id)
+{
+	struct cgroup *cgrp = cgroup_get_from_id(id);
+	int err;
+
+	if (IS_ERR(cgrp))
+		return memreg_nl_put_u64(skb, MEMREG_A_CGROUP_ID, id);
+	err = memreg_nl_put_cgroup(skb, cgrp, false);
+	cgroup_put(cgrp);
 	return err;
 }
 
@@ -224,6 +241,47 @@ static void memreg_nl_cgroup_walk(struct memreg_nl_dump *d)
 		st->cursor = snap.id;
 	}
 }
+
+#else
+/* No caller has a cgroup to name: every cgroup pointer here is NULL. */
+int memreg_nl_put_cgroup(struct sk_buff *skb, struct cgroup *cgrp,
+			 bool global)
+{
+	return 0;
+}
+
+int memreg_nl_put_cgroup_id(struct sk_buff *skb, u64 id)
+{
+	return 0;
+}
+
+struct cgroup *memreg_nl_cgroup_dir(const struct nlattr *attr,
+				    struct netlink_ext_ack *extack, bool set,
+				    bool admin)
+{
+	NL_SET_ERR_MSG_ATTR(extack, attr, "kernel built without cgroups");
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+int memreg_nl_cgroup_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	GENL_SET_ERR_MSG(info, "kernel built without cgroups");
+	return -EOPNOTSUPP;
+}
+
+/* A dump with no node to list would read as "none charged": refuse it. */
+static int memreg_nl_cgroup_start(struct memreg_nl_dump_state *st,
+				  struct nlattr **tb,
+				  struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG(extack, "kernel built without cgroups");
+	return -EOPNOTSUPP;
+}
+
+static void memreg_nl_cgroup_walk(struct memreg_nl_dump *d)
+{
+}
+#endif
 
 const struct memreg_nl_dump_cmd memreg_nl_cgroup_dump = {
 	.cmd	= MEMREG_CMD_CGROUP_GET,

@@ -21,7 +21,6 @@ static int memreg_nl_room_fill(struct sk_buff *msg, u32 kind,
 			       const struct memreg_room *r)
 {
 	struct nlattr *nest = nla_nest_start(msg, MEMREG_A_ROOM);
-	struct cgroup *cgrp;
 	int err;
 
 	if (!nest)
@@ -31,17 +30,8 @@ static int memreg_nl_room_fill(struct sk_buff *msg, u32 kind,
 	      nla_put_u32(msg, MEMREG_A_ROOM_BY, r->by) ||
 	      memreg_nl_put_u64(msg, MEMREG_A_ROOM_LIMIT, r->limit) ||
 	      memreg_nl_put_u64(msg, MEMREG_A_ROOM_USED, r->used);
-	if (!err && r->by == MEMREG_ROOM_BY_CGROUP) {
-		/* gone since: the id alone */
-		cgrp = cgroup_get_from_id(r->cgroup_id);
-		if (IS_ERR(cgrp))
-			err = memreg_nl_put_u64(msg, MEMREG_A_CGROUP_ID,
-						r->cgroup_id);
-		else
-			err = memreg_nl_put_cgroup(msg, cgrp, false);
-		if (!IS_ERR(cgrp))
-			cgroup_put(cgrp);
-	}
+	if (!err && r->by == MEMREG_ROOM_BY_CGROUP)
+		err = memreg_nl_put_cgroup_id(msg, r->cgroup_id);
 	if (err) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
@@ -110,8 +100,7 @@ int memreg_nl_headroom_doit(struct sk_buff *skb, struct genl_info *info)
 			return err;
 		cgrp = memreg_cg_task_cgroup(task);
 	} else if (tb[MEMREG_A_CGROUP_DIR]) {
-		if (!IS_ENABLED(CONFIG_CGROUPS))
-			return -EOPNOTSUPP;
+		/* without cgroups: EOPNOTSUPP */
 		cgrp = memreg_nl_cgroup_dir(tb[MEMREG_A_CGROUP_DIR],
 					    info->extack, false, false);
 		if (IS_ERR(cgrp))
