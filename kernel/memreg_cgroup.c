@@ -95,6 +95,20 @@ static void memreg_cg_put_locked(struct memreg_cg *cg, struct memreg_cg **dead)
 	}
 }
 
+/*
+ * Records allocated by memreg_cg_get() and never linked: they hold no
+ * cgroup yet, so memreg_cg_free()'s cgroup_put() is not for them.
+ */
+static void memreg_cg_free_spare(struct memreg_cg *spare)
+{
+	struct memreg_cg *next;
+
+	for (; spare; spare = next) {
+		next = spare->next_dead;
+		kfree(spare);
+	}
+}
+
 static void memreg_cg_free(struct memreg_cg *dead)
 {
 	struct memreg_cg *next;
@@ -173,7 +187,7 @@ static struct memreg_cg *memreg_cg_get(struct cgroup *cgrp)
 		for (; have < missing; have++) {
 			cg = kzalloc(sizeof(*cg), GFP_KERNEL_ACCOUNT);
 			if (!cg) {
-				memreg_cg_free(spare);
+				memreg_cg_free_spare(spare);
 				return NULL;
 			}
 			cg->next_dead = spare;
@@ -213,7 +227,8 @@ static struct memreg_cg *memreg_cg_get(struct cgroup *cgrp)
 	}
 	cg->users++;
 	spin_unlock(&memreg_cg_lock);
-	memreg_cg_free(spare);
+	/* what another task's records made needless */
+	memreg_cg_free_spare(spare);
 	return cg;
 }
 
@@ -415,8 +430,16 @@ void memreg_cg_exit(void)
 	int bkt;
 
 	spin_lock(&memreg_cg_lock);
+	/*
+	 * A limited record's users are then its children's records (two
+	 * limited siblings: two), none of them a charge: once those links
+	 * are taken away, a user left is an object that was never uncharged.
+	 */
+	hash_for_each(memreg_cgs, bkt, cg, node)
+		if (cg->parent)
+			cg->parent->users--;
 	hash_for_each_safe(memreg_cgs, bkt, tmp, cg, node) {
-		WARN_ON_ONCE(cg->users > 1);
+		WARN_ON_ONCE(cg->users);
 		hash_del(&cg->node);
 		cg->next_dead = dead;
 		dead = cg;

@@ -103,7 +103,30 @@ out=$(runas 1000 1000 memreg limits set cgroup /B host 1G 2>&1)
 expect "... nor a sibling" 1 "$?"
 
 rmdir $cg/A/C $cg/A $cg/B
+
+# The first charges of new cgroups, by 8 threads at once: several find
+# the records missing and make them, and the copies that lost the race
+# are freed unlinked (they once went to cgroup_put(NULL): an oops).
+mkdir -p $cg/R
+bad=
+for i in $(seq 1 20); do
+	mkdir -p $cg/R/n$i/m
+	r=$(in_cg R/n$i/m cg_probe -t 8 -h 4096)
+	[ "$r" = "threads OK" ] || bad="$bad $i:$r"
+	rmdir $cg/R/n$i/m $cg/R/n$i
+done
+rmdir $cg/R
+expect "20 new cgroups, 8 threads charging each at once" "" "$bad"
 check "removed cgroups' limited records go at the next set" \
 	memreg limits set cgroup / host unlimited
 expect "records left: the root's, none" 0 "$(memreg -j stats | jq .cgroups)"
+
+# Left for the unload (memreg_cg_exit()): two limited siblings, whose
+# parent's record has two users, its children, and nothing charged.  A
+# leftover charge there is a WARN, which fails the VM run.
+mkdir -p $cg/K/a $cg/K/b
+check "limits set cgroup K/a: host 1M" memreg limits set cgroup /K/a host 1M
+check "limits set cgroup K/b: host 1M" memreg limits set cgroup /K/b host 1M
+expect "records kept for the limits: K/a, K/b, K and the root's" 4 \
+	"$(memreg -j stats | jq .cgroups)"
 tap_done
