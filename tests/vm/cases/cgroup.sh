@@ -1,10 +1,12 @@
 #!/bin/sh
 # Charges and limits per cgroup v2 node (kernel/memreg_cgroup.c): a
 # cgroup A limited to 64 MiB of host and 64 MiB of device memory never
-# holds more, whatever its processes do; charges stay with A when a task
-# moves and return when freed; the headroom query is exact to the page;
-# siblings on one device each see their own aclrtGetMemInfo; a delegated
-# owner limits below its node, not the node; refusals name the cgroup.
+# holds more, whatever its processes do (fork, exec, an fd passed to a
+# process of B, an export or IPC name registered in B: who pays is
+# checked); charges stay with A when a task moves and return when freed;
+# the headroom query is exact to the page; siblings on one device each
+# see their own aclrtGetMemInfo; a delegated owner limits below its node,
+# not the node; refusals name the cgroup.
 . "$(dirname "$0")/tap.sh"
 
 if ! is_root; then
@@ -86,6 +88,64 @@ expect "aclrtGetMemInfo in B: free 32 MiB of 32" "free=$((32 * mib)) total=$((32
 stop_hold "$holder"
 expect "freed: the charges went back to A" "0 0" \
 	"$(memreg -j limits show cgroup /A | jq -r '"\(.host_bytes) \(.dev_alloc_bytes)"')"
+
+# Handed to a process of another cgroup: who pays (docs/cgroups.md).
+# charges CG: "host dev_alloc dmabuf" bytes charged to cgroup CG
+charges() {
+	memreg -j limits show cgroup "/$1" |
+		jq -r '"\(.host_bytes) \(.dev_alloc_bytes) \(.dmabuf_bytes)"'
+}
+# passing MODE ARGS...: cg_pass MODE ARGS in A, held once ready; $passer
+passing() {
+	rm -f /tmp/cg-pass.txt
+	sh -c 'echo $$ >'"$cg/A"'/cgroup.procs && exec cg_pass "$@"' sh "$@" \
+		>/tmp/cg-pass.txt &
+	passer=$!
+	wait_for /tmp/cg-pass.txt ready 300 || not_ok "cg_pass $1: ready"
+}
+steps() { grep -v '^ready' /tmp/cg-pass.txt | tr '\n' ' ' | sed 's/ $//'; }
+
+# A /dev/memreg fd passed over SCM_RIGHTS to a process of B is of no use
+# there (EPERM: the file pins and charges its opener's mm); B's own pays.
+passing fd $cg/B $((32 * mib))
+expect "fd passed from A to B: refused there; B's own fd registers" \
+	"moved OK passed EPERM own OK" "$(steps)"
+expect "... charged to B, not A" "0 0 0 $((32 * mib)) 0 0" \
+	"$(charges A) $(charges B)"
+stop_hold "$passer"
+
+# Device memory exported, its handle freed keeping the export, and the
+# dma-buf passed to B, which registers it: the allocation stays A's
+# (until the dma-buf goes), the registration is B's.
+passing export $cg/B $((32 * mib))
+expect "dma-buf from A registered in B" "moved OK export OK dmabuf OK" \
+	"$(steps)"
+expect "... A keeps the allocation, B pays the registration" \
+	"0 $((32 * mib)) 0 0 0 $((32 * mib))" "$(charges A) $(charges B)"
+expect "... and A may allocate only what is left of its 64 MiB" "dev 28" \
+	"$(in_cg A cg_probe -d $((32 * mib + 4096)) | head -n 1)"
+stop_hold "$passer"
+
+# The same through an IPC name B is allowed to import.
+passing ipc $cg/B $((32 * mib))
+expect "IPC name from A imported and registered in B" \
+	"moved OK export OK name OK import OK dmabuf OK" "$(steps)"
+expect "... A keeps the allocation, B pays the registration" \
+	"0 $((32 * mib)) 0 0 0 $((32 * mib))" "$(charges A) $(charges B)"
+stop_hold "$passer"
+expect "... all gone with the holders" "0 0 0 0 0 0" \
+	"$(charges A) $(charges B)"
+
+# exec: 40 MiB registered on an fd kept across exec, four images in a
+# row.  Each exec drops the old image's registrations (and A's charge):
+# had they stayed, the second 40 MiB would pass A's 64.
+passing exec 4 $((40 * mib))
+expect "four images of 40 MiB in A; the fd kept is refused in each new one" \
+	"own OK inherited EPERM own OK inherited EPERM own OK inherited EPERM own OK" \
+	"$(steps)"
+expect "... A holds the last image's 40 MiB only" "$((40 * mib)) 0 0" \
+	"$(charges A)"
+stop_hold "$passer"
 
 stop_monitor /tmp/cg-mon.txt '"reason":"cgroup"'
 check "LIMIT_REFUSED names the cgroup" contains \
