@@ -383,7 +383,15 @@ void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
 			enum memreg_refusal why)
 {
 	atomic64_inc(&memreg_stats.refused[why]);
-	memreg_event_refused(ctx, type, len, why);
+	memreg_event_refused(ctx, type, len, why, NULL);
+}
+
+/* The same, for the limit of cgroup @cgrp (memreg_cgroup.c). */
+void memreg_ctx_refused_cg(struct memreg_ctx *ctx, u32 type, u64 len,
+			   struct cgroup *cgrp)
+{
+	atomic64_inc(&memreg_stats.refused[MEMREG_REFUSED_CGROUP]);
+	memreg_event_refused(ctx, type, len, MEMREG_REFUSED_CGROUP, cgrp);
 }
 
 /*

@@ -290,6 +290,7 @@ static void memreg_dalloc_release(struct kref *ref)
 	memreg_dev_free_pages(d->pages, d->npages);
 	kvfree(d->pages);
 	memreg_dev_unreserve(d->dev, d->len, d->huge);
+	memreg_cg_uncharge(d->cg, MEMREG_ROOM_DEV_ALLOC, d->len);
 	memreg_ctx_uncharge_dev_alloc(ctx, d->dev->id, d->len);
 	memreg_ctx_put(ctx);
 	kfree(d);
@@ -373,6 +374,12 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	err = memreg_ctx_charge_dev_alloc(ctx, d->dev->id, d->len, true);
 	if (err)
 		goto free_pages;
+	/* the caller's cgroup and its ancestors hold it from now on */
+	err = memreg_cg_charge(ctx, MEMREG_ROOM_DEV_ALLOC, d->len, &d->cg);
+	if (err) {
+		memreg_ctx_uncharge_dev_alloc(ctx, d->dev->id, d->len);
+		goto free_pages;
+	}
 
 	mutex_lock(&mf->lock);
 	/* cyclic, reusing freed ids once the mmap-able ones ran out */
@@ -381,6 +388,7 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 			      &mf->next_dalloc, GFP_KERNEL);
 	if (err < 0) {
 		mutex_unlock(&mf->lock);
+		memreg_cg_uncharge(d->cg, MEMREG_ROOM_DEV_ALLOC, d->len);
 		memreg_ctx_uncharge_dev_alloc(ctx, d->dev->id, d->len);
 		goto free_pages;
 	}

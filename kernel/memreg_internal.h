@@ -33,6 +33,7 @@
 #include <linux/ktime.h>
 #include <linux/kref.h>
 #include <linux/mmu_notifier.h>
+#include <linux/cgroup.h>
 #include <linux/memreg.h>
 
 /*
@@ -171,6 +172,7 @@ struct memreg_reg {
 	u32 id;				/* key in memreg_regs, low handle bits */
 	u64 handle;
 	struct memreg_ctx *ctx;		/* holds a reference */
+	struct memreg_cg *cg;		/* the cgroup charged; NULL: none */
 	struct memreg_file *owner;
 	struct list_head file_node;
 	const struct memreg_mem_ops *ops;	/* its type's backend */
@@ -281,6 +283,7 @@ struct memreg_dalloc {
 	u64 handle;
 	struct memreg_devmem *dev;
 	struct memreg_ctx *ctx;		/* charged with it; referenced */
+	struct memreg_cg *cg;		/* the cgroup charged; NULL: none */
 	u64 len;			/* bytes taken from the device */
 	unsigned long npages;
 	struct page **pages;		/* order-0 pages, chunks split */
@@ -307,7 +310,7 @@ struct memreg_stats {
 	atomic64_t regions;
 	atomic64_t bytes[MEMREG_MEM_TYPES];	/* registered, per type */
 	atomic64_t pinned_pages;
-	atomic64_t refused[MEMREG_REFUSED_MEMLOCK + 1];
+	atomic64_t refused[MEMREG_REFUSED_CGROUP + 1];
 	atomic64_t ipc_import_failed;	/* names not found, or not allowed */
 	atomic64_t ipc_import_throttled;	/* refused: guesses rationed */
 };
@@ -341,6 +344,10 @@ void memreg_effective_limits(const struct memreg_limits *own,
 			     struct memreg_limits *out);
 u64 memreg_handle_make(u32 id, u32 cookie);
 u32 memreg_handle_id(u64 handle);
+bool memreg_fits(u64 use, u64 max, u64 len);
+void memreg_room_init(struct memreg_room *room);
+void memreg_room_min(struct memreg_room *room, u32 by, u64 limit, u64 used,
+		     u64 cgroup_id);
 
 /* memreg_cursor.c */
 unsigned long memreg_walk(struct xarray *xa, unsigned long *cursor,
@@ -356,6 +363,9 @@ void memreg_ctx_limits(struct memreg_ctx *ctx, struct memreg_limits *out);
 int memreg_ctx_charge(struct memreg_ctx *ctx, u32 type, u64 len);
 void memreg_ctx_refused(struct memreg_ctx *ctx, u32 type, u64 len,
 			enum memreg_refusal why);
+struct cgroup;
+void memreg_ctx_refused_cg(struct memreg_ctx *ctx, u32 type, u64 len,
+			   struct cgroup *cgrp);
 void memreg_ctx_note_peak(struct memreg_ctx *ctx);
 void memreg_ctx_uncharge(struct memreg_ctx *ctx, u32 type, u64 len);
 int memreg_ctx_charge_dev_alloc(struct memreg_ctx *ctx, u32 dev, u64 len,
@@ -472,6 +482,7 @@ unsigned int memreg_user_max_files(void);
 int memreg_user_charge_file(struct memreg_user *u);
 int memreg_user_charge_dev(struct memreg_user *u, u64 len, bool charge);
 void memreg_user_uncharge_dev(struct memreg_user *u, u64 len);
+void memreg_user_dev_room(struct memreg_user *u, struct memreg_room *room);
 void memreg_user_uncharge_file(struct memreg_user *u);
 int memreg_user_import_begin(struct memreg_user *u);
 void memreg_user_import_done(struct memreg_user *u, bool found);
@@ -500,12 +511,98 @@ int memreg_heap_cache_init(void);
 void memreg_heap_cache_exit(void);
 void memreg_heap_release_file(struct memreg_file *mf);
 
+/*
+ * memreg_cgroup.c: charges and limits per cgroup v2 node.  Without
+ * CONFIG_CGROUPS nothing is charged and no limit can be set.
+ */
+struct memreg_cg;
+struct memreg_cg_snapshot {
+	u64 id;
+	struct cgroup *cgrp;
+	u64 use[MEMREG_ROOM_KINDS];
+	u64 max[MEMREG_MEM_TYPES];
+	u64 refused;
+};
+#ifdef CONFIG_CGROUPS
+struct cgroup *memreg_cg_task_cgroup(struct task_struct *task);
+struct cgroup *memreg_cg_current_cgroup(void);
+int memreg_cg_charge(struct memreg_ctx *ctx, u32 kind, u64 len,
+		     struct memreg_cg **out);
+void memreg_cg_uncharge(struct memreg_cg *cg, u32 kind, u64 len);
+void memreg_cg_put(struct memreg_cg *cg);
+u64 memreg_cg_room(struct cgroup *cgrp, struct memreg_room *room);
+int memreg_cg_set_limits(struct cgroup *cgrp, const u64 *max,
+			 unsigned int which);
+struct memreg_cg *memreg_cg_next(u64 after, struct memreg_cg_snapshot *snap);
+bool memreg_cg_lookup(struct cgroup *cgrp, struct memreg_cg_snapshot *snap);
+u64 memreg_cg_records(void);
+void memreg_cg_exit(void);
+
+static inline void memreg_cgroup_put(struct cgroup *cgrp)
+{
+	cgroup_put(cgrp);
+}
+#else
+static inline void memreg_cgroup_put(struct cgroup *cgrp)
+{
+}
+
+static inline struct cgroup *memreg_cg_task_cgroup(struct task_struct *task)
+{
+	return NULL;
+}
+
+static inline struct cgroup *memreg_cg_current_cgroup(void)
+{
+	return NULL;
+}
+
+static inline int memreg_cg_charge(struct memreg_ctx *ctx, u32 kind, u64 len,
+				   struct memreg_cg **out)
+{
+	*out = NULL;
+	return 0;
+}
+
+static inline void memreg_cg_uncharge(struct memreg_cg *cg, u32 kind, u64 len)
+{
+}
+
+static inline void memreg_cg_put(struct memreg_cg *cg)
+{
+}
+
+static inline u64 memreg_cg_room(struct cgroup *cgrp, struct memreg_room *room)
+{
+	return MEMREG_UNLIMITED;
+}
+
+static inline struct memreg_cg *
+memreg_cg_next(u64 after, struct memreg_cg_snapshot *snap)
+{
+	return NULL;
+}
+
+static inline u64 memreg_cg_records(void)
+{
+	return 0;
+}
+
+static inline void memreg_cg_exit(void)
+{
+}
+#endif
+
+/* memreg_headroom.c: MEMREG_IOC_HEADROOM and MEMREG_CMD_HEADROOM_GET */
+int memreg_headroom(struct memreg_ctx *ctx, struct task_struct *task,
+		    struct cgroup *cgrp, struct memreg_headroom *out);
+
 /* memreg_nl.c and memreg_nl_*.c */
 int memreg_nl_init(void);
 void memreg_nl_exit(void);
 void memreg_event_region(const struct memreg_reg *reg, u8 cmd);
 void memreg_event_refused(const struct memreg_ctx *ctx, u32 type, u64 len,
-			  enum memreg_refusal why);
+			  enum memreg_refusal why, struct cgroup *cgrp);
 void memreg_event_proc_gone(const struct memreg_ctx *ctx);
 
 #endif /* _MEMREG_INTERNAL_H */

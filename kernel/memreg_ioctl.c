@@ -50,6 +50,7 @@ union memreg_ioctl_arg {
 	struct memreg_ipc_allow ipc_allow;
 	struct memreg_ipc_import ipc_import;
 	struct memreg_ipc_close ipc_close;
+	struct memreg_headroom headroom;
 };
 
 /* What goes back to the caller. */
@@ -123,6 +124,8 @@ static int memreg_ioc_info(struct memreg_file *mf, void *arg)
 	info->features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
 			 MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER |
 			 MEMREG_FEATURE_MSTX | MEMREG_FEATURE_DMABUF;
+	if (IS_ENABLED(CONFIG_CGROUPS))
+		info->features |= MEMREG_FEATURE_CGROUP;
 	if (memreg_ndevs)
 		info->features |= MEMREG_FEATURE_DEVICE;
 	info->page_size = PAGE_SIZE;
@@ -256,6 +259,20 @@ static int memreg_ioc_ipc_close(struct memreg_file *mf, void *arg)
 	return memreg_ipc_close(mf, ((struct memreg_ipc_close *)arg)->token);
 }
 
+static int memreg_ioc_headroom(struct memreg_file *mf, void *arg)
+{
+	struct memreg_headroom *h = arg;
+	struct cgroup *cgrp;
+	int err;
+
+	if (h->reserved0)
+		return -EINVAL;
+	cgrp = memreg_cg_current_cgroup();
+	err = memreg_headroom(mf->ctx, current, cgrp, h);
+	memreg_cgroup_put(cgrp);
+	return err;
+}
+
 /* ---- the table ---- */
 
 /* One row: the command, its struct, then what sets it apart. */
@@ -337,6 +354,9 @@ static const struct memreg_ioctl_desc memreg_ioctls[] = {
 			MEMREG_OUT_ALL(MEMREG_OUT_OK)),
 	MEMREG_IOCTL(IPC_CLOSE, memreg_ipc_close, memreg_ioc_ipc_close,
 		     MEMREG_FLAGS(memreg_ipc_close)),
+	MEMREG_IOCTL(HEADROOM, memreg_headroom, memreg_ioc_headroom,
+		     MEMREG_FLAGS(memreg_headroom),
+		     MEMREG_OUT_ALL(MEMREG_OUT_OK)),
 };
 
 /* ---- copying ---- */

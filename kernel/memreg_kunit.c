@@ -171,6 +171,49 @@ static void memreg_test_limits_shared(struct kunit *test)
 			-ENOSPC);
 }
 
+/* A cgroup's charge fits up to its limit exactly, and no sum wraps. */
+static void memreg_test_fits(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, memreg_fits(0, MEMREG_UNLIMITED, U64_MAX));
+	KUNIT_EXPECT_TRUE(test, memreg_fits(60, 64, 4));
+	KUNIT_EXPECT_FALSE(test, memreg_fits(60, 64, 5));
+	KUNIT_EXPECT_TRUE(test, memreg_fits(0, 0, 0));
+	KUNIT_EXPECT_FALSE(test, memreg_fits(0, 0, 1));
+	/* charges above a lowered limit: nothing more fits */
+	KUNIT_EXPECT_FALSE(test, memreg_fits(100, 64, 1));
+	KUNIT_EXPECT_FALSE(test, memreg_fits(1, U64_MAX - 1, U64_MAX - 1));
+	KUNIT_EXPECT_FALSE(test, memreg_fits(U64_MAX - 2, U64_MAX - 1, 2));
+}
+
+/* Headroom keeps the limit that leaves the least; ties keep the first. */
+static void memreg_test_room_min(struct kunit *test)
+{
+	struct memreg_room r;
+
+	memreg_room_init(&r);
+	KUNIT_EXPECT_EQ(test, r.bytes, MEMREG_UNLIMITED);
+	KUNIT_EXPECT_EQ(test, r.by, (u32)MEMREG_ROOM_BY_NONE);
+	memreg_room_min(&r, MEMREG_ROOM_BY_CGROUP, MEMREG_UNLIMITED, 5, 7);
+	KUNIT_EXPECT_EQ(test, r.by, (u32)MEMREG_ROOM_BY_NONE);
+	memreg_room_min(&r, MEMREG_ROOM_BY_PROCESS, 100, 40, 7);
+	KUNIT_EXPECT_EQ(test, r.bytes, 60ULL);
+	KUNIT_EXPECT_EQ(test, r.cgroup_id, 0ULL);
+	memreg_room_min(&r, MEMREG_ROOM_BY_CGROUP, 64, 4, 9);
+	KUNIT_EXPECT_EQ(test, r.by, (u32)MEMREG_ROOM_BY_PROCESS);
+	memreg_room_min(&r, MEMREG_ROOM_BY_CGROUP, 64, 10, 9);
+	KUNIT_EXPECT_EQ(test, r.bytes, 54ULL);
+	KUNIT_EXPECT_EQ(test, r.by, (u32)MEMREG_ROOM_BY_CGROUP);
+	KUNIT_EXPECT_EQ(test, r.cgroup_id, 9ULL);
+	KUNIT_EXPECT_EQ(test, r.limit, 64ULL);
+	KUNIT_EXPECT_EQ(test, r.used, 10ULL);
+	/* over a lowered limit: 0, not a wrapped figure */
+	memreg_room_min(&r, MEMREG_ROOM_BY_CGROUP, 8, 16, 11);
+	KUNIT_EXPECT_EQ(test, r.bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, r.cgroup_id, 11ULL);
+	memreg_room_min(&r, MEMREG_ROOM_BY_RAM, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, r.by, (u32)MEMREG_ROOM_BY_CGROUP);
+}
+
 static void memreg_test_token_eq(struct kunit *test)
 {
 	u8 a[16] = { 1, 2, 3 }, b[16] = { 1, 2, 3 };
@@ -350,6 +393,8 @@ static struct kunit_case memreg_test_cases[] = {
 	KUNIT_CASE(memreg_test_limits_overflow),
 	KUNIT_CASE(memreg_test_limits_shared),
 	KUNIT_CASE(memreg_test_token_eq),
+	KUNIT_CASE(memreg_test_fits),
+	KUNIT_CASE(memreg_test_room_min),
 	KUNIT_CASE(memreg_test_effective_limits),
 	KUNIT_CASE(memreg_test_handle),
 	KUNIT_CASE(memreg_test_handle_lookup),

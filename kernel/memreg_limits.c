@@ -118,3 +118,49 @@ u32 memreg_handle_id(u64 handle)
 	return lower_32_bits(handle);
 }
 MEMREG_EXPORT_FOR_KUNIT(memreg_handle_id);
+
+/*
+ * May @len more bytes be charged where @use is charged and @max the
+ * limit (MEMREG_UNLIMITED: none)?  No sum is formed, so none can wrap.
+ */
+bool memreg_fits(u64 use, u64 max, u64 len)
+{
+	if (max == MEMREG_UNLIMITED)
+		return true;
+	return len <= max && use <= max - len;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_fits);
+
+/* A headroom row before any limit is looked at: nothing limits it. */
+void memreg_room_init(struct memreg_room *room)
+{
+	memset(room, 0, sizeof(*room));
+	room->bytes = MEMREG_UNLIMITED;
+	room->limit = MEMREG_UNLIMITED;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_room_init);
+
+/*
+ * One more limit on a headroom row: @limit (MEMREG_UNLIMITED: none, the
+ * row stays), of which @used is taken.  The row keeps the limit that
+ * leaves the least; of two that leave as much, the first given (callers
+ * give the process's, then the cgroups' from the caller's up).  Charges
+ * above a limit (one lowered below them) leave 0, not a wrapped figure.
+ */
+void memreg_room_min(struct memreg_room *room, u32 by, u64 limit, u64 used,
+		     u64 cgroup_id)
+{
+	u64 left;
+
+	if (limit == MEMREG_UNLIMITED)
+		return;
+	left = limit > used ? limit - used : 0;
+	if (room->by != MEMREG_ROOM_BY_NONE && left >= room->bytes)
+		return;
+	room->bytes = left;
+	room->limit = limit;
+	room->used = used;
+	room->by = by;
+	room->cgroup_id = by == MEMREG_ROOM_BY_CGROUP ? cgroup_id : 0;
+}
+MEMREG_EXPORT_FOR_KUNIT(memreg_room_min);

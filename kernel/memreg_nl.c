@@ -36,6 +36,7 @@ static const struct memreg_nl_dump_cmd *const memreg_nl_dumps[] = {
 	&memreg_nl_region_dump,
 	&memreg_nl_dev_dump,
 	&memreg_nl_heap_dump,
+	&memreg_nl_cgroup_dump,
 };
 
 static const struct memreg_nl_dump_cmd *
@@ -189,6 +190,26 @@ static const struct genl_ops memreg_nl_ops[] = {
 		.start		= memreg_nl_start,
 		.dumpit		= memreg_nl_dumpit,
 		.policy		= memreg_nl_pid_policy,
+		.maxattr	= MEMREG_A_MAX,
+	},
+	{
+		.cmd		= MEMREG_CMD_CGROUP_GET,
+		.start		= memreg_nl_start,
+		.dumpit		= memreg_nl_dumpit,
+		.policy		= memreg_nl_cgroup_dump_policy,
+		.maxattr	= MEMREG_A_MAX,
+	},
+	{
+		/* CAP_NET_ADMIN or the cgroup's delegate: checked in the doit */
+		.cmd		= MEMREG_CMD_CGROUP_SET,
+		.doit		= memreg_nl_cgroup_set_doit,
+		.policy		= memreg_nl_cgroup_set_policy,
+		.maxattr	= MEMREG_A_MAX,
+	},
+	{
+		.cmd		= MEMREG_CMD_HEADROOM_GET,
+		.doit		= memreg_nl_headroom_doit,
+		.policy		= memreg_nl_headroom_policy,
 		.maxattr	= MEMREG_A_MAX,
 	},
 };

@@ -89,6 +89,24 @@ int memreg_nl_put_u64(struct sk_buff *skb, int attr, u64 value);
 int memreg_nl_put_proc(struct sk_buff *skb, const struct memreg_ctx *ctx,
 		       enum memreg_nl_pidns ns);
 
+/*
+ * CGROUP_ID and CGROUP (memreg_nl_cgroup.c): the path in the reader's
+ * cgroup namespace, or with @global (events) from the hierarchy's root.
+ */
+struct cgroup;
+int memreg_nl_put_cgroup(struct sk_buff *skb, struct cgroup *cgrp,
+			 bool global);
+int memreg_nl_put_cgroup_id(struct sk_buff *skb, u64 id);
+extern const struct memreg_nl_dump_cmd memreg_nl_cgroup_dump;
+extern const struct nla_policy memreg_nl_cgroup_dump_policy[MEMREG_A_MAX + 1];
+extern const struct nla_policy memreg_nl_cgroup_set_policy[MEMREG_A_MAX + 1];
+extern const struct nla_policy memreg_nl_headroom_policy[MEMREG_A_MAX + 1];
+struct cgroup *memreg_nl_cgroup_dir(const struct nlattr *attr,
+				    struct netlink_ext_ack *extack, bool set,
+				    bool admin);
+int memreg_nl_cgroup_set_doit(struct sk_buff *skb, struct genl_info *info);
+int memreg_nl_headroom_doit(struct sk_buff *skb, struct genl_info *info);
+
 /* Events (memreg_nl_event.c): every one is built and sent there. */
 struct sk_buff *memreg_nl_event_begin(u8 cmd, void **hdr);
 void memreg_nl_event_send(struct sk_buff *skb, void *hdr, int err);

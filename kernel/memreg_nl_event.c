@@ -54,8 +54,9 @@ void memreg_event_region(const struct memreg_reg *reg, u8 cmd)
 	memreg_nl_event_send(skb, hdr, err);
 }
 
+/* @cgrp: the cgroup whose limit refused (reason CGROUP), else NULL */
 void memreg_event_refused(const struct memreg_ctx *ctx, u32 type, u64 len,
-			  enum memreg_refusal why)
+			  enum memreg_refusal why, struct cgroup *cgrp)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -67,7 +68,8 @@ void memreg_event_refused(const struct memreg_ctx *ctx, u32 type, u64 len,
 	err = memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_GLOBAL) ||
 	      nla_put_u32(skb, MEMREG_A_REASON, why) ||
 	      nla_put_u32(skb, MEMREG_A_TYPE, type) ||
-	      memreg_nl_put_u64(skb, MEMREG_A_LEN, len);
+	      memreg_nl_put_u64(skb, MEMREG_A_LEN, len) ||
+	      (cgrp && memreg_nl_put_cgroup(skb, cgrp, true));
 	memreg_nl_event_send(skb, hdr, err);
 }
 

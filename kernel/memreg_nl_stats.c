@@ -34,6 +34,9 @@ static int memreg_nl_stats_fill(struct sk_buff *msg)
 			      atomic64_read(&st->refused[MEMREG_REFUSED_DEV_BYTES])) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_MEMLOCK,
 			      atomic64_read(&st->refused[MEMREG_REFUSED_MEMLOCK])) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_REFUSED_CGROUP,
+			      atomic64_read(&st->refused[MEMREG_REFUSED_CGROUP])) ||
+	    memreg_nl_put_u64(msg, MEMREG_A_CGROUPS, memreg_cg_records()) ||
 	    memreg_nl_put_u64(msg, MEMREG_A_MAX_REGIONS, lim.max_regions) ||
 	    nla_put(msg, MEMREG_A_INSTANCE_ID, sizeof(memreg_instance_id),
 		    memreg_instance_id) ||

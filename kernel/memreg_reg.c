@@ -37,6 +37,7 @@ static void memreg_reg_free(struct memreg_reg *reg)
 	struct memreg_ctx *ctx = reg->ctx;
 
 	reg->ops->release(reg);
+	memreg_cg_uncharge(reg->cg, reg->type, reg->len);
 	memreg_ctx_uncharge(ctx, reg->type, reg->len);
 	atomic64_dec(&memreg_stats.regions);
 	atomic64_sub(reg->len, &memreg_stats.bytes[reg->type]);
@@ -122,6 +123,10 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	err = memreg_ctx_charge(ctx, reg->type, reg->len);
 	if (err)
 		goto free_reg;
+	/* and the caller's cgroup, whose node and ancestors may refuse */
+	err = memreg_cg_charge(ctx, reg->type, reg->len, &reg->cg);
+	if (err)
+		goto uncharge_ctx;
 
 	err = ops->attach(reg, req, first, npages);
 	if (err)
@@ -164,6 +169,8 @@ unpin:
 		ops->unlink(reg);
 	ops->release(reg);
 uncharge:
+	memreg_cg_uncharge(reg->cg, reg->type, reg->len);
+uncharge_ctx:
 	memreg_ctx_uncharge(ctx, reg->type, reg->len);
 free_reg:
 	kfree(reg);

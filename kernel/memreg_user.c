@@ -235,6 +235,16 @@ void memreg_user_uncharge_dev(struct memreg_user *u, u64 len)
 	atomic64_sub(len, &u->dev_bytes);
 }
 
+/* What max_user_dev_bytes leaves @u, into a headroom row (if it is set). */
+void memreg_user_dev_room(struct memreg_user *u, struct memreg_room *room)
+{
+	u64 max = READ_ONCE(max_user_dev_bytes);
+
+	if (max)
+		memreg_room_min(room, MEMREG_ROOM_BY_USER, max,
+				atomic64_read(&u->dev_bytes), 0);
+}
+
 /*
  * May @u try an IPC import now?  Takes a guess from its budget, which
  * memreg_user_import_done() gives back if the import succeeds: N threads

@@ -91,6 +91,7 @@ enum memreg_op {
 	MEMREG_OP_IPC_ALLOW	= 18,	/* MEMREG_IOC_IPC_ALLOW */
 	MEMREG_OP_IPC_IMPORT	= 19,	/* MEMREG_IOC_IPC_IMPORT */
 	MEMREG_OP_IPC_CLOSE	= 20,	/* MEMREG_IOC_IPC_CLOSE */
+	MEMREG_OP_HEADROOM	= 21,	/* MEMREG_IOC_HEADROOM */
 };
 
 /* An open /dev/memreg with what MEMREG_IOC_INFO said at open.  Opaque. */
@@ -328,6 +329,44 @@ struct memreg_dev_stat {
  */
 int memreg_dev_stat(struct memreg_ctx *ctx, unsigned int device,
 		    struct memreg_dev_stat *st);
+
+/**
+ * struct memreg_lib_headroom - what memreg_headroom() reports
+ * @cgroup_id: the process's cgroup v2 node (its directory's inode
+ *	number); 0 where the module has no cgroup support
+ * @dev_total: the most the process's cgroup may hold on the device: its
+ *	capacity, or a lower device limit of the cgroup or an ancestor
+ * @regions: registrations the process may still make
+ * @room: by enum memreg_room_kind (MEMREG_ROOM_HOST, _DEVICE, _DMABUF
+ *	registrations, MEMREG_ROOM_DEV_ALLOC allocations on the device):
+ *	bytes left (MEMREG_UNLIMITED: no limit), and which limit leaves the
+ *	least (struct memreg_room in <linux/memreg.h>)
+ * @reserved: zero
+ */
+struct memreg_lib_headroom {
+	uint64_t cgroup_id;
+	uint64_t dev_total;
+	uint64_t regions;
+	struct memreg_room room[MEMREG_ROOM_KINDS];
+	uint64_t reserved[4];
+};
+
+/**
+ * memreg_headroom - how much the process may still register and allocate
+ * @ctx: an open context
+ * @device: the device of the MEMREG_ROOM_DEV_ALLOC row and @dev_total
+ * @out: filled on success
+ *
+ * Each row is the least of what the process's limits, its cgroup's and
+ * every ancestor's (limit minus charge), RLIMIT_MEMLOCK (host), the
+ * user's limit, the device's free capacity and the RAM reserve (device
+ * allocations) leave, at the time of the call.
+ *
+ * Return: 0, -MEMREG_E_NODEV for an unknown device, -MEMREG_E_ABI for a
+ * module without MEMREG_FEATURE_CGROUP.
+ */
+int memreg_headroom(struct memreg_ctx *ctx, unsigned int device,
+		    struct memreg_lib_headroom *out);
 
 /*
  * dma-bufs (MEMREG_FEATURE_DMABUF): device memory exported as a dma-buf,

@@ -437,10 +437,43 @@ static bool attr_huge1g(aclrtMemAttr attr)
 	       attr == ACL_MEM_HUGE1G || attr == ACL_MEM_P2P_HUGE1G;
 }
 
+/*
+ * The caller's share of device @device: @total is what its cgroup may hold
+ * there (the capacity, or a lower device limit of its cgroup chain), @free
+ * what it may still allocate (MEMREG_IOC_HEADROOM: the least of its
+ * process's, its cgroups', its user's limits, the free capacity and the
+ * RAM reserve).  So each service on a shared device sees its own budget,
+ * not the others' allocations.  A module without the command: the whole
+ * device (MEMREG_IOC_DEV_INFO).
+ */
+static int acl_mem_share(unsigned int device, uint64_t *free, uint64_t *total)
+{
+	struct memreg_lib_headroom h;
+	struct memreg_dev_stat st;
+	int err;
+
+	err = memreg_headroom(memreg__acl_rt.mctx, device, &h);
+	if (!err) {
+		*total = h.dev_total;
+		*free = h.room[MEMREG_ROOM_DEV_ALLOC].bytes;
+		if (*free > *total)
+			*free = *total;
+		return 0;
+	}
+	if (err != -MEMREG_E_ABI)
+		return err;
+	err = memreg_dev_stat(memreg__acl_rt.mctx, device, &st);
+	if (err)
+		return err;
+	*total = st.capacity;
+	*free = st.capacity > st.used ? st.capacity - st.used : 0;
+	return 0;
+}
+
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 {
-	struct memreg_dev_stat st;
 	struct acl_context *ctx;
+	uint64_t f, t;
 	int err;
 
 	if (!free || !total)
@@ -453,14 +486,13 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 	ctx = memreg__acl_lock_context();
 	if (!ctx)
 		return acl_ret(ACL_ERROR_RT_CONTEXT_NULL);
-	err = memreg_dev_stat(memreg__acl_rt.mctx, (unsigned int)ctx->device,
-			      &st);
+	err = acl_mem_share((unsigned int)ctx->device, &f, &t);
 	pthread_mutex_unlock(&memreg__acl_rt.lock);
 	if (err)
 		return acl_ret(memreg__acl_error(err));
 	/*
 	 * One memory per device: DDR and HBM, huge and normal, P2P or not
-	 * all draw from it, so each reports the whole device.  A kind the
+	 * all draw from it, so each reports the whole share.  A kind the
 	 * device lacks reports 0 and 0, as CANN does.
 	 */
 	if (attr_huge1g(attr)) {
@@ -468,8 +500,8 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
 		*total = 0;
 		return acl_ret(ACL_SUCCESS);
 	}
-	*total = (size_t)st.capacity;
-	*free = (size_t)(st.capacity > st.used ? st.capacity - st.used : 0);
+	*total = (size_t)t;
+	*free = (size_t)f;
 	return acl_ret(ACL_SUCCESS);
 }
 

@@ -20,6 +20,9 @@ void args_usage(FILE *f)
 	      "       memreg dev [show] [[dev] N]\n"
 	      "       memreg limits [show] [[pid] PID]\n"
 	      "       memreg limits set [pid PID | --all] [regions N] [host SIZE] [dev SIZE]\n"
+	      "       memreg limits [show] cgroup PATH\n"
+	      "       memreg limits set cgroup PATH [host SIZE] [dev SIZE] [dmabuf SIZE]\n"
+	      "       memreg headroom [pid PID | cgroup PATH] [dev N]\n"
 	      "       memreg monitor\n"
 	      "       memreg help\n"
 	      "       memreg OBJECT help\n"
@@ -164,7 +167,9 @@ static int parse_limit(struct memreg_args *a, unsigned int bit,
 		dst = &a->max_regions;
 		ret = parse_count(s, dst);
 	} else {
-		dst = bit == SET_HOST ? &a->max_host_bytes : &a->max_dev_bytes;
+		dst = bit == SET_HOST ? &a->max_host_bytes :
+		      bit == SET_DEV ? &a->max_dev_bytes :
+		      &a->max_dmabuf_bytes;
 		ret = parse_size(s, dst);
 	}
 	if (ret == -ERANGE) {
@@ -209,6 +214,19 @@ static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 		if (!set_keywords && is_bare_value(kw)) {
 			ret = a->object == OBJ_DEV ? parse_device(a, kw, err)
 						   : parse_pid(a, kw, err);
+		} else if ((a->object == OBJ_LIMITS ||
+			    a->object == OBJ_HEADROOM) &&
+			   matches(kw, "cgroup")) {
+			val = keyword_value(argc, argv, &i, err);
+			if (val && a->cgroup) {
+				fprintf(err, "memreg: cgroup given twice\n");
+				val = NULL;
+			}
+			a->cgroup = val;
+			ret = val ? 0 : EXIT_USAGE;
+		} else if (a->object == OBJ_HEADROOM && matches(kw, "dev")) {
+			val = keyword_value(argc, argv, &i, err);
+			ret = val ? parse_device(a, val, err) : EXIT_USAGE;
 		} else if (a->object == OBJ_DEV) {
 			if (!matches(kw, "dev")) {
 				fprintf(err, "memreg: unknown argument \"%s\"\n",
@@ -235,6 +253,10 @@ static int parse_keywords(struct memreg_args *a, int argc, char **argv,
 			val = keyword_value(argc, argv, &i, err);
 			ret = val ? parse_limit(a, SET_DEV, "dev", val, err)
 				  : EXIT_USAGE;
+		} else if (set_keywords && matches(kw, "dmabuf")) {
+			val = keyword_value(argc, argv, &i, err);
+			ret = val ? parse_limit(a, SET_DMABUF, "dmabuf", val,
+						err) : EXIT_USAGE;
 		} else {
 			fprintf(err, "memreg: unknown argument \"%s\"\n", kw);
 			return usage_error(err);
@@ -288,6 +310,20 @@ static int check_limits_set(struct memreg_args *a, FILE *err)
 	return 0;
 }
 
+/* A cgroup's limits: no pid, no regions, no --all; set names one. */
+static int check_cgroup_limits(struct memreg_args *a, FILE *err)
+{
+	if (a->has_pid || a->all || (a->set & SET_REGIONS)) {
+		fprintf(err, "memreg: a cgroup has host, dev and dmabuf limits; pid, regions and --all do not go with it\n");
+		return usage_error(err);
+	}
+	if (a->action == ACT_SET && !a->set) {
+		fprintf(err, "memreg: limits set cgroup needs at least one of host, dev, dmabuf\n");
+		return usage_error(err);
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	enum memreg_object object;
@@ -299,6 +335,7 @@ static const struct {
 	{ "monitor", OBJ_MONITOR },
 	{ "heap", OBJ_HEAP },
 	{ "dev", OBJ_DEV },
+	{ "headroom", OBJ_HEADROOM },
 };
 
 int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
@@ -347,7 +384,11 @@ int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
 	} else if (cmd && (a->object == OBJ_STATS ||
 			   a->object == OBJ_MONITOR ||
 			   (!is_bare_value(cmd) &&
-			    !matches(cmd, a->object == OBJ_DEV ? "dev" : "pid")))) {
+			    !matches(cmd, a->object == OBJ_DEV ? "dev" : "pid") &&
+			    !((a->object == OBJ_LIMITS ||
+			       a->object == OBJ_HEADROOM) &&
+			      matches(cmd, "cgroup")) &&
+			    !(a->object == OBJ_HEADROOM && matches(cmd, "dev"))))) {
 		fprintf(err, "memreg: unknown command \"%s\" for %s\n", cmd,
 			objects[k].name);
 		return usage_error(err);
@@ -367,7 +408,16 @@ int args_parse(struct memreg_args *a, int argc, char **argv, FILE *err)
 				     err);
 		if (ret)
 			return ret;
+		if (a->cgroup)
+			return check_cgroup_limits(a, err);
 		return a->action == ACT_SET ? check_limits_set(a, err) : 0;
+	case OBJ_HEADROOM:
+		ret = parse_keywords(a, argc, argv, i, false, err);
+		if (!ret && a->cgroup && a->has_pid) {
+			fprintf(err, "memreg: headroom of a process or of a cgroup, not both\n");
+			return usage_error(err);
+		}
+		return ret;
 	default:
 		return parse_keywords(a, argc, argv, i, false, err);
 	}

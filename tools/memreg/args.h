@@ -22,6 +22,7 @@ enum memreg_object {
 	OBJ_MONITOR,
 	OBJ_HEAP,
 	OBJ_DEV,
+	OBJ_HEADROOM,
 };
 
 enum memreg_action {
@@ -33,6 +34,7 @@ enum memreg_action {
 #define SET_REGIONS	(1u << 0)
 #define SET_HOST	(1u << 1)
 #define SET_DEV		(1u << 2)
+#define SET_DMABUF	(1u << 3)
 
 struct memreg_args {
 	bool json;
@@ -50,6 +52,8 @@ struct memreg_args {
 	uint64_t max_regions;
 	uint64_t max_host_bytes;
 	uint64_t max_dev_bytes;
+	uint64_t max_dmabuf_bytes;
+	const char *cgroup;	/* limits/headroom ... cgroup PATH */
 };
 
 /*

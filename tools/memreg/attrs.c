@@ -75,6 +75,18 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_IPC_IMPORT_FAILED]	= { .type = NLA_U64 },
 	[MEMREG_A_IPC_IMPORT_THROTTLED]	= { .type = NLA_U64 },
 	[MEMREG_A_IPC_NAMES]		= { .type = NLA_U64 },
+	[MEMREG_A_CGROUP_DIR]		= { .type = NLA_STRING },
+	[MEMREG_A_CGROUP]		= { .type = NLA_STRING },
+	[MEMREG_A_CGROUP_ID]		= { .type = NLA_U64 },
+	[MEMREG_A_MAX_DMABUF_BYTES]	= { .type = NLA_U64 },
+	[MEMREG_A_REFUSED_CGROUP]	= { .type = NLA_U64 },
+	[MEMREG_A_CGROUPS]		= { .type = NLA_U64 },
+	[MEMREG_A_ROOM]			= { .type = NLA_NESTED },
+	[MEMREG_A_ROOM_KIND]		= { .type = NLA_U32 },
+	[MEMREG_A_ROOM_BYTES]		= { .type = NLA_U64 },
+	[MEMREG_A_ROOM_BY]		= { .type = NLA_U32 },
+	[MEMREG_A_ROOM_LIMIT]		= { .type = NLA_U64 },
+	[MEMREG_A_ROOM_USED]		= { .type = NLA_U64 },
 };
 
 /*
@@ -278,6 +290,8 @@ const char *attrs_refusal_name(uint32_t reason)
 		return "dev_bytes";
 	case MEMREG_REFUSED_MEMLOCK:
 		return "memlock";
+	case MEMREG_REFUSED_CGROUP:
+		return "cgroup";
 	}
 	return NULL;
 }

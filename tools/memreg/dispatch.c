@@ -21,6 +21,7 @@ static int (*const commands[])(struct memreg *m) = {
 	[OBJ_MONITOR] = cmd_monitor,
 	[OBJ_HEAP] = cmd_heap,
 	[OBJ_DEV] = cmd_dev,
+	[OBJ_HEADROOM] = cmd_headroom,
 };
 
 int memreg_run(int argc, char **argv, FILE *out, FILE *err)

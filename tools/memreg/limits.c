@@ -171,5 +171,7 @@ static int limits_set(struct memreg *m)
 
 int cmd_limits(struct memreg *m)
 {
+	if (m->args.cgroup)
+		return cmd_cgroup_limits(m);
 	return m->args.action == ACT_SET ? limits_set(m) : limits_show(m);
 }

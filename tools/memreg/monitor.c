@@ -30,7 +30,7 @@ static const struct out_column region_event_columns[] = {
 
 static const struct out_column refused_event_columns[] = {
 	{ "pid", 0 }, { "comm", 0 }, { "reason", 0 }, { "len", 0 },
-	{ "type", 0 },
+	{ "type", 0 }, { "cgroup", 0 },
 };
 
 static const struct out_column heap_event_columns[] = {
@@ -135,6 +135,13 @@ int monitor_print_event(struct out *o, struct nlmsghdr *nlh)
 		monitor_reason(o, tb[MEMREG_A_REASON]);
 		out_attr_size(o, "len", tb[MEMREG_A_LEN]);
 		out_attr_mem_type(o, "type", tb[MEMREG_A_TYPE]);
+		/* reason cgroup: the node whose limit refused */
+		if (tb[MEMREG_A_CGROUP])
+			out_string(o, "cgroup",
+				   nla_get_string(tb[MEMREG_A_CGROUP]));
+		else
+			out_absent(o, "cgroup");
+		out_attr_json_u64(o, "cgroup_id", tb[MEMREG_A_CGROUP_ID]);
 		break;
 	case MEMREG_CMD_EVENT_HEAP:
 		out_line_begin(o, heap_event_columns, N(heap_event_columns),

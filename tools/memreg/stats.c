@@ -53,6 +53,9 @@ int stats_print(struct out *o, struct nlmsghdr *nlh)
 		     tb[MEMREG_A_REFUSED_HOST_BYTES]);
 	out_attr_u64(o, "refused_dev_bytes", tb[MEMREG_A_REFUSED_DEV_BYTES]);
 	out_attr_u64(o, "refused_memlock", tb[MEMREG_A_REFUSED_MEMLOCK]);
+	/* per cgroup: for scripts (memreg limits show cgroup for people) */
+	out_attr_json_u64(o, "refused_cgroup", tb[MEMREG_A_REFUSED_CGROUP]);
+	out_attr_json_u64(o, "cgroups", tb[MEMREG_A_CGROUPS]);
 	out_attr_json_u64(o, "ipc_import_failed",
 			  tb[MEMREG_A_IPC_IMPORT_FAILED]);
 	out_attr_json_u64(o, "ipc_import_throttled",

@@ -57,6 +57,16 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback);
 int cmd_limits(struct memreg *m);
 int limits_print(struct out *o, struct nlmsghdr *nlh, bool with_pid);
 
+/* memreg limits [show] cgroup PATH; memreg limits set cgroup PATH ... */
+int cmd_cgroup_limits(struct memreg *m);
+int cgroup_print(struct out *o, struct nlmsghdr *nlh);
+/* PATH as the kernel takes it: a directory on a cgroup2 mount; 0 or 1 */
+int cgroup_dir(const char *path, char *buf, size_t len, FILE *err);
+
+/* memreg headroom [pid PID | cgroup PATH] [dev N] */
+int cmd_headroom(struct memreg *m);
+int headroom_print(struct out *o, struct nlmsghdr *nlh);
+
 /* memreg heap [show] [[pid] N] */
 int cmd_heap(struct memreg *m);
 void heap_table_begin(struct out *o);

@@ -33,6 +33,12 @@
  *            ENODEV the exporter revoked the buffer (memreg's own export
  *            of an allocation since freed), or another error of the
  *            exporter's attach
+ * Each of those byte limits also holds per cgroup v2 node: a registration
+ * or allocation is charged to the calling task's cgroup and every
+ * ancestor, and one that would take a node past a limit set on it
+ * (MEMREG_CMD_CGROUP_SET) is refused with the same errno as the process's
+ * limit of that kind (EDQUOT host, ENOSPC device and dma-buf bytes, ENOSPC
+ * device allocations), reason MEMREG_REFUSED_CGROUP.
  * MEMREG_IOC_UNREGISTER: ENOENT for an unknown handle (never made, already
  * unregistered, or made on another file or by another process).
  *
@@ -67,6 +73,8 @@
 #define MEMREG_FEATURE_MSTX	(1ULL << 4)	/* MEMREG_IOC_MSTX heap tracking */
 #define MEMREG_FEATURE_TRANSFER	(1ULL << 5)	/* grants, imports, TRANSFER */
 #define MEMREG_FEATURE_DMABUF	(1ULL << 6)	/* DMABUF type, DEV_EXPORT, IPC_* */
+/* charges and limits per cgroup v2 node, MEMREG_IOC_HEADROOM */
+#define MEMREG_FEATURE_CGROUP	(1ULL << 7)
 
 /* Memory types. */
 enum memreg_mem_type {
@@ -592,6 +600,81 @@ struct memreg_ipc_close {
 };
 #define MEMREG_IPC_CLOSE_SIZE_VER0	40
 
+/*
+ * What may still be registered or allocated, per kind of memory: the
+ * rows of struct memreg_headroom, and the limits per cgroup.  The first
+ * three are registrations of that enum memreg_mem_type; DEV_ALLOC is
+ * device memory allocated (MEMREG_IOC_DEV_ALLOC).
+ */
+enum memreg_room_kind {
+	MEMREG_ROOM_HOST	= 0,
+	MEMREG_ROOM_DEVICE	= 1,
+	MEMREG_ROOM_DMABUF	= 2,
+	MEMREG_ROOM_DEV_ALLOC	= 3,
+	MEMREG_ROOM_KINDS
+};
+
+/* Which limit leaves the least room (struct memreg_room.by). */
+enum memreg_room_by {
+	MEMREG_ROOM_BY_NONE	= 0,	/* nothing limits it */
+	MEMREG_ROOM_BY_PROCESS	= 1,	/* the process's limit */
+	MEMREG_ROOM_BY_CGROUP	= 2,	/* a cgroup's limit: @cgroup_id */
+	MEMREG_ROOM_BY_MEMLOCK	= 3,	/* RLIMIT_MEMLOCK (mm->pinned_vm) */
+	MEMREG_ROOM_BY_USER	= 4,	/* max_user_dev_bytes of the user */
+	MEMREG_ROOM_BY_DEVICE	= 5,	/* the device's free capacity */
+	MEMREG_ROOM_BY_RAM	= 6,	/* MemAvailable above dev_ram_reserve */
+};
+
+/**
+ * struct memreg_room - one kind of memory's headroom
+ * @bytes: bytes that may still be registered (allocated), the least
+ *	that any limit leaves; MEMREG_UNLIMITED if nothing limits it
+ * @limit: the limit that leaves the least (enum memreg_room_by @by)
+ * @used: what is charged against that limit now (who holds the rest:
+ *	the process, the cgroup and its descendants, the mm, the user,
+ *	every process on the device; for RAM, the reserve)
+ * @cgroup_id: with MEMREG_ROOM_BY_CGROUP, the cgroup (its id: the inode
+ *	number of its directory); else 0
+ * @by: enum memreg_room_by
+ */
+struct memreg_room {
+	__u64 bytes;
+	__u64 limit;
+	__u64 used;
+	__u64 cgroup_id;
+	__u32 by;
+	__u32 reserved0;
+};
+
+/**
+ * struct memreg_headroom - MEMREG_IOC_HEADROOM: what the caller may still
+ * register and allocate, each kind the least of what its limits leave:
+ * the process's, every ancestor cgroup's (limit minus charge), and for
+ * host memory RLIMIT_MEMLOCK, for device allocations the user's, the
+ * device's free capacity and the RAM reserve.
+ * @size: in: sizeof(struct memreg_headroom)
+ * @device: in: the device of the DEV_ALLOC row (ENXIO if none)
+ * @flags: in: 0
+ * @cgroup_id: out: the caller's cgroup v2 node (0: no cgroups)
+ * @dev_total: out: the most the caller's cgroup may hold on @device:
+ *	its capacity, or less if a cgroup of the chain has a lower device
+ *	limit (what aclrtGetMemInfo calls total)
+ * @regions: out: registrations the process may still make
+ * @room: out: by enum memreg_room_kind
+ */
+struct memreg_headroom {
+	__u32 size;
+	__u32 device;
+	__u32 flags;
+	__u32 reserved0;
+	__u64 cgroup_id;
+	__u64 dev_total;
+	__u64 regions;
+	struct memreg_room room[MEMREG_ROOM_KINDS];
+	__u64 reserved[2];
+};
+#define MEMREG_HEADROOM_SIZE_VER0	216
+
 #define MEMREG_IOC_MAGIC	0xB5
 #define MEMREG_IOC_INFO		_IOWR(MEMREG_IOC_MAGIC, 0x00, struct memreg_info)
 #define MEMREG_IOC_REGISTER	_IOWR(MEMREG_IOC_MAGIC, 0x01, struct memreg_register)
@@ -611,6 +694,7 @@ struct memreg_ipc_close {
 /* 0x10-0x17: mstx (linux/memreg_mstx.h) */
 #define MEMREG_IOC_IPC_IMPORT	_IOWR(MEMREG_IOC_MAGIC, 0x18, struct memreg_ipc_import)
 #define MEMREG_IOC_IPC_CLOSE	_IOWR(MEMREG_IOC_MAGIC, 0x19, struct memreg_ipc_close)
+#define MEMREG_IOC_HEADROOM	_IOWR(MEMREG_IOC_MAGIC, 0x1a, struct memreg_headroom)
 
 /*
  * Generic netlink family "memreg", version MEMREG_GENL_VERSION.
@@ -642,14 +726,35 @@ struct memreg_ipc_close {
  *                          NO_CPU_ACCESS for DMABUF ones (ADDR is then the
  *                          offset into the dma-buf).
  *   MEMREG_CMD_HEAP_GET    dump: mstx heaps, see linux/memreg_mstx.h.
+ *   MEMREG_CMD_CGROUP_GET  dump: one message per cgroup memreg keeps
+ *                          counters of (CGROUP_ID, CGROUP, charges
+ *                          HOST_BYTES, DEV_BYTES, DMABUF_BYTES,
+ *                          DEV_ALLOC_BYTES of the node and its
+ *                          descendants, limits MAX_HOST_BYTES,
+ *                          MAX_DEV_BYTES, MAX_DMABUF_BYTES when set,
+ *                          REFUSED_CGROUP).  Filter: CGROUP_DIR.
+ *   MEMREG_CMD_CGROUP_SET  doit: limits of one cgroup (CGROUP_DIR, any of
+ *                          MAX_HOST_BYTES, MAX_DEV_BYTES, MAX_DMABUF_BYTES;
+ *                          MEMREG_UNLIMITED removes one).  CAP_NET_ADMIN,
+ *                          or who may write the cgroup's parent directory.
+ *   MEMREG_CMD_HEADROOM_GET doit: one process's headroom (PID) or one
+ *                          cgroup's (CGROUP_DIR), optionally for DEVICE:
+ *                          one ROOM nest {ROOM_KIND, ROOM_BYTES, ROOM_BY,
+ *                          ROOM_LIMIT, ROOM_USED, CGROUP_ID, CGROUP} per
+ *                          kind, and CGROUP_ID, CGROUP, CAPACITY (the
+ *                          cgroup's device total).
+ * CGROUP_DIR is the cgroup's directory in the sender's file system (a
+ * cgroup2 mount); CGROUP is a cgroup's path in the reader's cgroup
+ * namespace (events: from the root of the hierarchy).
  * Transfers: the region dump carries GRANTS (live grants of the
  * registration) and IMPORTS (live imports of them by peers); the process
  * dump carries IMPORTS (remote handles the process holds), XFER_DESCS,
  * XFER_READ_BYTES and XFER_WRITE_BYTES (what its TRANSFERs moved).
  * Events (multicast group "events", open to every user, so they never
  * carry ADDR or HANDLE): REG_ADDED, REG_REMOVED (PID, COMM, UID, ID, TYPE,
- * LEN), LIMIT_REFUSED (PID, COMM, UID, REASON, TYPE, LEN), PROC_GONE (PID,
- * COMM, UID).
+ * LEN), LIMIT_REFUSED (PID, COMM, UID, REASON, TYPE, LEN; with reason
+ * CGROUP also CGROUP_ID and CGROUP, the node whose limit refused),
+ * PROC_GONE (PID, COMM, UID).
  */
 #define MEMREG_GENL_NAME	"memreg"
 #define MEMREG_GENL_VERSION	1
@@ -668,6 +773,9 @@ enum memreg_cmd {
 	MEMREG_CMD_DEV_GET,
 	MEMREG_CMD_HEAP_GET,
 	MEMREG_CMD_EVENT_HEAP,		/* see linux/memreg_mstx.h */
+	MEMREG_CMD_CGROUP_GET,
+	MEMREG_CMD_CGROUP_SET,
+	MEMREG_CMD_HEADROOM_GET,
 
 	__MEMREG_CMD_MAX,
 	MEMREG_CMD_MAX = __MEMREG_CMD_MAX - 1
@@ -733,6 +841,18 @@ enum memreg_attr {
 	MEMREG_A_IPC_IMPORT_FAILED,	/* u64: imports that named nothing */
 	MEMREG_A_IPC_IMPORT_THROTTLED,	/* u64: imports refused: rationed */
 	MEMREG_A_IPC_NAMES,		/* u64: a process's IPC names */
+	MEMREG_A_CGROUP_DIR,		/* string: a cgroup's directory */
+	MEMREG_A_CGROUP,		/* string: a cgroup's path */
+	MEMREG_A_CGROUP_ID,		/* u64: a cgroup's id */
+	MEMREG_A_MAX_DMABUF_BYTES,	/* u64 */
+	MEMREG_A_REFUSED_CGROUP,	/* u64: refusals, a cgroup's limit */
+	MEMREG_A_CGROUPS,		/* u64: cgroups with counters */
+	MEMREG_A_ROOM,			/* nest, repeated: HEADROOM_GET */
+	MEMREG_A_ROOM_KIND,		/* u32: enum memreg_room_kind */
+	MEMREG_A_ROOM_BYTES,		/* u64 */
+	MEMREG_A_ROOM_BY,		/* u32: enum memreg_room_by */
+	MEMREG_A_ROOM_LIMIT,		/* u64 */
+	MEMREG_A_ROOM_USED,		/* u64 */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1
@@ -744,6 +864,7 @@ enum memreg_refusal {
 	MEMREG_REFUSED_HOST_BYTES	= 2,	/* EDQUOT */
 	MEMREG_REFUSED_DEV_BYTES	= 3,	/* ENOSPC */
 	MEMREG_REFUSED_MEMLOCK		= 4,	/* ENOMEM */
+	MEMREG_REFUSED_CGROUP		= 5,	/* the kind's errno; CGROUP_ID */
 };
 
 #include <linux/memreg_mstx.h>

@@ -220,6 +220,57 @@ static void test_meminfo_attrs(void **state)
 	}
 }
 
+/*
+ * aclrtGetMemInfo is the caller's share (MEMREG_IOC_HEADROOM): its
+ * cgroup's device limit is the total, and free is what that limit leaves
+ * after the cgroup's other processes and our own allocations.  A module
+ * without HEADROOM (ENOTTY): the whole device, as before.
+ */
+static void test_meminfo_cgroup_share(void **state)
+{
+	struct memreg_headroom asked;
+	size_t f, t;
+	void *p;
+
+	(void)state;
+	assert_int_equal(aclrtSetDevice(1), ACL_SUCCESS);
+	fake.headroom.cg_dev_max[1] = 16 << 20;
+	fake.headroom.cg_dev_others[1] = 4 << 20;
+	assert_int_equal(aclrtMalloc(&p, 1 << 20, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+	assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
+	/* the record is the struct's first bytes, unaligned */
+	memcpy(&asked, fake.last[FAKE_HEADROOM].bytes,
+	       sizeof(fake.last[FAKE_HEADROOM].bytes));
+	assert_int_equal(asked.device, 1);
+	assert_int_equal(t, 16 << 20);
+	assert_int_equal(f, (16 << 20) - (4 << 20) - fake.dev.used[1]);
+
+	/* a cgroup limit above the device: the device's figures */
+	fake.headroom.cg_dev_max[1] = 1ULL << 30;
+	assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
+	assert_int_equal(t, FAKE_CAPACITY);
+	assert_int_equal(f, FAKE_CAPACITY - (4 << 20) - fake.dev.used[1]);
+
+	/* the others hold all of it: nothing free, never below 0 */
+	fake.headroom.cg_dev_max[1] = 16 << 20;
+	fake.headroom.cg_dev_others[1] = 16 << 20;
+	assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
+	assert_int_equal(f, 0);
+	assert_int_equal(t, 16 << 20);
+
+	/* an older module: DEV_INFO, the whole device */
+	fake.fail_errno[FAKE_HEADROOM] = ENOTTY;
+	assert_int_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
+	assert_int_equal(t, FAKE_CAPACITY);
+	assert_int_equal(f, FAKE_CAPACITY - fake.dev.used[1]);
+	assert_int_equal(fake.calls[FAKE_DEV_INFO], 1);
+
+	/* any other refusal is the caller's error, not a silent fallback */
+	fake.fail_errno[FAKE_HEADROOM] = EINVAL;
+	assert_int_not_equal(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t), ACL_SUCCESS);
+	assert_int_equal(aclrtFree(p), ACL_SUCCESS);
+}
+
 static void test_malloc_host(void **state)
 {
 	void *p;
@@ -278,6 +329,8 @@ void run_runtime_tests(struct group_result *res)
 		cmocka_unit_test_setup_teardown(test_huge_only_no_contiguous,
 						acl_test_setup, acl_test_teardown),
 		cmocka_unit_test_setup_teardown(test_free_registered,
+						acl_test_setup, acl_test_teardown),
+		cmocka_unit_test_setup_teardown(test_meminfo_cgroup_share,
 						acl_test_setup, acl_test_teardown),
 		cmocka_unit_test_setup_teardown(test_meminfo_attrs,
 						acl_test_setup, acl_test_teardown),

@@ -204,6 +204,14 @@ static int check_dev_info(const struct memreg_dev_info *d)
 	return d->device >= FAKE_DEVICES ? ENXIO : 0;
 }
 
+static int check_headroom(const struct memreg_headroom *h)
+{
+	if (h->size != sizeof(*h) || h->flags || h->reserved0 ||
+	    !all_zero(h->reserved, sizeof(h->reserved)))
+		return EINVAL;
+	return h->device >= FAKE_DEVICES ? ENXIO : 0;
+}
+
 static int check_grant(const struct memreg_grant *g)
 {
 	if (g->size != sizeof(*g) || (g->access & ~MEMREG_ACCESS_ALL) ||
@@ -316,6 +324,8 @@ static int check(int cmd, const void *arg)
 		return check_dev_free(arg);
 	case FAKE_DEV_INFO:
 		return check_dev_info(arg);
+	case FAKE_HEADROOM:
+		return check_headroom(arg);
 	case FAKE_GRANT:
 		return check_grant(arg);
 	case FAKE_REVOKE:
@@ -525,6 +535,55 @@ static int do_dev_info(struct memreg_dev_info *d)
 	d->huge_bytes = fake.dev.huge[d->device];
 	d->normal_bytes = d->used - d->huge_bytes;
 	d->proc_bytes = d->used;
+	return 0;
+}
+
+/* @r lowered to what @limit leaves over @used, if that is less. */
+static void room_min(struct memreg_room *r, uint32_t by, uint64_t limit,
+		     uint64_t used, uint64_t cgroup_id)
+{
+	uint64_t left = limit > used ? limit - used : 0;
+
+	if (limit == MEMREG_UNLIMITED || left >= r->bytes)
+		return;
+	r->bytes = left;
+	r->by = by;
+	r->limit = limit;
+	r->used = used;
+	r->cgroup_id = cgroup_id;
+}
+
+/* The fake's cgroup: one node, of this id. */
+#define FAKE_CGROUP_ID	4242
+
+static int do_headroom(struct memreg_headroom *h)
+{
+	uint64_t used = fake.dev.used[h->device], mine = 0;
+	uint64_t cg_max = fake.headroom.cg_dev_max[h->device];
+	struct memreg_room *dev = &h->room[MEMREG_ROOM_DEV_ALLOC];
+	int k, d;
+
+	for (d = 0; d < FAKE_DEVICES; d++)
+		mine += fake.dev.used[d];
+	memset(h->room, 0, sizeof(h->room));
+	for (k = 0; k < MEMREG_ROOM_KINDS; k++)
+		h->room[k].bytes = MEMREG_UNLIMITED;
+	h->cgroup_id = FAKE_CGROUP_ID;
+	h->regions = fake.info.max_regions - fake.live;
+	/* registrations: against the usage INFO reports */
+	room_min(&h->room[MEMREG_ROOM_HOST], MEMREG_ROOM_BY_PROCESS,
+		 fake.info.max_host_bytes, fake.info.host_bytes, 0);
+	for (k = MEMREG_ROOM_DEVICE; k <= MEMREG_ROOM_DMABUF; k++)
+		room_min(&h->room[k], MEMREG_ROOM_BY_PROCESS,
+			 fake.info.max_dev_bytes, fake.info.dev_bytes, 0);
+	room_min(dev, MEMREG_ROOM_BY_PROCESS, fake.info.max_dev_bytes, mine, 0);
+	if (cg_max)
+		room_min(dev, MEMREG_ROOM_BY_CGROUP, cg_max,
+			 used + fake.headroom.cg_dev_others[h->device],
+			 FAKE_CGROUP_ID);
+	room_min(dev, MEMREG_ROOM_BY_DEVICE, FAKE_CAPACITY,
+		 used + fake.headroom.cg_dev_others[h->device], 0);
+	h->dev_total = cg_max && cg_max < FAKE_CAPACITY ? cg_max : FAKE_CAPACITY;
 	return 0;
 }
 
@@ -946,6 +1005,8 @@ static int dispatch(int cmd, void *arg, int fd)
 		return do_dev_free(arg);
 	case FAKE_DEV_INFO:
 		return do_dev_info(arg);
+	case FAKE_HEADROOM:
+		return do_headroom(arg);
 	case FAKE_GRANT:
 		return do_grant(arg);
 	case FAKE_IMPORT:
@@ -1105,6 +1166,7 @@ static int fake_ioctl(int fd, unsigned long request, void *arg)
 		[FAKE_IPC_ALLOW] = MEMREG_IOC_IPC_ALLOW,
 		[FAKE_IPC_IMPORT] = MEMREG_IOC_IPC_IMPORT,
 		[FAKE_IPC_CLOSE] = MEMREG_IOC_IPC_CLOSE,
+		[FAKE_HEADROOM] = MEMREG_IOC_HEADROOM,
 	};
 	int cmd;
 

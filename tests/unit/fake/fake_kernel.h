@@ -27,7 +27,7 @@ enum fake_cmd {
 	FAKE_GRANT, FAKE_REVOKE, FAKE_IMPORT, FAKE_UNIMPORT, FAKE_TRANSFER,
 	FAKE_MSTX,
 	FAKE_DEV_EXPORT, FAKE_IPC_EXPORT, FAKE_IPC_ALLOW, FAKE_IPC_IMPORT,
-	FAKE_IPC_CLOSE,
+	FAKE_IPC_CLOSE, FAKE_HEADROOM,
 	FAKE_NR_CMDS
 };
 
@@ -135,6 +135,18 @@ struct fake_kernel {
 		uint32_t last_allow_count;
 		int32_t last_allow_pids[8];
 	} ipc;
+
+	/*
+	 * HEADROOM answers as the module does for a process alone in its
+	 * cgroup: the process's limits and each device's free capacity,
+	 * and, if a test sets one, the device limit of the process's cgroup
+	 * (0: none), of which other processes of the cgroup hold
+	 * cg_dev_others bytes besides this process's allocations.
+	 */
+	struct {
+		uint64_t cg_dev_max[FAKE_DEVICES];
+		uint64_t cg_dev_others[FAKE_DEVICES];
+	} headroom;
 
 	/*
 	 * MSTX: every operation applied, in order, and the order of each

@@ -37,9 +37,11 @@ if is_root && grep -qw memory /proc/cgroups 2>/dev/null; then
 		cg=/sys/fs/cgroup/audit
 	fi
 fi
+# (AS_CG: in that cgroup instead)
 as_user() {
-	if [ -n "$cg" ]; then
-		sh -c 'echo $$ >'"$cg"'/cgroup.procs && exec runas 1000 1000 "$@"' sh "$@"
+	place=${AS_CG:-$cg}
+	if [ -n "$place" ]; then
+		sh -c 'echo $$ >'"$place"'/cgroup.procs && exec runas 1000 1000 "$@"' sh "$@"
 	elif is_root; then
 		runas 1000 1000 "$@"
 	else
@@ -77,6 +79,30 @@ row ipc-names "$names_max"
 row ipc-allow
 as_user memreg_audit ipc-guess "$rate"
 memreg_audit ipc-oracle
+
+# The per-cgroup records (kernel/memreg_cgroup.c): what one user buys by
+# charging in many cgroups.  A user makes cgroups and moves itself only
+# in a subtree delegated to it (the directory and its cgroup.procs
+# chowned to it), as many live as cgroup.max.descendants there says; the
+# row also removes charged cgroups, which stay, dying, while charged.
+if is_root; then
+	if [ ! -e /sys/fs/cgroup/cgroup.procs ]; then
+		mkdir -p /sys/fs/cgroup
+		mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+	fi
+	deleg=${cg:-/sys/fs/cgroup}/audit-deleg
+	if [ -e /sys/fs/cgroup/cgroup.procs ] && mkdir -p "$deleg" &&
+	   echo 64 >"$deleg/cgroup.max.descendants" &&
+	   chown 1000:1000 "$deleg" "$deleg/cgroup.procs" \
+		"$deleg/cgroup.threads" "$deleg/cgroup.subtree_control"; then
+		AS_CG=$deleg
+		row cg-records "$deleg" 64
+		AS_CG=
+		rmdir "$deleg"/* "$deleg" 2>/dev/null
+	else
+		skip "cg-records" "no cgroup2 to delegate"
+	fi
+fi
 
 # The user's limit on files, whatever its processes: three of them, each
 # at most max_ipc_names, hold no more than max_user_files together.

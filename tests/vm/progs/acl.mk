@@ -5,8 +5,10 @@
 #   itest_aclipc  cmocka: aclrtIpcMem* between two processes
 #   itest_aclvmm  cmocka: VMM calls, shareable handles between two processes
 #   acl_hold   device memory left to process exit and kill -9
-PROGS	+= itest_acl itest_aclipc itest_aclvmm acl_hold
+#   cg_probe   charges a cgroup, prints headroom and aclrtGetMemInfo
+PROGS	+= itest_acl itest_aclipc itest_aclvmm acl_hold cg_probe
 itest_acl_LIBS	:= $(ACL) $(MEMREG) -lcmocka
 itest_aclipc_LIBS := $(ACL) $(MEMREG) -lcmocka
 itest_aclvmm_LIBS := $(ACL) $(MEMREG) -lcmocka
 acl_hold_LIBS	:= $(ACL) $(MEMREG)
+cg_probe_LIBS	:= $(ACL) $(MEMREG)

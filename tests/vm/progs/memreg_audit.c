@@ -18,7 +18,8 @@
  * them 3 s: the case runs three at once against the user's limit),
  * ipc-allow, ipc-guess RATE, ipc-oracle (as root), dev-outlive PER_MB
  * USER_MB (with those limits set), dev-hold and hog MB (the OOM case in
- * devmem_pressure.sh), dev-reg, grant-import, mstx.
+ * devmem_pressure.sh), dev-reg, grant-import, mstx, cg-records DIR MAX
+ * (in DIR, a cgroup delegated to us with cgroup.max.descendants MAX).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1035,6 +1037,206 @@ static void row_host_reg(void)
 	munmap(p, 1024 * 4096L);
 }
 
+/* ---- per-cgroup records ---- */
+
+/* The module's per-cgroup records (memreg -j stats .cgroups), or -1. */
+static long cg_records(void)
+{
+	char buf[4096], *k;
+	size_t n;
+	FILE *f = popen("memreg -j stats", "r");
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	pclose(f);
+	buf[n] = 0;
+	k = strstr(buf, "\"cgroups\":");
+	return k ? strtol(k + 10, NULL, 10) : -1;
+}
+
+/* Move ourselves into cgroup directory @dir: 0 or -errno. */
+static int cg_enter(const char *dir)
+{
+	char path[512];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "0", 1) != 1)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Make cgroups DIR/<prefix><i> until mkdir fails (*@mk_err), at most @max. */
+static long cg_make_each(const char *dir, const char *prefix, long max,
+			 int *mk_err)
+{
+	char sub[512];
+	long n;
+
+	*mk_err = 0;
+	for (n = 0; n < max; n++) {
+		snprintf(sub, sizeof(sub), "%s/%s%ld", dir, prefix, n);
+		if (mkdir(sub, 0755)) {
+			*mk_err = errno;
+			break;
+		}
+	}
+	return n;
+}
+
+/*
+ * Enter each of the @n cgroups DIR/<prefix><i> and register one page
+ * (p[i]) there on @fd; back in DIR after.  How many were charged.
+ */
+static long cg_charge_each(const char *dir, const char *prefix, long n,
+			   int fd, char *p, int *reg_err)
+{
+	char sub[512];
+	long i;
+
+	*reg_err = 0;
+	for (i = 0; i < n && !*reg_err; i++) {
+		snprintf(sub, sizeof(sub), "%s/%s%ld", dir, prefix, i);
+		*reg_err = cg_enter(sub);
+		if (!*reg_err)
+			*reg_err = memtest_register(fd, p + i * 4096, 4096,
+						    MEMREG_MEM_HOST, NULL);
+	}
+	cg_enter(dir);
+	return *reg_err ? i - 1 : i;
+}
+
+static void cg_remove_each(const char *dir, const char *prefix, long n)
+{
+	char sub[512];
+
+	while (n--) {
+		snprintf(sub, sizeof(sub), "%s/%s%ld", dir, prefix, n);
+		rmdir(sub);
+	}
+}
+
+/*
+ * What charging in many cgroups buys (docs/security.md, the per-cgroup
+ * record).  We are in DIR, a cgroup delegated to us (its directory and
+ * cgroup.procs ours) with cgroup.max.descendants = @max, which is the
+ * only place a user may make cgroups and move itself.  One page
+ * registered in each cgroup we may make: a record each (and one per
+ * ancestor), no more cgroups than @max live at a time.  Then the same
+ * with each cgroup removed after its charge: a removed cgroup stays
+ * (dying) while a record holds it, and dying cgroups are not counted by
+ * cgroup.max.descendants, so what bounds them is the objects charged
+ * (max_regions a process here): each costs a record and a dying cgroup.
+ * Pages: 0..63 one a cgroup, 64..127 all in DIR, 128..191 the dying.
+ */
+static void row_cg_records(const char *dir, long max)
+{
+	const char *row = "cg-records";
+	struct spend a, b, c, d, e;
+	long n, m, k, r0, r1, depth = 0;
+	int fd = open_or_die(), mk_err, reg_err;
+	const char *q;
+	char *p;
+
+	/* three rounds of MAX registrations within max_regions (256) */
+	if (!dir || max < 1 || max > 64) {
+		NOT_OK("%s: usage: cg-records DIR MAX (MAX <= 64)", row);
+		return;
+	}
+	/* the records a charge makes: DIR's and its ancestors', root's */
+	for (q = dir + strlen("/sys/fs/cgroup"); *q; q++)
+		depth += *q == '/';
+	p = mmap(NULL, 256 * 4096L, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED) {
+		NOT_OK("%s: no memory", row);
+		return;
+	}
+	r0 = cg_records();
+
+	/* 1: as many live cgroups as we may make, one charge each */
+	measure(&a);
+	n = cg_make_each(dir, "c", max + 1, &mk_err);
+	measure(&b);
+	k = cg_charge_each(dir, "c", n, fd, p, &reg_err);
+	measure(&c);
+	r1 = cg_records();
+	if (n == max && mk_err == EAGAIN && k == n)
+		OK("%s: %ld cgroups made, then mkdir EAGAIN (cgroup.max.descendants %ld); one page charged in each",
+		   row, n, max);
+	else
+		NOT_OK("%s: %ld cgroups made, then mkdir %s (cgroup.max.descendants %ld); %ld charged, then %s",
+		       row, n, strerror(mk_err), max, k, strerror(-reg_err));
+	if (r1 - r0 >= k && r1 - r0 <= k + depth + 1)
+		OK("%s: %ld records more: one a cgroup, and %ld of ancestors",
+		   row, r1 - r0, r1 - r0 - k);
+	else
+		NOT_OK("%s: %ld records more for %ld cgroups of depth %ld",
+		       row, r1 - r0, k, depth);
+
+	/* the same number of pages in one cgroup: a registration's share */
+	for (m = 0; m < k; m++)
+		if (memtest_register(fd, p + (64 + m) * 4096, 4096,
+				     MEMREG_MEM_HOST, NULL))
+			break;
+	measure(&d);
+	if (k && m == k) {
+		struct cost all = per_unit(row, &b, &c, k);
+		struct cost reg = per_unit("cg-records (a registration alone)",
+					   &c, &d, k);
+
+		/* the cgroup core's cost of a cgroup, for the record */
+		per_unit("cg-records (mkdir)", &a, &b, n);
+		NOTE("%s: a record (a charge in a new cgroup less a registration) %lld B",
+		     row, all.mem - reg.mem);
+		within(row, "MemFree (record and registration)", all.mem,
+		       8 * KiB);
+		/*
+		 * a 128 B record, and what entering a cgroup costs besides:
+		 * its cgroup.procs' kernfs inode and dentry (reclaimable),
+		 * a css_set on its way out (RCU): 1.6 KiB on 6.1
+		 */
+		within(row, "MemFree of the record", all.mem - reg.mem,
+		       4 * KiB);
+	}
+
+	/* 2: removed after their charge: dying cgroups, by objects */
+	cg_remove_each(dir, "c", n);
+	measure(&d);
+	m = cg_make_each(dir, "d", max, &mk_err);
+	k = cg_charge_each(dir, "d", m, fd, p + 128 * 4096L, &reg_err);
+	cg_remove_each(dir, "d", m);
+	measure(&e);
+	r1 = cg_records();
+	if (m == max && k == m && r1 - r0 >= n + m)
+		OK("%s: %ld cgroups removed while charged and %ld more made, charged and removed: %ld records, of dying cgroups (max.descendants %ld)",
+		   row, n, m, r1 - r0, max);
+	else
+		NOT_OK("%s: second round %ld cgroups, %ld charged (%s), %ld records more",
+		       row, m, k, strerror(-reg_err), r1 - r0);
+	if (k) {
+		struct cost dy = per_unit("cg-records (a dying cgroup held)",
+					  &d, &e, k);
+
+		within("cg-records (a dying cgroup held)",
+		       "MemFree (dying cgroup, record, registration)", dy.mem,
+		       16 * KiB);
+	}
+	close(fd);
+	sleep(1);
+	r1 = cg_records();
+	if (r1 == r0)
+		OK("%s: closed: records back to %ld", row, r0);
+	else
+		NOT_OK("%s: closed: %ld records, %ld before", row, r1, r0);
+	munmap(p, 256 * 4096L);
+}
+
 int main(int argc, char **argv)
 {
 	const char *row = argc > 1 ? argv[1] : "";
@@ -1074,9 +1276,12 @@ int main(int argc, char **argv)
 		row_mstx();
 	else if (!strcmp(row, "host-reg"))
 		row_host_reg();
+	else if (!strcmp(row, "cg-records"))
+		row_cg_records(argc > 2 ? argv[2] : NULL,
+			       argc > 3 ? atol(argv[3]) : 0);
 	else {
 		fprintf(stderr,
-			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB | dev-reg | grant-import | mstx\n");
+			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB | dev-reg | grant-import | mstx | cg-records DIR MAX\n");
 		return 2;
 	}
 	return failed ? 1 : 0;

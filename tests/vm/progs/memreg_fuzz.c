@@ -15,6 +15,7 @@
  * KASAN, lockdep, kmemleak, leaked pins -- is the harness's to judge.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -42,6 +43,43 @@ static const char *const fz_kind_names[] = {
 	FZ_KINDS(FZ_KIND_NAME)
 #undef FZ_KIND_NAME
 };
+
+/*
+ * Where a stuck worker's threads are, before the SIGKILL that ends it:
+ * each one's state, wchan and kernel stack (/proc/PID/task/TID/stack,
+ * root only; a user's run prints what it may read), as comments.
+ */
+static void fz_dump_stuck(pid_t pid)
+{
+	char path[96], line[256];
+	struct dirent *de;
+	DIR *d;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		static const char *const what[] = { "stat", "wchan", "stack" };
+
+		for (unsigned int i = 0; i < 3; i++) {
+			snprintf(path, sizeof(path), "/proc/%d/task/%.16s/%s",
+				 pid, de->d_name, what[i]);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			while (fgets(line, sizeof(line), f))
+				printf("#   %s %s: %s%s", de->d_name, what[i],
+				       line, strchr(line, '\n') ? "" : "\n");
+			fclose(f);
+		}
+	}
+	closedir(d);
+	fflush(stdout);
+}
 
 uint64_t fz_now_ns(void)
 {
@@ -310,6 +348,7 @@ int main(int argc, char **argv)
 			if (fz_now_ns() > fz_deadline_ns + 60000000000ULL && !waited) {
 				printf("# worker %d (pid %d) still running 60 s after the end: SIGKILL\n",
 				       i, pids[i]);
+				fz_dump_stuck(pids[i]);
 				if (!bad)
 					snprintf(why, sizeof(why),
 						 ": worker %d stuck 60 s after the end", i);
