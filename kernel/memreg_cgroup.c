@@ -282,6 +282,42 @@ int memreg_cg_charge(struct memreg_ctx *ctx, u32 kind, u64 len,
 	return 0;
 }
 
+/*
+ * Would @len bytes of @kind fit the calling task's cgroup chain now?  The
+ * check before an expensive step, as the process's limits have one: a
+ * device allocation takes capacity and zeroes pages before it is charged,
+ * and a cgroup at its limit must not make others' allocations fail
+ * meanwhile.  memreg_cg_charge() after the step is the authoritative one.
+ * 0, or the refusal memreg_cg_charge() would give, with its event.
+ */
+int memreg_cg_check(struct memreg_ctx *ctx, u32 kind, u64 len)
+{
+	struct memreg_cg *c, *over = NULL;
+	u32 lim = memreg_cg_limit_of(kind);
+	struct cgroup *cgrp, *p;
+
+	cgrp = memreg_cg_current_cgroup();
+	spin_lock(&memreg_cg_lock);
+	/* limits live in records, and a record's ancestors have records */
+	for (p = cgrp, c = NULL; p && !c; p = cgroup_parent(p))
+		c = memreg_cg_find_locked(cgroup_id(p));
+	for (; c; c = c->parent) {
+		if (!memreg_fits(c->use[kind], c->max[lim], len)) {
+			over = c;
+			over->refused++;
+			over->users++;
+			break;
+		}
+	}
+	spin_unlock(&memreg_cg_lock);
+	cgroup_put(cgrp);
+	if (!over)
+		return 0;
+	memreg_ctx_refused_cg(ctx, lim, len, over->cgrp);
+	memreg_cg_put(over);
+	return kind == MEMREG_ROOM_HOST ? -EDQUOT : -ENOSPC;
+}
+
 void memreg_cg_uncharge(struct memreg_cg *cg, u32 kind, u64 len)
 {
 	struct memreg_cg *c, *dead = NULL;
@@ -397,24 +433,6 @@ struct memreg_cg *memreg_cg_next(u64 after, struct memreg_cg_snapshot *snap)
 	}
 	spin_unlock(&memreg_cg_lock);
 	return best;
-}
-
-/* The counters of @cgrp's record, if it has one (false: it has none). */
-bool memreg_cg_lookup(struct cgroup *cgrp, struct memreg_cg_snapshot *snap)
-{
-	struct memreg_cg *cg;
-
-	spin_lock(&memreg_cg_lock);
-	cg = memreg_cg_find_locked(cgroup_id(cgrp));
-	if (cg) {
-		snap->id = cg->id;
-		snap->cgrp = cg->cgrp;
-		memcpy(snap->use, cg->use, sizeof(snap->use));
-		memcpy(snap->max, cg->max, sizeof(snap->max));
-		snap->refused = cg->refused;
-	}
-	spin_unlock(&memreg_cg_lock);
-	return cg;
 }
 
 u64 memreg_cg_records(void)

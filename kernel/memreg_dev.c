@@ -334,8 +334,12 @@ int memreg_dev_alloc(struct memreg_file *mf, struct memreg_dev_alloc *req)
 	    req->len > MEMREG_DEV_MAX_LEN)
 		return -ENOSPC;
 
-	/* over the process's limit before a page is taken */
+	/* over the process's or the cgroups' limits before a page is taken */
 	err = memreg_ctx_charge_dev_alloc(ctx, req->device, req->len, false);
+	if (err)
+		return err;
+	err = memreg_cg_check(ctx, MEMREG_ROOM_DEV_ALLOC,
+			      round_up(req->len, PAGE_SIZE));
 	if (err)
 		return err;
 

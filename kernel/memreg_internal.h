@@ -528,13 +528,13 @@ struct cgroup *memreg_cg_task_cgroup(struct task_struct *task);
 struct cgroup *memreg_cg_current_cgroup(void);
 int memreg_cg_charge(struct memreg_ctx *ctx, u32 kind, u64 len,
 		     struct memreg_cg **out);
+int memreg_cg_check(struct memreg_ctx *ctx, u32 kind, u64 len);
 void memreg_cg_uncharge(struct memreg_cg *cg, u32 kind, u64 len);
 void memreg_cg_put(struct memreg_cg *cg);
 u64 memreg_cg_room(struct cgroup *cgrp, struct memreg_room *room);
 int memreg_cg_set_limits(struct cgroup *cgrp, const u64 *max,
 			 unsigned int which);
 struct memreg_cg *memreg_cg_next(u64 after, struct memreg_cg_snapshot *snap);
-bool memreg_cg_lookup(struct cgroup *cgrp, struct memreg_cg_snapshot *snap);
 u64 memreg_cg_records(void);
 void memreg_cg_exit(void);
 
@@ -561,6 +561,11 @@ static inline int memreg_cg_charge(struct memreg_ctx *ctx, u32 kind, u64 len,
 				   struct memreg_cg **out)
 {
 	*out = NULL;
+	return 0;
+}
+
+static inline int memreg_cg_check(struct memreg_ctx *ctx, u32 kind, u64 len)
+{
 	return 0;
 }
 
