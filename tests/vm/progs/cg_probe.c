@@ -104,6 +104,8 @@ int main(int argc, char **argv)
 	uint64_t handle;
 	void *buf;
 
+	/* each line as it comes: a holder that never gets ready shows how far */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt(argc, argv, "h:d:mwt:")) != -1) {
 		switch (opt) {
 		case 'h':
@@ -129,13 +131,17 @@ int main(int argc, char **argv)
 		thread_bytes = host;
 		return threads(nthreads);
 	}
-	if (memreg_open(&ctx))
+	if (memreg_open(&ctx)) {
+		printf("open failed\n");
 		return 1;
+	}
 	if (host) {
 		buf = mmap(NULL, host, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (buf == MAP_FAILED)
+		if (buf == MAP_FAILED) {
+			printf("mmap %d\n", errno);
 			return 1;
+		}
 		if (memreg_register(ctx, buf, host, MEMREG_MEM_HOST, 0,
 				    &handle))
 			printf("host %d\n", errno);
@@ -148,8 +154,10 @@ int main(int argc, char **argv)
 		else
 			printf("dev OK\n");
 	}
-	if (memreg_headroom(ctx, 0, &h))
+	if (memreg_headroom(ctx, 0, &h)) {
+		printf("headroom failed\n");
 		return 1;
+	}
 	printf("headroom host=%llu hostby=%u dev=%llu devby=%u total=%llu cgroup=%llu\n",
 	       (unsigned long long)h.room[MEMREG_ROOM_HOST].bytes,
 	       h.room[MEMREG_ROOM_HOST].by,
