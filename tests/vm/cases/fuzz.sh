@@ -6,7 +6,8 @@
 # (RLIMIT_MEMLOCK, no CAP_NET_ADMIN, another uid's listing) race the
 # privileged ones.  Then nothing may be left: no registration, no device
 # memory, no pinned page, no VmPin.  KASAN, lockdep and kmemleak reports
-# fail the run in the harness.
+# fail the run in the harness.  As root, where cgroup v2 is, the workers
+# move between two cgroups with changing limits (below).
 #
 # MEMREG_FUZZ_SEED=N replays a seed (both runs get it; the user's run
 # draws the same calls as root's then, under other rights).
@@ -69,17 +70,80 @@ done <<EOF
 $regressions
 EOF
 
+# As root, where the kernel has cgroup v2: both fuzzers start in cgroup
+# fz1, and a mover shuffles a third of the processes of fz1 and fz2 to
+# the other one each round and sets random limits on both every other
+# round (a round is 0.2 s and the mover's own time: 2-3 s on the debug
+# kernel), so that charges are made, refused and freed across
+# migrations and limit changes (kernel/memreg_cgroup.c).
+fzcg=
+if is_root; then
+	if [ ! -e /sys/fs/cgroup/cgroup.procs ]; then
+		mkdir -p /sys/fs/cgroup
+		mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+	fi
+	cg_records0=$(stat_of cgroups)
+	[ -e /sys/fs/cgroup/cgroup.procs ] &&
+		mkdir -p /sys/fs/cgroup/fz1 /sys/fs/cgroup/fz2 &&
+		fzcg=/sys/fs/cgroup
+fi
+in_fz1() {
+	if [ -n "$fzcg" ]; then
+		sh -c 'echo $$ >'"$fzcg"'/fz1/cgroup.procs && exec "$@"' sh "$@"
+	else
+		"$@"
+	fi
+}
+mover() {
+	i=0 moves=0 sets=0
+	while :; do
+		for from in fz1 fz2; do
+			to=fz2
+			[ $from = fz2 ] && to=fz1
+			for pid in $(cat "$fzcg/$from/cgroup.procs"); do
+				[ $((pid % 3)) = $((i % 3)) ] &&
+					echo "$pid" >"$fzcg/$to/cgroup.procs" 2>/dev/null &&
+					moves=$((moves + 1))
+			done
+		done
+		i=$((i + 1))
+		if [ $((i % 2)) = 0 ]; then
+			for c in fz1 fz2; do
+				# sizes 0-255 MiB, or none (one in four)
+				n=$(( $(od -An -N2 -tu2 /dev/urandom) % 256 ))
+				if [ $((n % 4)) = 0 ]; then
+					memreg limits set cgroup "/$c" host unlimited \
+						dev unlimited dmabuf unlimited
+				else
+					memreg limits set cgroup "/$c" host "${n}M" \
+						dev "$((255 - n))M" dmabuf "$((n / 2))M"
+				fi >/dev/null 2>&1 && sets=$((sets + 1))
+			done
+		fi
+		echo "$moves $sets" >/tmp/fuzz-mover.txt
+		sleep 0.2
+	done
+}
+
 if is_root; then
 	# shellcheck disable=SC2086
-	run_fuzz user /tmp/fuzz-user.out --seconds "$secs" $seed_arg ${MEMREG_FUZZ_ARGS:-} &
+	in_fz1 runas 1000 1000 memreg_fuzz --seconds "$secs" $seed_arg \
+		${MEMREG_FUZZ_ARGS:-} >/tmp/fuzz-user.out 2>&1 &
 	user_pid=$!
+	mover_pid=
+	if [ -n "$fzcg" ]; then
+		mover &
+		mover_pid=$!
+	fi
 fi
 # shellcheck disable=SC2086
-run_fuzz root /tmp/fuzz-root.out --seconds "$secs" $seed_arg ${MEMREG_FUZZ_ARGS:-}
+in_fz1 memreg_fuzz --seconds "$secs" $seed_arg ${MEMREG_FUZZ_ARGS:-} \
+	>/tmp/fuzz-root.out 2>&1
 root_rc=$?
 if is_root; then
 	wait "$user_pid"
 	user_rc=$?
+	[ -z "$mover_pid" ] || { kill "$mover_pid"; wait "$mover_pid"; } 2>/dev/null
 	report "as root" /tmp/fuzz-root.out "$root_rc"
 	report "as uid 1000" /tmp/fuzz-user.out "$user_rc"
 	memreg limits set regions "$lim_regions" host "$lim_host" dev "$lim_dev" ||
@@ -106,5 +170,31 @@ else
 fi
 pinned=$(grep -H '^VmPin:' /proc/[0-9]*/status 2>/dev/null | awk '$2 != 0')
 expect "no process has VmPin" "" "$pinned"
+
+# The cgroups' charges: every fuzzer process is gone, so fz1 and fz2 hold
+# nothing, whatever moved where, and the root node (the sum of every
+# leaf) holds what the module's totals say.
+if [ -n "$fzcg" ]; then
+	cgc() {
+		memreg -j limits show cgroup "/$1" | jq -r \
+			'"\(.host_bytes) \(.dev_bytes) \(.dev_alloc_bytes) \(.dmabuf_bytes)"'
+	}
+	read -r moves sets </tmp/fuzz-mover.txt
+	refused=$(( $(memreg -j limits show cgroup /fz1 | jq .refused) +
+		    $(memreg -j limits show cgroup /fz2 | jq .refused) ))
+	[ "$moves" -gt 0 ] && [ "$sets" -gt 0 ] &&
+		ok "cgroups: $moves moves between fz1 and fz2, $sets limits set, $refused charges refused by them" ||
+		not_ok "cgroups: $moves moves, $sets limits set"
+	expect "cgroups fz1, fz2: nothing charged after the moves" \
+		"0 0 0 0 0 0 0 0" "$(cgc fz1) $(cgc fz2)"
+	expect "the root node's host charge is the module's total" \
+		"$(stat_of host_bytes)" "$(cgc '' | cut -d' ' -f1)"
+	rmdir "$fzcg/fz1" "$fzcg/fz2" ||
+		not_ok "cgroups fz1, fz2 removed"
+	memreg limits set cgroup / host unlimited ||
+		not_ok "the limited records swept"
+	expect "the per-cgroup records are those of before the run" \
+		"$cg_records0" "$(stat_of cgroups)"
+fi
 
 tap_done
