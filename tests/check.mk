@@ -108,8 +108,10 @@ VM_ROOT_debug	:= $(VM_ROOT_6.1)
 VM_USER_debug	:= adversary limits
 VM_EXTRA_debug	:= fuzz.sh
 # cgroup.sh (limits per cgroup v2 node) is in every kernel's root run
-# (it makes cgroups, so it skips as the user): 6 s on 6.1, 5 s on 6.12,
-# 25 s on the debug kernel, which has CONFIG_CGROUPS for it.
+# (it makes cgroups, so it skips as the user): 10-27 s on 6.1, 26-58 s on
+# 6.12, 35 s on the debug kernel, which has CONFIG_CGROUPS for it (host
+# load 3 on 2 cores, 2026-11-27).  The fuzzer there moves its workers
+# between two cgroups with changing limits.
 # A quiet run: debug 430-480 s, 6.12 230-250 s, 6.1 90-100 s.
 VM_SECS_debug	:= 1400
 VM_SECS_6.12	:= 800
