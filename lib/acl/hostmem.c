@@ -150,31 +150,6 @@ void memreg__acl_hostmem_release(void)
 	memreg__ptrmap_clear(&rt->hostmem);
 }
 
-/*
- * The table is keyed by each buffer's start: a pointer inside one is
- * found by walking it.  Only aclrtPointerGetAttributes asks, and a
- * program has few pinned buffers.
- */
-bool memreg__acl_hostmem_contains(const void *p)
-{
-	const struct ptrmap *m = &memreg__acl_rt.hostmem;
-	const struct acl_hostmem *h;
-	uintptr_t a = (uintptr_t)p, start;
-	size_t i;
-
-	if (!m->slots)
-		return false;
-	for (i = 0; i <= m->mask; i++) {
-		if (!m->slots[i].key)
-			continue;
-		h = m->slots[i].val;
-		start = (uintptr_t)m->slots[i].key;
-		if (a >= start && a - start < h->len)
-			return true;
-	}
-	return false;
-}
-
 /* The buffer of the table that @p + @len overlaps, or NULL; rt.lock held. */
 static const void *hostmem_overlap(uintptr_t a, size_t len)
 {
@@ -198,6 +173,16 @@ static const void *hostmem_overlap(uintptr_t a, size_t len)
 static const void *hostmem_holding(const void *p)
 {
 	return hostmem_overlap((uintptr_t)p, 1);
+}
+
+/*
+ * The table is keyed by each buffer's start: a pointer inside one is
+ * found by walking it.  aclrtPointerGetAttributes and the host register
+ * calls ask, and a program has few pinned buffers.
+ */
+bool memreg__acl_hostmem_contains(const void *p)
+{
+	return hostmem_holding(p);
 }
 
 static aclError host_register(void *ptr, uint64_t size, bool readonly)

@@ -13,7 +13,7 @@ void memreg__acl_hostmem_release(void);
 
 #include <stdbool.h>
 
-/* Is @p inside an aclrtMallocHost buffer?  rt.lock held. */
+/* Is @p inside an aclrtMallocHost or aclrtHostRegister buffer?  rt.lock held. */
 bool memreg__acl_hostmem_contains(const void *p);
 
 #endif /* MEMREG_ACL_HOSTMEM_H */
