@@ -65,6 +65,8 @@ static DEFINE_MUTEX(memreg_ctx_mutex);
 
 DEFINE_XARRAY_ALLOC1(memreg_ctxs);
 static u32 memreg_next_ctx_id;
+/* 64 bits never wrap: an incarnation names one context for ever */
+static atomic64_t memreg_incarnations = ATOMIC64_INIT(0);
 
 /*
  * Contexts by address space: a process's context is found by its mm in
@@ -214,6 +216,8 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 		goto out;
 	}
 	get_task_comm(ctx->comm, current->group_leader);
+	ctx->incarnation = atomic64_inc_return(&memreg_incarnations);
+	ctx->start_time = current->group_leader->start_boottime;
 
 	/* cyclic, like registration ids: the proc dump cursor stays valid */
 	err = xa_alloc_cyclic(&memreg_ctxs, &ctx->id, ctx, xa_limit_32b,

@@ -11,8 +11,11 @@
  * A grant's registration pointer goes NULL (under RCU) when it is revoked:
  * by REVOKE, by unregistering the registration, or by closing its file
  * (exit).  From then on IMPORT of its token fails, and transfers through
- * its imports fail with EKEYREVOKED; a transfer already copying holds its
- * own reference on the registration (memreg_xfer.c).
+ * its imports fail: EOWNERDEAD if its owner's file went (the owner exited,
+ * exec()ed or closed it: a peer that restarts is a new owner whose
+ * grants never answer to the old tokens), EKEYREVOKED otherwise.  A
+ * transfer already copying holds its own reference on the registration
+ * (memreg_xfer.c).
  */
 #include <linux/errno.h>
 #include <linux/random.h>
@@ -104,7 +107,7 @@ unlock:
 }
 
 /* Revoke @grant; the caller holds its owner's lock. */
-static void memreg_grant_kill(struct memreg_grant_obj *grant)
+static void memreg_grant_kill(struct memreg_grant_obj *grant, bool owner_gone)
 {
 	struct memreg_reg *reg = rcu_dereference_protected(grant->reg,
 				lockdep_is_held(&grant->owner->lock));
@@ -114,19 +117,25 @@ static void memreg_grant_kill(struct memreg_grant_obj *grant)
 	atomic_dec(&reg->nr_grants);
 	spin_lock(&grant->lock);
 	atomic_sub(grant->nimports, &reg->nr_imports);
+	WRITE_ONCE(grant->owner_gone, owner_gone);
+	/* a reader that sees reg NULL sees owner_gone (release, acquire) */
+	smp_wmb();
 	RCU_INIT_POINTER(grant->reg, NULL);
 	spin_unlock(&grant->lock);
 	memreg_grant_put(grant);
 }
 
-/* The registration goes: every grant of it dies with it. */
-void memreg_grant_revoke_reg(struct memreg_reg *reg)
+/*
+ * The registration goes: every grant of it dies with it.  @owner_gone:
+ * because its file goes (memreg_reg_release_file()), not UNREGISTER.
+ */
+void memreg_grant_revoke_reg(struct memreg_reg *reg, bool owner_gone)
 {
 	struct memreg_grant_obj *grant, *next;
 
 	lockdep_assert_held(&reg->owner->lock);
 	list_for_each_entry_safe(grant, next, &reg->grants, reg_node)
-		memreg_grant_kill(grant);
+		memreg_grant_kill(grant, owner_gone);
 }
 
 int memreg_grant_revoke(struct memreg_file *mf, const u8 *token)
@@ -139,7 +148,7 @@ int memreg_grant_revoke(struct memreg_file *mf, const u8 *token)
 	if (grant) {
 		/* only the file that granted it may revoke it */
 		if (grant->owner == mf && rcu_access_pointer(grant->reg)) {
-			memreg_grant_kill(grant);
+			memreg_grant_kill(grant, false);
 			err = 0;
 		}
 		memreg_grant_put(grant);
@@ -189,6 +198,7 @@ int memreg_import_create(struct memreg_file *mf, struct memreg_import *req)
 		req->type = reg->type;
 		req->device = reg->device;
 		req->pid = memreg_ctx_pid(reg->ctx);
+		req->incarnation = reg->ctx->incarnation;
 	}
 	spin_unlock(&grant->lock);
 	rcu_read_unlock();
@@ -262,10 +272,18 @@ void memreg_import_release_file(struct memreg_file *mf)
 	xa_destroy(&mf->imports);
 }
 
+/* Why a transfer through @grant, found revoked, fails. */
+int memreg_grant_revoked_err(const struct memreg_grant_obj *grant)
+{
+	smp_rmb();	/* pairs with memreg_grant_kill()'s */
+	return READ_ONCE(grant->owner_gone) ? -EOWNERDEAD : -EKEYREVOKED;
+}
+
 /*
  * The registration behind import @handle of @mf, referenced for a copy,
  * and its grant (referenced too, so that the copy can see a revocation);
- * an ERR_PTR: -ENOENT no such import, -EKEYREVOKED the grant is gone.
+ * an ERR_PTR: -ENOENT no such import, -EKEYREVOKED the grant is gone,
+ * -EOWNERDEAD the grant went with its owner's file.
  */
 struct memreg_reg *memreg_import_get_reg(struct memreg_file *mf, u64 handle,
 					 struct memreg_grant_obj **sharep)
@@ -283,7 +301,7 @@ struct memreg_reg *memreg_import_get_reg(struct memreg_file *mf, u64 handle,
 	grant = import->grant;
 	reg = rcu_dereference(grant->reg);
 	if (!reg || !refcount_inc_not_zero(&reg->users)) {
-		reg = ERR_PTR(-EKEYREVOKED);
+		reg = ERR_PTR(memreg_grant_revoked_err(grant));
 		goto out;
 	}
 	if (!kref_get_unless_zero(&grant->ref)) {

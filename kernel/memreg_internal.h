@@ -107,6 +107,14 @@ struct memreg_ctx {
 	kuid_t uid;
 	struct memreg_user *user;	/* uid's account, referenced */
 	char comm[TASK_COMM_LEN];
+	/*
+	 * Which life of which process this is (MEMREG_IOC_INFO): a number
+	 * the module never issues twice, and the process's start time, so
+	 * that a peer can tell a restarted process at the same pid, port and
+	 * addresses from the one it knew.
+	 */
+	u64 incarnation;
+	u64 start_time;			/* ns since boot */
 
 	spinlock_t lock;		/* protects the fields below */
 	struct memreg_usage use;
@@ -421,6 +429,11 @@ struct memreg_grant_obj {
 	struct list_head reg_node;	/* in reg->grants, under owner->lock */
 	spinlock_t lock;		/* reg going NULL against nimports */
 	unsigned int nimports;
+	/*
+	 * Revoked because its owner's file went (close, exit, exec): its
+	 * imports then say EOWNERDEAD.  Set before reg goes NULL.
+	 */
+	bool owner_gone;
 	struct kref ref;		/* the registry's, and each import's */
 	struct rcu_head rcu;
 };
@@ -434,7 +447,8 @@ struct memreg_import_obj {
 
 int memreg_grant_create(struct memreg_file *mf, struct memreg_grant *req);
 int memreg_grant_revoke(struct memreg_file *mf, const u8 *token);
-void memreg_grant_revoke_reg(struct memreg_reg *reg);
+void memreg_grant_revoke_reg(struct memreg_reg *reg, bool owner_gone);
+int memreg_grant_revoked_err(const struct memreg_grant_obj *grant);
 int memreg_import_create(struct memreg_file *mf, struct memreg_import *req);
 int memreg_import_remove(struct memreg_file *mf, u64 handle);
 void memreg_import_release_file(struct memreg_file *mf);

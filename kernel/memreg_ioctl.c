@@ -123,7 +123,8 @@ static int memreg_ioc_info(struct memreg_file *mf, void *arg)
 	info->abi_version = MEMREG_ABI_VERSION;
 	info->features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
 			 MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER |
-			 MEMREG_FEATURE_MSTX | MEMREG_FEATURE_DMABUF;
+			 MEMREG_FEATURE_MSTX | MEMREG_FEATURE_DMABUF |
+			 MEMREG_FEATURE_INCARNATION;
 	if (IS_ENABLED(CONFIG_CGROUPS))
 		info->features |= MEMREG_FEATURE_CGROUP;
 	if (memreg_ndevs)
@@ -140,6 +141,8 @@ static int memreg_ioc_info(struct memreg_file *mf, void *arg)
 	info->regions = use.regions;
 	info->host_bytes = use.bytes[MEMREG_MEM_HOST];
 	info->dev_bytes = use.bytes[MEMREG_MEM_DEVICE];
+	info->incarnation = mf->ctx->incarnation;
+	info->start_time = mf->ctx->start_time;
 	return 0;
 }
 

@@ -42,6 +42,7 @@ static int memreg_nl_proc_fill(struct memreg_nl_dump *d, void *entry)
 	if (!hdr)
 		return -EMSGSIZE;
 	if (memreg_nl_put_proc(skb, ctx, MEMREG_NL_PID_READER) ||
+	    memreg_nl_put_u64(skb, MEMREG_A_INCARNATION, ctx->incarnation) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_REGIONS, snap.use.regions) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_PEAK_REGIONS, snap.peak.regions) ||
 	    memreg_nl_put_u64(skb, MEMREG_A_MAX_REGIONS, lim.max_regions))

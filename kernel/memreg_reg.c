@@ -209,7 +209,7 @@ int memreg_reg_unregister(struct memreg_file *mf, u64 handle)
 	}
 	xa_erase(&memreg_regs, reg->id);
 	list_del(&reg->file_node);
-	memreg_grant_revoke_reg(reg);
+	memreg_grant_revoke_reg(reg, false);
 	mutex_unlock(&mf->lock);
 
 	memreg_reg_destroy(reg);
@@ -225,7 +225,7 @@ void memreg_reg_release_file(struct memreg_file *mf)
 	mutex_lock(&mf->lock);
 	list_for_each_entry(reg, &mf->regions, file_node) {
 		xa_erase(&memreg_regs, reg->id);
-		memreg_grant_revoke_reg(reg);
+		memreg_grant_revoke_reg(reg, true);
 	}
 	list_splice_init(&mf->regions, &dying);
 	mutex_unlock(&mf->lock);

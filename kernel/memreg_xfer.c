@@ -190,7 +190,9 @@ static int memreg_xfer_one(struct memreg_xfer_state *st,
 	 * revoked since the batch took its reference, or the memory's
 	 * exporter revoked the registration: stop now
 	 */
-	if (!rcu_access_pointer(st->grant->reg) || READ_ONCE(st->rreg->revoked))
+	if (!rcu_access_pointer(st->grant->reg))
+		return memreg_grant_revoked_err(st->grant);
+	if (READ_ONCE(st->rreg->revoked))
 		return -EKEYREVOKED;
 
 	need = d->op == MEMREG_XFER_READ ? MEMREG_ACCESS_REMOTE_READ :

@@ -96,10 +96,13 @@ VM_ROOT_6.12	:= all
 # alone: library code, like acl.sh and adxl.sh.  Its python3 is
 # tests/vm/python-tree's, added to this leg's VM only (6 MB gzipped in
 # the initramfs); the case skips in a VM without it.
-VM_USER_6.12	:= -audit -python
+# restart.sh (a peer restarted at its name and addresses: library code
+# over the module's EOWNERDEAD, which itest_xfer checks on every kernel)
+# as root on 6.12 alone; 20 s under load.
+VM_USER_6.12	:= -audit -python -restart
 VM_ADD_6.12	= $(if $(wildcard $(BUILD)/pyvm/bin/python3),--add $(BUILD)/pyvm \
 		  --env MEMREG_VM_PYTHON=$(BUILD)/pyvm)
-VM_ROOT_6.1	:= -acl -adxl -mstx -python
+VM_ROOT_6.1	:= -acl -adxl -mstx -python -restart
 VM_USER_6.1	:= itest_ adversary limits
 VM_ROOT_debug	:= $(VM_ROOT_6.1)
 # As the user on the debug kernel, only the hostile user and the limits:
@@ -147,7 +150,8 @@ leg-pressure-%:
 		--add /usr/bin/jq -- devmem_pressure.sh
 
 # Two VMs, two modules: ADXL across hosts over UCX (TCP), with one host
-# powered off mid-transfer and booted again (tests/vm/adxl-pair).  On 6.12
+# powered off mid-transfer and booted again, and a peer process killed and
+# started again at its port and addresses (tests/vm/adxl-pair).  On 6.12
 # only: the RDMA legs put the module of both kernels in two VMs.
 leg-pair-6.12:
 	@$(LEG) pair-6.12 --vm --secs 600 -- $(TOP)/tests/vm/adxl-pair --kernel 6.12
@@ -170,7 +174,9 @@ leg-arm64:
 # device, memreg device memory in an RDMA memory region and the plugin's
 # per-peer memory windows (step verbs); then ADXL over RDMA, one-sided READ
 # and WRITE of host and device memory, revocation of 15 registrations under
-# one Connect and kill -9 of either side mid-transfer (step adxl).  Then, in
+# one Connect and kill -9 of either side mid-transfer (step adxl); a's
+# server killed and started again at its port and addresses, b's stale
+# transfers refused (step restart, adxl_pair.sh's over RDMA).  Then, in
 # the same boots: on 6.12, a host that loses power while both read each
 # other's memory (--power); on 6.1, fan-in (--fanin): a third VM, c, on a
 # hub with a and b, waits while they run the steps, and then a's one engine
@@ -178,5 +184,5 @@ leg-arm64:
 # in its requester in one of seven runs under TCG: such a crash has no
 # memreg function in it, and the leg runs once more (--vm).
 leg-rdma-%:
-	@$(LEG) rdma-$* --vm --secs 600 -- $(TOP)/tests/vm/rdma-pair --kernel $* --only "verbs adxl" \
+	@$(LEG) rdma-$* --vm --secs 600 -- $(TOP)/tests/vm/rdma-pair --kernel $* --only "verbs adxl restart" \
 		$(if $(filter 6.12,$*),--power,--fanin)

@@ -292,6 +292,26 @@ adxl_status_t adxl_get_capability(int32_t feature, int32_t *value);
 /* The last failure message logged on the calling thread ("" if none). */
 const char *adxl_last_error(void);
 
+/*
+ * What this engine knows of the peer it connected to as @remote_engine.
+ * A peer that restarted (a new process, or the same one finalized and
+ * initialized again, at the same name) is never reached through what was
+ * learnt of the old one, whatever ports and addresses the new one uses:
+ * its transfers and notifies are refused (ADXL_NOT_CONNECTED, and this
+ * says RESTARTED) until Disconnect or Connect, also with AutoConnect.
+ * Not in CANN's API.
+ */
+enum adxl_peer_state {
+	ADXL_PEER_NONE = 0,		/* not connected (or disconnected) */
+	ADXL_PEER_CONNECTED = 1,
+	ADXL_PEER_LOST = 2,		/* its control connection is gone */
+	ADXL_PEER_EXITED = 3,		/* lost, and nothing answers its name */
+	ADXL_PEER_RESTARTED = 4,	/* lost, and another engine answers */
+};
+
+enum adxl_peer_state adxl_peer_state(adxl_engine_t *e,
+				     const char *remote_engine);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,6 +60,8 @@ enum memreg_err {
 	MEMREG_E_NOTSUP		= 23,	/* the dma-buf has no CPU mapping (EOPNOTSUPP) */
 	MEMREG_E_NOFD		= 24,	/* no free file descriptor (EMFILE) */
 	MEMREG_E_NOPROC		= 25,	/* no such process (ESRCH) */
+	/* the peer's context ended: it exited, exec()ed or closed (EOWNERDEAD) */
+	MEMREG_E_OWNER_GONE	= 26,
 };
 
 /**
@@ -113,6 +115,10 @@ struct memreg_ctx;
  * @devices: number of emulated devices (ids 0 .. @devices - 1); 0 from a
  *	module without MEMREG_FEATURE_DEVICE
  * @dev_capacity: bytes of memory each emulated device has
+ * @incarnation: which life of the calling process the module sees:
+ *	issued by the module, never 0, never the same for two address spaces
+ *	while it is loaded (0 from a module without MEMREG_FEATURE_INCARNATION)
+ * @start_time: when the calling process started, ns since boot
  * @reserved: zero; room for later fields without a new symbol version
  */
 struct memreg_lib_info {
@@ -131,7 +137,10 @@ struct memreg_lib_info {
 	uint32_t devices;
 	uint32_t reserved0;
 	uint64_t dev_capacity;
-	uint64_t reserved[6];
+	/* Taken from the reserved space: the struct keeps its size. */
+	uint64_t incarnation;
+	uint64_t start_time;
+	uint64_t reserved[4];
 };
 
 /**

@@ -40,6 +40,10 @@ struct memreg_ctx;
  * @access: MEMREG_ACCESS_* the grant allows
  * @device: DEVICE type: the device id
  * @pid: the owner's pid (0 if not visible in the caller's pid namespace)
+ * @incarnation: the owner's (struct memreg_lib_info's @incarnation); a
+ *	transfer through @handle after that life ended fails with
+ *	-MEMREG_E_OWNER_GONE, whatever now runs at the owner's pid, port or
+ *	addresses
  */
 struct memreg_remote {
 	uint64_t handle;
@@ -49,7 +53,9 @@ struct memreg_remote {
 	uint32_t access;
 	uint32_t device;
 	uint32_t pid;
-	uint64_t reserved[4];
+	/* Taken from the reserved space: the struct keeps its size. */
+	uint64_t incarnation;
+	uint64_t reserved[3];
 };
 
 /**

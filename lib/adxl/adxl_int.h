@@ -70,14 +70,17 @@ enum adxl_msg_type {
 	ADXL_MSG_PROOF_REPLY	= 14,	/* server -> client, Unix socket */
 	ADXL_MSG_NOTIFY_HOLD	= 15,	/* client -> server: a notify, held */
 	ADXL_MSG_NOTIFY_COMMIT	= 16,	/* client -> server: hand it out */
+	ADXL_MSG_WHO		= 17,	/* client -> server: who are you now */
+	ADXL_MSG_WHO_REPLY	= 18,	/* server -> client: its identity */
 };
 
 /*
- * "ADX2": the wire's version.  2: a transport's hello is one message
+ * "ADX3": the wire's version.  2: a transport's hello is one message
  * tagged with the transport (LINK_HELLO, LINK_REPLY) where 1 had a pair
- * of messages per transport.
+ * of messages per transport.  3: a hello carries the sender's identity
+ * (struct adxl_ident), and WHO asks for it.
  */
-#define ADXL_MSG_MAGIC		0x41445832U
+#define ADXL_MSG_MAGIC		0x41445833U
 #define ADXL_MSG_HDR_LEN	12		/* magic, type, payload length */
 #define ADXL_MSG_MAX_LEN	(64U << 20)	/* a table of ~1.6M registrations */
 
@@ -136,10 +139,30 @@ struct adxl_wire_reg {
 
 #define ADXL_NAME_MAX	255
 
+/*
+ * Which life of which engine: the kernel instance, the incarnation the
+ * module issued to the process (0 from a module without them), the
+ * process's start time, and a random number drawn at each Initialize (an
+ * engine finalized and initialized again is a new engine too).  A peer
+ * whose identity changed at the same name restarted: nothing learnt of
+ * the old one (addresses, keys, tokens) may reach the new one (peer.c).
+ */
+struct adxl_ident {
+	uint8_t instance_id[16];
+	uint64_t incarnation;
+	uint64_t start_time;		/* ns since the kernel booted */
+	uint64_t epoch;
+};
+
+bool adxl__ident_same(const struct adxl_ident *a, const struct adxl_ident *b);
+void adxl__ident_put(struct adxl_buf *b, const struct adxl_ident *id);
+/* 0, or -EPROTO (r->err set) */
+int adxl__ident_get(struct adxl_rd *r, struct adxl_ident *id);
+
 struct adxl_hello {
 	uint32_t status;		/* reply: 0, or why the server refused */
 	uint32_t pid;
-	uint8_t instance_id[16];	/* the memreg kernel instance */
+	struct adxl_ident ident;	/* the sender's */
 	char name[ADXL_NAME_MAX + 1];	/* the sender's engine name */
 	char target[ADXL_NAME_MAX + 1];	/* the engine it wants (hello) */
 	struct adxl_wire_reg *regs;	/* decode: allocated */
@@ -310,8 +333,14 @@ struct adxl_peer {
 	int fd;				/* control connection */
 	pthread_mutex_t io_lock;	/* one request/answer at a time */
 	uint32_t notify_seq;
-	uint8_t instance_id[16];	/* the peer's memreg kernel instance */
+	struct adxl_ident ident;	/* the peer's, from its hello */
 	bool dead;			/* control connection lost */
+	/*
+	 * Once dead: what a WHO at its name found (peer.c), so that its
+	 * transfers say why they are refused.  A restart is final for this
+	 * entry; only Disconnect or Connect replaces it.
+	 */
+	enum adxl_peer_state gone;
 	/* The transport that carries it (set by Connect), and its state. */
 	const struct adxl_transport_ops *via;
 	void *tpeer;
@@ -447,7 +476,7 @@ struct adxl_engine {
 	struct adxl_allow *allow;	/* remote hosts served; NULL: none */
 
 	struct memreg_ctx *ctx;
-	uint8_t instance_id[16];
+	struct adxl_ident ident;		/* ours, drawn at Initialize */
 
 	/*
 	 * Each transport's state (transport.h), in its row's slot; a
@@ -568,6 +597,12 @@ static inline bool adxl__peer_dead(struct adxl_peer *p)
 }
 /* Called by transfers and notifies: mark the peer gone, once, loudly. */
 void adxl__peer_lost(struct adxl_peer *p);
+/*
+ * A @what ("transfer to") of dead peer @p is refused: ask once who is at
+ * its name now (by @deadline), say why, and return ADXL_NOT_CONNECTED.
+ */
+adxl_status_t adxl__peer_gone(struct adxl_peer *p, const char *what,
+			      int64_t deadline);
 adxl_status_t adxl__control_result(struct adxl_peer *p, int ret,
 				   const char *op, const char *remote_engine,
 				   const char *reply, int32_t timeout_ms);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include "adxl_int.h"
 
@@ -385,7 +387,15 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 		adxl__err("Initialize: %s", memreg_strerror(err));
 		goto err_close;
 	}
-	memcpy(e->instance_id, info.instance_id, sizeof(e->instance_id));
+	memcpy(e->ident.instance_id, info.instance_id,
+	       sizeof(e->ident.instance_id));
+	e->ident.incarnation = info.incarnation;
+	e->ident.start_time = info.start_time;
+	/* this Initialize's own: a second one is another engine to peers */
+	if (getrandom(&e->ident.epoch, sizeof(e->ident.epoch), 0) !=
+	    sizeof(e->ident.epoch))
+		e->ident.epoch = (uint64_t)adxl__now_ms() ^
+				 ((uint64_t)getpid() << 32);
 	e->name = strdup(local_engine);
 	if (!e->name)
 		goto err_close;

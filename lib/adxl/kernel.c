@@ -21,7 +21,8 @@ static bool kernel_reachable(const struct adxl_transport_ops *t,
 			     struct adxl_engine *e, const struct adxl_peer *p)
 {
 	(void)t;
-	return !memcmp(p->instance_id, e->instance_id, sizeof(e->instance_id));
+	return !memcmp(p->ident.instance_id, e->ident.instance_id,
+		       sizeof(e->ident.instance_id));
 }
 
 /* Import the peer's tokens; a token that died meanwhile is left out. */
@@ -94,9 +95,12 @@ static adxl_status_t kernel_fill(const struct adxl_transport_ops *t,
 }
 
 static adxl_status_t kernel_failed(struct adxl_peer *p, int err, int errnum,
-				   size_t index)
+				   size_t index, int64_t deadline)
 {
 	switch (errnum) {
+	case EOWNERDEAD:
+		/* the process that granted it is gone: exited, or restarted */
+		return adxl__peer_gone(p, "transfer to", deadline);
 	case EKEYREVOKED:
 		if (adxl__sock_dead(p->fd))
 			adxl__peer_lost(p);
@@ -123,7 +127,8 @@ static adxl_status_t kernel_send(const struct adxl_transport_ops *t,
 
 	(void)t;
 	err = memreg_transfer(b->x->e->ctx, b->ops, b->k, &done, NULL);
-	return err ? kernel_failed(b->x->p, err, errno, b->off + done) :
+	return err ? kernel_failed(b->x->p, err, errno, b->off + done,
+				   b->x->deadline) :
 		     ADXL_SUCCESS;
 }
 
@@ -148,6 +153,7 @@ const struct adxl_transport_ops adxl__kernel_transport = {
 	.batch_max = MEMREG_XFER_MAX_DESCS,
 	.op_size = sizeof(struct memreg_xfer_desc),
 	.carrier_checks_remote = true,
+	.refuses_dead_owner = true,
 	.fill = kernel_fill,
 	.send = kernel_send,
 };

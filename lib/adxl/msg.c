@@ -37,13 +37,41 @@ static int get_str(struct adxl_rd *r, char *out, size_t max)
 	return memchr(out, '\0', n) ? -EPROTO : 0;
 }
 
+bool adxl__ident_same(const struct adxl_ident *a, const struct adxl_ident *b)
+{
+	return !memcmp(a->instance_id, b->instance_id, sizeof(a->instance_id)) &&
+	       a->incarnation == b->incarnation &&
+	       a->start_time == b->start_time && a->epoch == b->epoch;
+}
+
+void adxl__ident_put(struct adxl_buf *b, const struct adxl_ident *id)
+{
+	adxl__buf_bytes(b, id->instance_id, sizeof(id->instance_id));
+	adxl__buf_u64(b, id->incarnation);
+	adxl__buf_u64(b, id->start_time);
+	adxl__buf_u64(b, id->epoch);
+}
+
+int adxl__ident_get(struct adxl_rd *r, struct adxl_ident *id)
+{
+	const uint8_t *iid = adxl__rd_bytes(r, sizeof(id->instance_id));
+
+	if (!iid)
+		return -EPROTO;
+	memcpy(id->instance_id, iid, sizeof(id->instance_id));
+	id->incarnation = adxl__rd_u64(r);
+	id->start_time = adxl__rd_u64(r);
+	id->epoch = adxl__rd_u64(r);
+	return r->err ? -EPROTO : 0;
+}
+
 int adxl__hello_encode(const struct adxl_hello *h, struct adxl_buf *b)
 {
 	size_t i;
 
 	adxl__buf_u32(b, h->status);
 	adxl__buf_u32(b, h->pid);
-	adxl__buf_bytes(b, h->instance_id, sizeof(h->instance_id));
+	adxl__ident_put(b, &h->ident);
 	put_str(b, h->name, strlen(h->name));
 	put_str(b, h->target, strlen(h->target));
 	adxl__buf_u32(b, (uint32_t)h->n_regs);
@@ -62,16 +90,13 @@ int adxl__hello_encode(const struct adxl_hello *h, struct adxl_buf *b)
 int adxl__hello_decode(const uint8_t *p, size_t len, struct adxl_hello *h)
 {
 	struct adxl_rd r = { .p = p, .len = len };
-	const uint8_t *id;
 	uint32_t n, i;
 
 	memset(h, 0, sizeof(*h));
 	h->status = adxl__rd_u32(&r);
 	h->pid = adxl__rd_u32(&r);
-	id = adxl__rd_bytes(&r, sizeof(h->instance_id));
-	if (!id)
+	if (adxl__ident_get(&r, &h->ident))
 		return -EPROTO;
-	memcpy(h->instance_id, id, sizeof(h->instance_id));
 	if (get_str(&r, h->name, ADXL_NAME_MAX) ||
 	    get_str(&r, h->target, ADXL_NAME_MAX))
 		return -EPROTO;

@@ -232,12 +232,9 @@ adxl_status_t adxl__control_result(struct adxl_peer *p, int ret,
 				   const char *op, const char *remote_engine,
 				   const char *reply, int32_t timeout_ms)
 {
-	if (adxl__peer_dead(p) || ret == -ECONNRESET || ret == -EPIPE) {
-		adxl__peer_lost(p);
-		adxl__err("%s %s: not connected: the peer's control connection is gone",
-			  op, remote_engine);
-		return ADXL_NOT_CONNECTED;
-	}
+	/* says whether it exited or restarted: one WHO at its name */
+	if (adxl__peer_dead(p) || ret == -ECONNRESET || ret == -EPIPE)
+		return adxl__peer_gone(p, op, adxl__deadline(timeout_ms));
 	if (ret == -EPROTO) {
 		adxl__peer_lost(p);
 		adxl__err("%s %s: the peer's control stream is out of step: not connected any more",

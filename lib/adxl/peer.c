@@ -84,10 +84,10 @@ void adxl__peer_lost(struct adxl_peer *p)
 
 /*
  * A connected TCP socket to @addr by @deadline: fd, or -errno:
- * -ECONNREFUSED if nothing listened there until the deadline,
- * -ETIMEDOUT if the host did not answer in time.
+ * -ECONNREFUSED if nothing listened there until the deadline (at once,
+ * without @retry), -ETIMEDOUT if the host did not answer in time.
  */
-static int dial(const struct adxl_name *addr, int64_t deadline)
+static int dial(const struct adxl_name *addr, int64_t deadline, bool retry)
 {
 	int last = -ETIMEDOUT;	/* what the deadline ends in */
 
@@ -125,7 +125,7 @@ static int dial(const struct adxl_name *addr, int64_t deadline)
 		 * again until the deadline.  Refused until then is a failure,
 		 * not a timeout (hixl: FAILED).
 		 */
-		if (err != ECONNREFUSED)
+		if (err != ECONNREFUSED || !retry)
 			return -err;
 		last = -ECONNREFUSED;
 		left = deadline - adxl__now_ms();
@@ -133,6 +133,88 @@ static int dial(const struct adxl_name *addr, int64_t deadline)
 			return last;
 		usleep((useconds_t)(left < RETRY_MS ? left : RETRY_MS) * 1000);
 	}
+}
+
+/*
+ * Who answers at @p's name now: ADXL_PEER_RESTARTED (another identity),
+ * ADXL_PEER_LOST (the one we knew: only the connection went), or
+ * ADXL_PEER_EXITED (nothing answers by @deadline).  One connection, one
+ * WHO and its answer: the round trip that tells a restart.
+ */
+static enum adxl_peer_state who_is_there(struct adxl_peer *p,
+					 int64_t deadline)
+{
+	enum adxl_peer_state st = ADXL_PEER_EXITED;
+	struct adxl_rd r = { 0 };
+	struct adxl_ident now;
+	struct adxl_name addr;
+	uint8_t *msg = NULL;
+	uint32_t type;
+	size_t len;
+	int fd;
+
+	if (adxl__parse_name(p->name, &addr))
+		return st;
+	/* refused means nobody there: no retries until the deadline */
+	fd = dial(&addr, deadline, false);
+	if (fd < 0)
+		return st;
+	if (!adxl__send_msg(fd, ADXL_MSG_WHO, NULL, 0, deadline) &&
+	    !adxl__recv_msg(fd, &type, &msg, &len, deadline) &&
+	    type == ADXL_MSG_WHO_REPLY) {
+		r = (struct adxl_rd){ .p = msg, .len = len };
+		if (!adxl__ident_get(&r, &now) && r.off == len)
+			st = adxl__ident_same(&now, &p->ident) ?
+				ADXL_PEER_LOST : ADXL_PEER_RESTARTED;
+	}
+	free(msg);
+	close(fd);
+	return st;
+}
+
+adxl_status_t adxl__peer_gone(struct adxl_peer *p, const char *what,
+			      int64_t deadline)
+{
+	enum adxl_peer_state st;
+
+	adxl__peer_lost(p);
+	st = __atomic_load_n(&p->gone, __ATOMIC_RELAXED);
+	/* a restart is final; an exit may yet turn into one */
+	if (st != ADXL_PEER_RESTARTED) {
+		st = who_is_there(p, deadline);
+		__atomic_store_n(&p->gone, st, __ATOMIC_RELAXED);
+	}
+	if (st == ADXL_PEER_RESTARTED)
+		adxl__err("%s %s: refused: the peer restarted (the engine now at that name is another process or another Initialize than pid %u's): nothing learnt before the restart reaches it; Disconnect, Connect again and take its addresses anew",
+			  what, p->name, p->pid);
+	else if (st == ADXL_PEER_LOST)
+		adxl__err("%s %s: not connected: the control connection to it is gone, though the engine still runs; Connect again",
+			  what, p->name);
+	else
+		adxl__err("%s %s: not connected: the peer (pid %u) exited or finalized, and nothing answers at its name",
+			  what, p->name, p->pid);
+	return ADXL_NOT_CONNECTED;
+}
+
+enum adxl_peer_state adxl_peer_state(adxl_engine_t *e,
+				     const char *remote_engine)
+{
+	enum adxl_peer_state st;
+	struct adxl_peer *p;
+
+	if (!e || !remote_engine)
+		return ADXL_PEER_NONE;
+	p = adxl__peer_get(e, remote_engine);
+	if (!p)
+		return ADXL_PEER_NONE;
+	if (!adxl__peer_dead(p) && adxl__sock_dead(p->fd))
+		adxl__peer_lost(p);
+	st = !adxl__peer_dead(p) ? ADXL_PEER_CONNECTED :
+	     __atomic_load_n(&p->gone, __ATOMIC_RELAXED);
+	if (st == ADXL_PEER_NONE)	/* dead, not yet asked who is there */
+		st = ADXL_PEER_LOST;
+	adxl__peer_put(e, p);
+	return st;
 }
 
 static int cmp_rreg(const void *a, const void *b)
@@ -184,7 +266,7 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 
 	memset(&out, 0, sizeof(out));
 	out.pid = (uint32_t)getpid();
-	memcpy(out.instance_id, e->instance_id, sizeof(out.instance_id));
+	out.ident = e->ident;
 	snprintf(out.name, sizeof(out.name), "%s", e->name);
 	snprintf(out.target, sizeof(out.target), "%s", p->name);
 	ret = adxl__hello_encode(&out, &b);
@@ -244,7 +326,7 @@ static adxl_status_t handshake(struct adxl_engine *e, struct adxl_peer *p,
 		return ADXL_FAILED;
 	}
 	p->pid = in.pid;
-	memcpy(p->instance_id, in.instance_id, sizeof(p->instance_id));
+	p->ident = in.ident;
 	adxl__trace("Connect %s: hello answered (pid %u)", p->name, in.pid);
 	st = adxl__transport_connect(e, p, &in, deadline);
 	free(in.regs);
@@ -300,7 +382,7 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	}
 
 again:
-	fd = dial(&addr, deadline);
+	fd = dial(&addr, deadline, true);
 	if (fd == -ETIMEDOUT) {
 		adxl__err("Connect %s: no listening engine answered within %d ms",
 			  name, timeout_ms);

@@ -231,7 +231,7 @@ int adxl__hello_answer(struct adxl_engine *e, struct adxl_link *l,
 
 	memset(&out, 0, sizeof(out));
 	out.pid = (uint32_t)getpid();
-	memcpy(out.instance_id, e->instance_id, sizeof(out.instance_id));
+	out.ident = e->ident;
 	snprintf(out.name, sizeof(out.name), "%s", e->name);
 	out.status = status;
 	/* Tokens only for a peer that may have them. */
@@ -342,13 +342,40 @@ static int answer_commit(struct adxl_engine *e, struct adxl_link *l,
 }
 
 /* A whole message of link @l: 0, 1 (an orderly BYE), or -errno. */
+/*
+ * A WHO: a peer that lost its control connection to an engine at our
+ * name asks whether we are the one it knew (peer.c).  Our identity, then
+ * the link closes.
+ */
+static int answer_who(struct adxl_engine *e, struct adxl_link *l, size_t len)
+{
+	struct adxl_buf b = { 0 };
+	int ret;
+
+	if (len)
+		return -EPROTO;
+	adxl__ident_put(&b, &e->ident);
+	ret = b.err ? -ENOMEM :
+		      adxl__frame_msg(&l->out, ADXL_MSG_WHO_REPLY, b.data, b.len);
+	adxl__buf_free(&b);
+	if (!ret)
+		l->close_when_sent = true;
+	return ret;
+}
+
 static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 		    uint32_t type, const uint8_t *p, size_t len)
 {
-	/* Nothing but a hello before the hello is answered (and proven). */
-	if (!l->hello_done && type != ADXL_MSG_HELLO && type != ADXL_MSG_BYE)
+	/*
+	 * Nothing but a hello (or a WHO, which tells no more than a refused
+	 * hello does) before the hello is answered (and proven).
+	 */
+	if (!l->hello_done && type != ADXL_MSG_HELLO &&
+	    type != ADXL_MSG_BYE && type != ADXL_MSG_WHO)
 		return -EPROTO;
 	switch (type) {
+	case ADXL_MSG_WHO:
+		return l->hello_done ? -EPROTO : answer_who(e, l, len);
 	case ADXL_MSG_HELLO:
 		return l->hello_done ? -EPROTO : answer_hello(e, l, p, len);
 	case ADXL_MSG_NOTIFY:

@@ -179,15 +179,15 @@ adxl_status_t adxl__transfer(struct adxl_engine *e, struct adxl_peer *p,
 {
 	/*
 	 * A peer that died took its grants with it, so the module tells us
-	 * (EKEYREVOKED) without a system call of ours per transfer; only an
-	 * empty transfer, which reaches no module, looks at the socket.
+	 * (EOWNERDEAD) without a system call of ours per transfer; only an
+	 * empty transfer, which reaches no module, looks at the socket.  A
+	 * network transport looks every time: a restarted peer's new memory
+	 * at the old addresses must never be reached through the old
+	 * connection's keys, and the socket says so before any timeout.
 	 */
-	if (adxl__peer_dead(p) || (!n && adxl__sock_dead(p->fd))) {
-		adxl__peer_lost(p);
-		adxl__err("transfer to %s: not connected: the peer's control connection is gone (it exited or finalized)",
-			  p->name);
-		return ADXL_NOT_CONNECTED;
-	}
+	if (adxl__peer_dead(p) ||
+	    ((!n || !p->via->refuses_dead_owner) && adxl__sock_dead(p->fd)))
+		return adxl__peer_gone(p, "transfer to", deadline);
 	return p->via->xfer(p->via, &(struct adxl_xfer){
 		.e = e, .p = p, .op = op, .descs = descs, .n = n,
 		.deadline = deadline,

@@ -167,6 +167,14 @@ struct adxl_transport_ops {
 	/* The carrier checks the remote end of each range (the module). */
 	bool carrier_checks_remote;
 	/*
+	 * The carrier refuses memory of a peer whose process is gone by
+	 * itself (the module: EOWNERDEAD), so a transfer need not look at
+	 * the control connection first.  Otherwise every transfer does
+	 * (one poll), so that a restarted peer is told at once, not after a
+	 * network timeout, and before a byte moves.
+	 */
+	bool refuses_dead_owner;
+	/*
 	 * The carrier keeps the deadline itself (a plugin); else the batch
 	 * loop checks it between batches, as the reference does.
 	 */

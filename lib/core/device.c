@@ -47,6 +47,8 @@ int memreg__query_info(int fd, struct memreg_lib_info *info)
 	info->dev_bytes = k.dev_bytes;
 	info->devices = k.devices;
 	info->dev_capacity = k.dev_capacity;
+	info->incarnation = k.incarnation;
+	info->start_time = k.start_time;
 	return 0;
 }
 

@@ -67,6 +67,7 @@ int memreg_import(struct memreg_ctx *ctx,
 	remote->access = im.access;
 	remote->device = im.device;
 	remote->pid = im.pid;
+	remote->incarnation = im.incarnation;
 	return 0;
 }
 

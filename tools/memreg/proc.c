@@ -167,6 +167,8 @@ int proc_print_row(struct out *o, struct nlmsghdr *nlh)
 	else
 		out_absent(o, "comm");
 	out_attr_u32(o, "uid", tb[MEMREG_A_UID]);
+	/* JSON only: which life of the process (a peer tells restarts) */
+	out_attr_json_u64(o, "incarnation", tb[MEMREG_A_INCARNATION]);
 	out_attr_u64(o, "regions", tb[MEMREG_A_REGIONS]);
 	out_attr_size(o, "host_bytes", tb[MEMREG_A_HOST_BYTES]);
 	out_attr_size(o, "dev_bytes", tb[MEMREG_A_DEV_BYTES]);

@@ -75,6 +75,12 @@
 #define MEMREG_FEATURE_DMABUF	(1ULL << 6)	/* DMABUF type, DEV_EXPORT, IPC_* */
 /* charges and limits per cgroup v2 node, MEMREG_IOC_HEADROOM */
 #define MEMREG_FEATURE_CGROUP	(1ULL << 7)
+/*
+ * Incarnations: MEMREG_IOC_INFO reports the caller's, MEMREG_IOC_IMPORT
+ * the grantor's, and a transfer through an import whose grantor's context
+ * ended (exit, exec, close) fails with EOWNERDEAD, not EKEYREVOKED.
+ */
+#define MEMREG_FEATURE_INCARNATION (1ULL << 8)
 
 /* Memory types. */
 enum memreg_mem_type {
@@ -112,6 +118,12 @@ enum memreg_mem_type {
  *	caller has CAP_IPC_LOCK or the limit is infinity
  * @regions, @host_bytes, @dev_bytes: out: what the process has registered
  * @dev_capacity: out: bytes of memory each emulated device has
+ * @incarnation: out: the caller's context, as the module numbers them
+ *	(MEMREG_FEATURE_INCARNATION): never 0 and never reused while the
+ *	module is loaded; with @instance_id it names one process's life
+ *	(one address space: exec() starts a new one) on one kernel
+ * @start_time: out: when the caller's process started, in ns since boot
+ *	(CLOCK_BOOTTIME), so a pid reused later is told apart
  */
 struct memreg_info {
 	__u32 size;
@@ -128,7 +140,9 @@ struct memreg_info {
 	__u64 host_bytes;
 	__u64 dev_bytes;
 	__u64 dev_capacity;
-	__u64 reserved[3];
+	__u64 incarnation;
+	__u64 start_time;
+	__u64 reserved[1];
 };
 #define MEMREG_INFO_SIZE_VER0	128
 
@@ -384,6 +398,8 @@ struct memreg_revoke {
  * @device: out: DEVICE type: the device id
  * @pid: out: the owner's pid (in the caller's pid namespace, 0 if not
  *	visible there)
+ * @incarnation: out: the owner's context (struct memreg_info's
+ *	@incarnation, MEMREG_FEATURE_INCARNATION)
  */
 struct memreg_import {
 	__u32 size;
@@ -396,7 +412,8 @@ struct memreg_import {
 	__u32 access;
 	__u32 device;
 	__u32 pid;
-	__u64 reserved[2];
+	__u64 incarnation;
+	__u64 reserved[1];
 };
 #define MEMREG_IMPORT_SIZE_VER0	80
 
@@ -853,6 +870,7 @@ enum memreg_attr {
 	MEMREG_A_ROOM_BY,		/* u32: enum memreg_room_by */
 	MEMREG_A_ROOM_LIMIT,		/* u64 */
 	MEMREG_A_ROOM_USED,		/* u64 */
+	MEMREG_A_INCARNATION,		/* u64: a process's context (INFO's) */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1

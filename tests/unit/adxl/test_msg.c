@@ -130,7 +130,10 @@ static void test_hello_round_trip(void **state)
 	h.status = 0;
 	h.pid = 4321;
 	for (i = 0; i < 16; i++)
-		h.instance_id[i] = (uint8_t)(0xa0 + i);
+		h.ident.instance_id[i] = (uint8_t)(0xa0 + i);
+	h.ident.incarnation = 0x1122334455667788ULL;
+	h.ident.start_time = 987654321012ULL;
+	h.ident.epoch = 0xfedcba9876543210ULL;
 	strcpy(h.name, "127.0.0.1:26001");
 	strcpy(h.target, "[::1]:26000");
 	for (i = 0; i < 3; i++) {
@@ -145,7 +148,10 @@ static void test_hello_round_trip(void **state)
 	assert_int_equal(adxl__hello_encode(&h, &b), 0);
 	assert_int_equal(adxl__hello_decode(b.data, b.len, &d), 0);
 	assert_int_equal(d.pid, 4321);
-	assert_memory_equal(d.instance_id, h.instance_id, 16);
+	assert_true(adxl__ident_same(&d.ident, &h.ident));
+	assert_memory_equal(d.ident.instance_id, h.ident.instance_id, 16);
+	assert_int_equal(d.ident.incarnation, h.ident.incarnation);
+	assert_int_equal(d.ident.epoch, h.ident.epoch);
 	assert_string_equal(d.name, "127.0.0.1:26001");
 	assert_string_equal(d.target, "[::1]:26000");
 	assert_int_equal(d.n_regs, 3);
@@ -190,8 +196,11 @@ static void test_hello_name_with_nul(void **state)
 	memset(&h, 0, sizeof(h));
 	strcpy(h.name, "1.1.1.1:5");
 	assert_int_equal(adxl__hello_encode(&h, &b), 0);
-	/* status, pid, instance id, name length: the name's 3rd byte. */
-	b.data[4 + 4 + 16 + 4 + 2] = '\0';
+	/*
+	 * status, pid, identity (instance id, incarnation, start time,
+	 * epoch), name length: the name's 3rd byte.
+	 */
+	b.data[4 + 4 + 16 + 3 * 8 + 4 + 2] = '\0';
 	assert_int_equal(adxl__hello_decode(b.data, b.len, &d), -EPROTO);
 	adxl__buf_free(&b);
 }

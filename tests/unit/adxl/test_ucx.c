@@ -162,8 +162,8 @@ static void test_auto_picks_ucx_across_kernels(void **state)
 	/* this host has no RDMA device: auto tried it and went on with UCX */
 	assert_string_equal(p->via->name, "ucx");
 	assert_non_null(p->tpeer);
-	assert_memory_not_equal(p->instance_id, t->a->instance_id,
-				sizeof(p->instance_id));
+	assert_memory_not_equal(p->ident.instance_id, t->a->ident.instance_id,
+				sizeof(p->ident.instance_id));
 	adxl__peer_put(t->a, p);
 	check_read_write(t);
 	/* Nothing went through the (fake) module. */

@@ -8,6 +8,8 @@
 #   adxl_pair.sh victim         a: serve, power off while b reads
 #   adxl_pair.sh survivor       b: read until a vanishes, then Connect again
 #   adxl_pair.sh back           a, booted again: exchange with b
+#   adxl_pair.sh restart        a: serve, die, serve again; b: stale
+#                               transfers refused, then Connect again
 #
 # ADXL_PAIR_TRANSPORT=rdma: the engines' Transport (adxl_peer -T), for the
 # power loss over soft-RoCE (rdma_pair.sh victim|survivor|back).
@@ -154,9 +156,71 @@ back() {
 	judge n "VM a (booted again): device memory with b's host memory"
 }
 
-case "$1" in
-exchange|victim|survivor|back) "$1" ;;
-*) echo "adxl_pair.sh: unknown step $1" >&2; exit 2 ;;
-esac
+# A peer restarts at the same name and addresses (tests/vm/progs/
+# adxl_restart.c): a's server is killed with SIGKILL once b has read its
+# buffer, and started again at the same port with its buffer mapped at
+# the same address and other bytes in it.  b's 1,000 transfers with what
+# it learnt before are each refused as RESTARTED, a's new buffer is
+# byte-identical after them, and b's fresh Connect reads it.
+restart() {
+	over=${ADXL_PAIR_TRANSPORT:-ucx}
+	topt="-T $over"
+	at=0x7e0000000000
+	if [ "$MEMREG_VM_PAIR" = a ]; then
+		# shellcheck disable=SC2086 # $topt: two words
+		adxl_restart serve -l "$me:29400" -A $at -s $size -S 41 $topt \
+			>$tmp/rs1.out 2>$tmp/rs1.err &
+		rs1=$!
+		if ! wait_for $tmp/rs1.out '^peer connected' 3000; then
+			not_ok "VM a: restart over $over: b never connected"
+			tail -5 $tmp/rs1.err | sed 's/^/#   /'
+			kill -9 $rs1
+			return
+		fi
+		kill -9 $rs1
+		wait $rs1 2>/dev/null
+		# shellcheck disable=SC2086
+		adxl_restart serve -l "$me:29400" -A $at -s $size -S 42 $topt \
+			>$tmp/rs2.out 2>$tmp/rs2.err &
+		rs2=$!
+		# until b said "done" (it has judged), or the case's patience
+		n=0
+		while kill -0 $rs2 2>/dev/null && [ $n -lt 1500 ]; do
+			sleep 0.2
+			n=$((n + 1))
+		done
+		kill -9 $rs2 2>/dev/null
+		wait $rs2
+		rc=$?
+		if [ $rc = 0 ] && grep -q '^pass serve.*intact' $tmp/rs2.out; then
+			ok "VM a: restart over $over: the new server's buffer is byte-identical after b's stale transfers"
+		else
+			not_ok "VM a: restart over $over: new server exit $rc"
+			grep -h '^fail' $tmp/rs2.out | sed 's/^/#   /'
+			tail -5 $tmp/rs2.err | sed 's/^/#   /'
+		fi
+	else
+		# shellcheck disable=SC2086
+		adxl_restart client -l "$me:29401" -c "$peer:29400" -A $at \
+			-s $size -S 41 -N 42 -n 1000 $topt \
+			>$tmp/rc.out 2>$tmp/rc.err
+		rc=$?
+		if [ $rc = 0 ]; then
+			ok "VM b: restart over $over: $(sed -n 's/^pass client: all //p' $tmp/rc.out)"
+			ok "VM b: restart over $over: a fresh Connect reads the new server"
+		else
+			not_ok "VM b: restart over $over: client exit $rc"
+			grep -h '^fail' $tmp/rc.out | sed 's/^/#   /'
+			tail -5 $tmp/rc.err | sed 's/^/#   /'
+		fi
+	fi
+}
+
+for step in "$@"; do
+	case "$step" in
+	exchange|victim|survivor|back|restart) "$step" ;;
+	*) echo "adxl_pair.sh: unknown step $step" >&2; exit 2 ;;
+	esac
+done
 rm -rf $tmp
 tap_done

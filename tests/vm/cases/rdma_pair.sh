@@ -322,11 +322,11 @@ bench() {
 	echo "# ib_read_lat 4096: typical ${lat:-?} us"
 }
 
-[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|verbs|adxl|bench|victim|survivor|back..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: rdma_pair.sh perf|verbs|adxl|bench|victim|survivor|back|restart..." >&2; exit 2; }
 RDMA_BENCH_SIZES=${RDMA_BENCH_SIZES:-4096 16384 65536 262144 1048576 4194304}
 for step in "$@"; do
 	case "$step" in
-	perf|verbs|adxl|bench|victim|survivor|back) ;;
+	perf|verbs|adxl|bench|victim|survivor|back|restart) ;;
 	*) echo "rdma_pair.sh: unknown step $step" >&2; exit 2 ;;
 	esac
 done
@@ -334,6 +334,7 @@ done
 victim() { ADXL_PAIR_TRANSPORT=rdma "$(dirname "$0")/adxl_pair.sh" victim; }
 survivor() { ADXL_PAIR_TRANSPORT=rdma "$(dirname "$0")/adxl_pair.sh" survivor; }
 back() { ADXL_PAIR_TRANSPORT=rdma "$(dirname "$0")/adxl_pair.sh" back; }
+restart() { ADXL_PAIR_TRANSPORT=rdma "$(dirname "$0")/adxl_pair.sh" restart; }
 
 rxe_up || tap_done
 for step in "$@"; do

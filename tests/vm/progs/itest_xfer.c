@@ -604,11 +604,17 @@ static void test_refusals(void **state)
 	assert_no_leak();
 }
 
-/* The owner exits: its tokens and imports die with it. */
+/*
+ * The owner exits: its tokens and imports die with it, and say so
+ * (EOWNERDEAD, not the EKEYREVOKED of a revocation).  Each life of an
+ * owner has its own incarnation: one started again at the same addresses
+ * is never reached through the first one's import.
+ */
 static void test_owner_exit(void **state)
 {
-	struct memreg_import im;
+	struct memreg_import im, im2;
 	struct memreg_xfer_desc d;
+	struct memreg_info info;
 	struct owner ow;
 	uint8_t token[16];
 	uint64_t lh;
@@ -616,13 +622,30 @@ static void test_owner_exit(void **state)
 	char *buf = local_mem(fd, PAGE, &lh);
 
 	(void)state;
+	assert_int_equal(memtest_info(fd, &info), 0);
+	assert_true(info.features & MEMREG_FEATURE_INCARNATION);
+	assert_true(info.incarnation != 0);
+	assert_true(info.start_time != 0);
 	owner_start(&ow, PAGE, 0);
 	memcpy(token, ow.offer.token, 16);
 	assert_int_equal(import(fd, token, &im), 0);
+	assert_true(im.incarnation != 0);
+	assert_true(im.incarnation != info.incarnation);
 	owner_stop(&ow, 1);
 	d = desc(MEMREG_XFER_READ, lh, buf, im.handle, im.addr, PAGE);
-	assert_int_equal(transfer(fd, &d, 1, NULL), -EKEYREVOKED);
-	assert_int_equal(import(fd, token, &im), -ENOENT);
+	assert_int_equal(transfer(fd, &d, 1, NULL), -EOWNERDEAD);
+	assert_int_equal(import(fd, token, &im2), -ENOENT);
+
+	/* the owner again: another life, and the old import still refused */
+	owner_start(&ow, PAGE, 0);
+	assert_int_equal(import(fd, ow.offer.token, &im2), 0);
+	assert_true(im2.incarnation > im.incarnation);
+	assert_int_equal(transfer(fd, &d, 1, NULL), -EOWNERDEAD);
+	d = desc(MEMREG_XFER_READ, lh, buf, im2.handle, im2.addr, PAGE);
+	assert_int_equal(transfer(fd, &d, 1, NULL), 0);
+	/* an orderly exit is an end of its life too */
+	owner_stop(&ow, 0);
+	assert_int_equal(transfer(fd, &d, 1, NULL), -EOWNERDEAD);
 	close(fd);
 	memtest_unmap(buf, PAGE);
 	assert_no_leak();
@@ -649,7 +672,8 @@ static void *pump_main(void *arg)
 /*
  * The owner's memory goes while a peer copies 32 MiB reads from it in a
  * loop (@kill: the owner is killed with -9, else it unregisters): the
- * copier's next transfer says EKEYREVOKED, and no pin is left behind.
+ * copier's next transfer says EOWNERDEAD (killed) or EKEYREVOKED
+ * (unregistered), and no pin is left behind.
  */
 static void check_owner_goes_mid_transfer(int kill)
 {
@@ -675,7 +699,7 @@ static void check_owner_goes_mid_transfer(int kill)
 	pthread_join(t, NULL);
 	print_message("# %lu transfers of %llu MiB before the owner's memory went\n",
 		      p.rounds, (unsigned long long)(len >> 20));
-	assert_int_equal(p.err, -EKEYREVOKED);
+	assert_int_equal(p.err, kill ? -EOWNERDEAD : -EKEYREVOKED);
 	if (!kill)
 		owner_stop(&ow, 0);
 	assert_int_equal(memtest_unregister(fd, lh), 0);
