@@ -94,8 +94,55 @@ in_fz1() {
 		"$@"
 	fi
 }
+cgc() {
+	memreg -j limits show cgroup "/$1" | jq -r \
+		'"\(.host_bytes) \(.dev_bytes) \(.dev_alloc_bytes) \(.dmabuf_bytes)"'
+}
+# The charges while the fuzzers run: fz1 and fz2 frozen (cgroup.freeze:
+# every task out of its system calls, or back out of them), their charges
+# and the module's totals read twice 0.2 s apart; if nothing moved between
+# the two (a task killed just before the freeze may still be exiting),
+# fz1 + fz2 must be the root node's charge for each kind (nothing else
+# registers meanwhile), and the root's host and device charges the
+# module's totals.  Counted in /tmp/fuzz-snap.txt: checks, unsettled
+# snapshots, and the first mismatch.
+snap_read() {
+	echo "$(cgc fz1) $(cgc fz2) $(cgc '') $(memreg -j stats |
+		jq -r '"\(.host_bytes) \(.dev_bytes)"')"
+}
+snapshot() {
+	echo 1 >"$fzcg/fz1/cgroup.freeze"
+	echo 1 >"$fzcg/fz2/cgroup.freeze"
+	n=0
+	until grep -q '^frozen 1' "$fzcg/fz1/cgroup.events" &&
+	      grep -q '^frozen 1' "$fzcg/fz2/cgroup.events"; do
+		n=$((n + 1))
+		[ $n -gt 50 ] && break
+		sleep 0.1
+	done
+	if [ $n -le 50 ]; then
+		s1=$(snap_read)
+		sleep 0.2
+		s2=$(snap_read)
+	fi
+	echo 0 >"$fzcg/fz1/cgroup.freeze"
+	echo 0 >"$fzcg/fz2/cgroup.freeze"
+	if [ $n -gt 50 ] || [ "$s1" != "$s2" ]; then
+		unsettled=$((unsettled + 1))
+		return
+	fi
+	# shellcheck disable=SC2086 # 14 numbers
+	set -- $s2
+	snaps=$((snaps + 1))
+	if [ $(($1 + $5)) != "$9" ] || [ $(($2 + $6)) != "${10}" ] ||
+	   [ $(($3 + $7)) != "${11}" ] || [ $(($4 + $8)) != "${12}" ] ||
+	   [ "$9" != "${13}" ] || [ "${10}" != "${14}" ]; then
+		mismatches=$((mismatches + 1))
+		[ -n "$first_bad" ] || first_bad="fz1 $1 $2 $3 $4, fz2 $5 $6 $7 $8, root $9 ${10} ${11} ${12}, module ${13} ${14}"
+	fi
+}
 mover() {
-	i=0 moves=0 sets=0
+	i=0 moves=0 sets=0 snaps=0 unsettled=0 mismatches=0 first_bad=
 	while :; do
 		for from in fz1 fz2; do
 			to=fz2
@@ -120,6 +167,12 @@ mover() {
 				fi >/dev/null 2>&1 && sets=$((sets + 1))
 			done
 		fi
+		# every third round: the charges, frozen
+		if [ $((i % 3)) = 1 ]; then
+			snapshot
+			echo "$snaps $unsettled $mismatches $first_bad" \
+				>/tmp/fuzz-snap.txt
+		fi
 		echo "$moves $sets" >/tmp/fuzz-mover.txt
 		sleep 0.2
 	done
@@ -132,6 +185,7 @@ if is_root; then
 	user_pid=$!
 	mover_pid=
 	if [ -n "$fzcg" ]; then
+		echo "0 0 0" >/tmp/fuzz-snap.txt
 		mover &
 		mover_pid=$!
 	fi
@@ -175,11 +229,14 @@ expect "no process has VmPin" "" "$pinned"
 # nothing, whatever moved where, and the root node (the sum of every
 # leaf) holds what the module's totals say.
 if [ -n "$fzcg" ]; then
-	cgc() {
-		memreg -j limits show cgroup "/$1" | jq -r \
-			'"\(.host_bytes) \(.dev_bytes) \(.dev_alloc_bytes) \(.dmabuf_bytes)"'
-	}
 	read -r moves sets </tmp/fuzz-mover.txt
+	read -r snaps unsettled mismatches first_bad </tmp/fuzz-snap.txt
+	if [ "${snaps:-0}" -gt 0 ] && [ "$mismatches" = 0 ]; then
+		ok "cgroups: $snaps snapshots mid-run (frozen): fz1 + fz2 = the root node = the module's totals ($unsettled unsettled, skipped)"
+	else
+		not_ok "cgroups: $snaps snapshots mid-run, $mismatches mismatched, $unsettled unsettled"
+		[ -z "$first_bad" ] || echo "#   first: $first_bad"
+	fi
 	refused=$(( $(memreg -j limits show cgroup /fz1 | jq .refused) +
 		    $(memreg -j limits show cgroup /fz2 | jq .refused) ))
 	[ "$moves" -gt 0 ] && [ "$sets" -gt 0 ] &&

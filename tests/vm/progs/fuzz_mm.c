@@ -428,7 +428,9 @@ static void fz_do_kill(struct fz_thread *t)
  * are the parent's (every ioctl on them is EPERM) until it opens its own;
  * the parent's handles mean nothing to it.  It makes its own registrations,
  * grants and imports through the shared token page, and then exits, kills
- * itself, or waits for its parent's SIGKILL, holding what it made.
+ * itself, exec()s with its memreg files kept open (the files live on in
+ * the new program; what they held must go with the old address space),
+ * or waits for its parent's SIGKILL, holding what it made.
  */
 static void fz_child(struct fz_thread *t, pid_t parent)
 {
@@ -459,11 +461,18 @@ static void fz_child(struct fz_thread *t, pid_t parent)
 	}
 	for (unsigned int i = 0; i < steps && fz_now_ns() < fz_deadline_ns; i++)
 		fz_step(t);
-	end = fz_below(&t->rng, 3);
+	end = fz_below(&t->rng, 4);
 	if (end == 0)
 		_exit(0);
 	if (end == 1)
 		raise(SIGKILL);
+	if (end == 2) {
+		for (int i = 0; i < FZ_NFDS; i++)
+			if (p->fds[i] >= 0)
+				fcntl(p->fds[i], F_SETFD, 0);
+		execl("/bin/sleep", "sleep", "1", (char *)NULL);
+		_exit(0);	/* no sleep here: as good as an exit */
+	}
 	/* until the parent's SIGKILL, or the end of the run */
 	while (fz_now_ns() < fz_deadline_ns)
 		pause();
