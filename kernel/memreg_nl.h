@@ -91,8 +91,10 @@ int memreg_nl_put_proc(struct sk_buff *skb, const struct memreg_ctx *ctx,
 
 /*
  * CGROUP_ID and CGROUP (memreg_nl_cgroup.c): the path in the reader's
- * cgroup namespace, or with @global (events) from the hierarchy's root.
+ * cgroup namespace, or with @global (events) from the hierarchy's root;
+ * a path longer than MEMREG_NL_CGROUP_PATH_MAX bytes is left out.
  */
+#define MEMREG_NL_CGROUP_PATH_MAX	1024
 struct cgroup;
 int memreg_nl_put_cgroup(struct sk_buff *skb, struct cgroup *cgrp,
 			 bool global);

@@ -70,7 +70,12 @@ int memreg_nl_put_cgroup(struct sk_buff *skb, struct cgroup *cgrp,
 	else
 		len = cgroup_path_ns(cgrp, buf, PATH_MAX,
 				     current->nsproxy->cgroup_ns);
-	err = len >= 0 && len < PATH_MAX &&
+	/*
+	 * A path longer than MEMREG_NL_CGROUP_PATH_MAX is left out, the id
+	 * kept: a row or event of up to PATH_MAX would not fit one message
+	 * (NLMSG_GOODSIZE), and the event would be lost, the dump stuck.
+	 */
+	err = len >= 0 && len <= MEMREG_NL_CGROUP_PATH_MAX &&
 	      nla_put_string(skb, MEMREG_A_CGROUP, buf) ? -EMSGSIZE : 0;
 	kfree(buf);
 	return err;
