@@ -67,8 +67,16 @@ static int memreg_nl_headroom_pid(struct genl_info *info,
 	struct pid *pid = find_get_pid(nla_get_u32(a));
 
 	*task = pid ? get_pid_task(pid, PIDTYPE_TGID) : NULL;
-	put_pid(pid);
 	*ctx = *task ? memreg_ctx_find_pid(nla_get_u32(a)) : NULL;
+	/*
+	 * Two lookups by number: the process may have exited and its pid
+	 * gone to another in between.  Both must be of the one struct pid.
+	 */
+	if (*ctx && (*ctx)->tgid != pid) {
+		memreg_ctx_put(*ctx);
+		*ctx = NULL;
+	}
+	put_pid(pid);
 	if (*ctx)
 		return 0;
 	if (*task)
