@@ -37,6 +37,31 @@ struct piece {
 };
 
 /*
+ * Whether every local range of @d is registered: the common case, and on
+ * every transfer, so it costs a range check per descriptor while they
+ * fall in the registration the previous one did (a KV cache's blocks).
+ * Under reg_lock (read).
+ */
+static bool all_registered(struct adxl_engine *e,
+			   const struct adxl_transfer_desc *d, size_t n)
+{
+	const struct adxl_reg *last = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uintptr_t a = d[i].local_addr;
+
+		if (last && a - last->addr < last->len &&
+		    d[i].len <= last->len - (a - last->addr))
+			continue;
+		last = adxl__reg_find(e, a, d[i].len);
+		if (!last)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Whether the batch needs the pool (a local range not registered), and
  * whether it can go through it: the peer's memory registered, one kind.
  * ADXL_SUCCESS or PARAM_INVALID, logged; *@need set.
@@ -50,6 +75,10 @@ static adxl_status_t classify(struct adxl_engine *e, struct adxl_peer *p,
 
 	*need = false;
 	pthread_rwlock_rdlock(&e->reg_lock);
+	if (all_registered(e, d, n)) {
+		pthread_rwlock_unlock(&e->reg_lock);
+		return ADXL_SUCCESS;
+	}
 	for (i = 0; i < n; i++) {
 		const struct adxl_reg *l = adxl__reg_find(e, d[i].local_addr,
 							  d[i].len);
