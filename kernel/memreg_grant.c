@@ -118,7 +118,7 @@ static void memreg_grant_kill(struct memreg_grant_obj *grant, bool owner_gone)
 	spin_lock(&grant->lock);
 	atomic_sub(grant->nimports, &reg->nr_imports);
 	WRITE_ONCE(grant->owner_gone, owner_gone);
-	/* a reader that sees reg NULL sees owner_gone (release, acquire) */
+	/* a reader that sees reg NULL sees owner_gone: pairs with smp_rmb() */
 	smp_wmb();
 	RCU_INIT_POINTER(grant->reg, NULL);
 	spin_unlock(&grant->lock);

@@ -124,7 +124,10 @@ int memreg_nl_headroom_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	/* room for a cgroup path in the answer and in each kind's nest */
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE + (MEMREG_ROOM_KINDS + 1) *
+			  nla_total_size(MEMREG_NL_CGROUP_PATH_MAX + 1),
+			  GFP_KERNEL);
 	if (!msg)
 		goto out;
 	hdr = genlmsg_put_reply(msg, info, &memreg_genl_family, 0,

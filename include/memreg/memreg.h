@@ -60,8 +60,6 @@ enum memreg_err {
 	MEMREG_E_NOTSUP		= 23,	/* the dma-buf has no CPU mapping (EOPNOTSUPP) */
 	MEMREG_E_NOFD		= 24,	/* no free file descriptor (EMFILE) */
 	MEMREG_E_NOPROC		= 25,	/* no such process (ESRCH) */
-	/* the peer's context ended: it exited, exec()ed or closed (EOWNERDEAD) */
-	MEMREG_E_OWNER_GONE	= 26,
 };
 
 /**

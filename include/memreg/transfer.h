@@ -12,7 +12,8 @@
  * Errors follow <memreg/memreg.h>: a negative enum memreg_err, errno set.
  * ENOENT (unknown handle or token) is -MEMREG_E_NOENT, EACCES (more
  * access than the grant allows) -MEMREG_E_ACCESS, EKEYREVOKED (the grant
- * behind an import is gone) -MEMREG_E_REVOKED, ERANGE (a range is not
+ * behind an import is gone) and EOWNERDEAD (its owner is gone: exit,
+ * exec, close) -MEMREG_E_REVOKED, ERANGE (a range is not
  * inside its registration) -MEMREG_E_RANGE, EMFILE (64 grants of one
  * registration, 65536 imports of one process) -MEMREG_E_TOO_MANY.
  */
@@ -42,8 +43,8 @@ struct memreg_ctx;
  * @pid: the owner's pid (0 if not visible in the caller's pid namespace)
  * @incarnation: the owner's (struct memreg_lib_info's @incarnation); a
  *	transfer through @handle after that life ended fails with
- *	-MEMREG_E_OWNER_GONE, whatever now runs at the owner's pid, port or
- *	addresses
+ *	-MEMREG_E_REVOKED and errno EOWNERDEAD, whatever now runs at the
+ *	owner's pid, port or addresses
  */
 struct memreg_remote {
 	uint64_t handle;

@@ -341,6 +341,7 @@ struct adxl_peer {
 	 * entry; only Disconnect or Connect replaces it.
 	 */
 	enum adxl_peer_state gone;
+	int64_t gone_ms;		/* when a WHO was last asked */
 	/* The transport that carries it (set by Connect), and its state. */
 	const struct adxl_transport_ops *via;
 	void *tpeer;

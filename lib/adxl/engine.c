@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/random.h>
-#include <unistd.h>
 
 #include "adxl_int.h"
 

@@ -102,8 +102,12 @@ static adxl_status_t kernel_failed(struct adxl_peer *p, int err, int errnum,
 		/* the process that granted it is gone: exited, or restarted */
 		return adxl__peer_gone(p, "transfer to", deadline);
 	case EKEYREVOKED:
+		/*
+		 * an export revoked as its owner went (its device memory
+		 * freed before its grants): gone all the same
+		 */
 		if (adxl__sock_dead(p->fd))
-			adxl__peer_lost(p);
+			return adxl__peer_gone(p, "transfer to", deadline);
 		adxl__err("transfer to %s: descriptor %zu: the peer's memory is gone (deregistered, or the peer exited): grant revoked",
 			  p->name, index);
 		return adxl__peer_dead(p) ? ADXL_NOT_CONNECTED : ADXL_FAILED;

@@ -136,6 +136,17 @@ static int dial(const struct adxl_name *addr, int64_t deadline, bool retry)
 }
 
 /*
+ * How long a WHO may take: the call's own time, but at least WHO_MIN_MS
+ * (a call that spent its deadline on the transfer still learns why) and
+ * at most WHO_MAX_MS (a host that does not answer must not hold up an
+ * async worker that has no deadline).
+ */
+#define WHO_MIN_MS	200
+#define WHO_MAX_MS	1000
+/* A peer found LOST or EXITED is asked again at most this often. */
+#define WHO_AGAIN_MS	500
+
+/*
  * Who answers at @p's name now: ADXL_PEER_RESTARTED (another identity),
  * ADXL_PEER_LOST (the one we knew: only the connection went), or
  * ADXL_PEER_EXITED (nothing answers by @deadline).  One connection, one
@@ -175,15 +186,38 @@ static enum adxl_peer_state who_is_there(struct adxl_peer *p,
 adxl_status_t adxl__peer_gone(struct adxl_peer *p, const char *what,
 			      int64_t deadline)
 {
-	enum adxl_peer_state st;
+	int64_t now = adxl__now_ms(), budget, asked;
+	enum adxl_peer_state st, seen;
 
 	adxl__peer_lost(p);
-	st = __atomic_load_n(&p->gone, __ATOMIC_RELAXED);
-	/* a restart is final; an exit may yet turn into one */
-	if (st != ADXL_PEER_RESTARTED) {
-		st = who_is_there(p, deadline);
-		__atomic_store_n(&p->gone, st, __ATOMIC_RELAXED);
+	st = __atomic_load_n(&p->gone, __ATOMIC_ACQUIRE);
+	asked = __atomic_load_n(&p->gone_ms, __ATOMIC_RELAXED);
+	/*
+	 * A restart is final; an exit may yet turn into one, so LOST and
+	 * EXITED are asked again, but not by every call: many threads on
+	 * one dead peer must not each dial it.
+	 */
+	if (st != ADXL_PEER_RESTARTED &&
+	    (st == ADXL_PEER_NONE || now - asked >= WHO_AGAIN_MS)) {
+		budget = deadline < 0 ? now + WHO_MAX_MS : deadline;
+		if (budget < now + WHO_MIN_MS)
+			budget = now + WHO_MIN_MS;
+		if (budget > now + WHO_MAX_MS)
+			budget = now + WHO_MAX_MS;
+		__atomic_store_n(&p->gone_ms, now, __ATOMIC_RELAXED);
+		seen = who_is_there(p, budget);
+		/* never over a RESTARTED another thread found meanwhile */
+		st = __atomic_load_n(&p->gone, __ATOMIC_ACQUIRE);
+		while (st != ADXL_PEER_RESTARTED &&
+		       !__atomic_compare_exchange_n(&p->gone, &st, seen, false,
+						    __ATOMIC_ACQ_REL,
+						    __ATOMIC_ACQUIRE))
+			;
+		if (st != ADXL_PEER_RESTARTED)
+			st = seen;
 	}
+	if (st == ADXL_PEER_NONE)	/* another thread is asking right now */
+		st = ADXL_PEER_LOST;
 	if (st == ADXL_PEER_RESTARTED)
 		adxl__err("%s %s: refused: the peer restarted (the engine now at that name is another process or another Initialize than pid %u's): nothing learnt before the restart reaches it; Disconnect, Connect again and take its addresses anew",
 			  what, p->name, p->pid);
@@ -210,7 +244,7 @@ enum adxl_peer_state adxl_peer_state(adxl_engine_t *e,
 	if (!adxl__peer_dead(p) && adxl__sock_dead(p->fd))
 		adxl__peer_lost(p);
 	st = !adxl__peer_dead(p) ? ADXL_PEER_CONNECTED :
-	     __atomic_load_n(&p->gone, __ATOMIC_RELAXED);
+	     __atomic_load_n(&p->gone, __ATOMIC_ACQUIRE);
 	if (st == ADXL_PEER_NONE)	/* dead, not yet asked who is there */
 		st = ADXL_PEER_LOST;
 	adxl__peer_put(e, p);
@@ -366,6 +400,9 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	pthread_mutex_lock(&e->lock);
 	p = find_locked(e, name);
 	pthread_mutex_unlock(&e->lock);
+	/* a peer that died since, though no call has noticed it yet */
+	if (p && !adxl__peer_dead(p) && adxl__sock_dead(p->fd))
+		adxl__peer_lost(p);
 	if (p && !adxl__peer_dead(p) &&
 	    !__atomic_load_n(&p->link_down, __ATOMIC_RELAXED) &&
 	    !(p->via && p->via->broken && p->via->broken(p->via, e, p)))

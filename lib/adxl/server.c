@@ -341,7 +341,6 @@ static int answer_commit(struct adxl_engine *e, struct adxl_link *l,
 	return notify_ack(l, seq, status);
 }
 
-/* A whole message of link @l: 0, 1 (an orderly BYE), or -errno. */
 /*
  * A WHO: a peer that lost its control connection to an engine at our
  * name asks whether we are the one it knew (peer.c).  Our identity, then
@@ -363,6 +362,7 @@ static int answer_who(struct adxl_engine *e, struct adxl_link *l, size_t len)
 	return ret;
 }
 
+/* A whole message of link @l: 0, 1 (an orderly BYE), or -errno. */
 static int dispatch(struct adxl_engine *e, struct adxl_link *l,
 		    uint32_t type, const uint8_t *p, size_t len)
 {

@@ -257,12 +257,17 @@ int adxl__recv_msg(int fd, uint32_t *type, uint8_t **payload, size_t *len,
 
 bool adxl__sock_dead(int fd)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLRDHUP };
 	char c;
 
 	if (poll(&pfd, 1, 0) <= 0)
 		return false;
-	if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
+	/*
+	 * The peer's FIN, even behind bytes nobody read yet (a late ack or
+	 * answer a timed-out call left): engines never half-close, so a
+	 * closed read side is a peer gone.
+	 */
+	if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL | POLLRDHUP))
 		return true;
 	/* Readable: either a message we have not asked for yet, or EOF. */
 	return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;

@@ -52,7 +52,11 @@ static const struct errno_map errno_map[] = {
 	{ OP(MEMREG_OP_GRANT) | OP(MEMREG_OP_TRANSFER),
 					EACCES,	MEMREG_E_ACCESS },
 	{ OP(MEMREG_OP_TRANSFER),	EKEYREVOKED, MEMREG_E_REVOKED },
-	{ OP(MEMREG_OP_TRANSFER),	EOWNERDEAD, MEMREG_E_OWNER_GONE },
+	/*
+	 * The owner's life ended (exit, exec, close): the same code, so that
+	 * programs that know MEMREG_E_REVOKED go on working; errno tells.
+	 */
+	{ OP(MEMREG_OP_TRANSFER),	EOWNERDEAD, MEMREG_E_REVOKED },
 	{ OP(MEMREG_OP_TRANSFER),	ERANGE,	MEMREG_E_RANGE },
 	{ OP(MEMREG_OP_GRANT) | OP(MEMREG_OP_IMPORT),
 					EMFILE,	MEMREG_E_TOO_MANY },
@@ -158,7 +162,7 @@ static const char *const err_text[] = {
 	[MEMREG_E_BUSY] =
 		"device memory is still registered, or pinned by another driver (an RDMA memory region): unregister it first (EBUSY)",
 	[MEMREG_E_REVOKED] =
-		"the peer's grant is gone: revoked or unregistered (EKEYREVOKED)",
+		"the peer's grant is gone: revoked or unregistered (EKEYREVOKED), or its owner exited, exec()ed or closed /dev/memreg (EOWNERDEAD)",
 	[MEMREG_E_RANGE] =
 		"a transfer range is not inside its registration (ERANGE)",
 	[MEMREG_E_TOO_MANY] =
@@ -169,8 +173,6 @@ static const char *const err_text[] = {
 	[MEMREG_E_NOFD] =
 		"the process has no free file descriptor (EMFILE)",
 	[MEMREG_E_NOPROC] = "no such process (ESRCH)",
-	[MEMREG_E_OWNER_GONE] =
-		"the peer that granted the memory is gone: it exited, exec()ed or closed /dev/memreg; a process now at its pid or address is another (EOWNERDEAD)",
 };
 
 const char *memreg_strerror(int err)

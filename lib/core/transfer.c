@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * MEMREG_IOC_GRANT, REVOKE, IMPORT, UNIMPORT and TRANSFER.  What their
- * errnos mean (ENOENT, EACCES, EKEYREVOKED, ERANGE, EMFILE) is in the one
- * errno table of errors.c, with the rest.
+ * errnos mean (ENOENT, EACCES, EKEYREVOKED, EOWNERDEAD, ERANGE, EMFILE)
+ * is in the one errno table of errors.c, with the rest.
  */
 #include <errno.h>
 #include <stdint.h>

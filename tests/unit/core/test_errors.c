@@ -100,7 +100,7 @@ static const struct mapping documented[] = {
 	{ MEMREG_OP_IPC_EXPORT,	EMFILE,	MEMREG_E_TOO_MANY },
 	{ MEMREG_OP_IPC_ALLOW,	ENOENT,	MEMREG_E_NOENT },
 	{ MEMREG_OP_IPC_ALLOW,	ESRCH,	MEMREG_E_NOPROC },
-	{ MEMREG_OP_TRANSFER,	EOWNERDEAD, MEMREG_E_OWNER_GONE },
+	{ MEMREG_OP_TRANSFER,	EOWNERDEAD, MEMREG_E_REVOKED },
 	{ MEMREG_OP_IPC_ALLOW,	E2BIG,	MEMREG_E_TOO_MANY },
 	{ MEMREG_OP_IPC_IMPORT,	ENOENT,	MEMREG_E_NOENT },
 	{ MEMREG_OP_IPC_IMPORT,	EPERM,	MEMREG_E_PERM },
@@ -192,7 +192,7 @@ static void test_strerror_every_code(void **state)
 	int i, j;
 
 	(void)state;
-	for (i = MEMREG_OK; i <= MEMREG_E_OWNER_GONE; i++) {
+	for (i = MEMREG_OK; i <= MEMREG_E_NOPROC; i++) {
 		const char *s = memreg_strerror(i);
 
 		assert_non_null(s);
@@ -228,18 +228,18 @@ static void test_strerror_names_the_errno(void **state)
 			       "EOPNOTSUPP"));
 	assert_non_null(strstr(memreg_strerror(-MEMREG_E_NOFD), "EMFILE"));
 	assert_non_null(strstr(memreg_strerror(-MEMREG_E_NOPROC), "ESRCH"));
-	assert_non_null(strstr(memreg_strerror(-MEMREG_E_OWNER_GONE),
+	assert_non_null(strstr(memreg_strerror(-MEMREG_E_REVOKED),
 			       "EOWNERDEAD"));
 }
 
 static void test_strerror_unknown(void **state)
 {
-	const char *unknown = memreg_strerror(MEMREG_E_OWNER_GONE + 1);
+	const char *unknown = memreg_strerror(MEMREG_E_NOPROC + 1);
 
 	(void)state;
 	assert_non_null(unknown);
 	assert_true(strlen(unknown) > 0);
-	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_OWNER_GONE + 1)));
+	assert_string_equal(unknown, memreg_strerror(-(MEMREG_E_NOPROC + 1)));
 	assert_string_equal(unknown, memreg_strerror(INT_MAX));
 	assert_string_equal(unknown, memreg_strerror(INT_MIN));
 }
