@@ -136,7 +136,7 @@ snapshot() {
 	set -- $s2
 	snaps=$((snaps + 1))
 	# one with charges at least: not a check of nothing
-	[ "$9" = 0 ] && [ "${10}" = 0 ] || charged=$((charged + 1))
+	[ "$9${10}${11}${12}" = 0000 ] || charged=$((charged + 1))
 	if [ $(($1 + $5)) != "$9" ] || [ $(($2 + $6)) != "${10}" ] ||
 	   [ $(($3 + $7)) != "${11}" ] || [ $(($4 + $8)) != "${12}" ] ||
 	   [ "$9" != "${13}" ] || [ "${10}" != "${14}" ]; then
@@ -172,8 +172,8 @@ mover() {
 				fi >/dev/null 2>&1 && sets=$((sets + 1))
 			done
 		fi
-		# every third round: the charges, frozen
-		if [ $((i % 3)) = 1 ]; then
+		# every other round: the charges, frozen
+		if [ $i -ge 3 ] && [ $((i % 2)) = 1 ]; then
 			snapshot
 			echo "$snaps $charged $unsettled $mismatches $first_bad" \
 				>/tmp/fuzz-snap.txt
