@@ -32,6 +32,7 @@
 #include <linux/xarray.h>
 #include <linux/ktime.h>
 #include <linux/kref.h>
+#include <linux/rbtree.h>
 #include <linux/mmu_notifier.h>
 #include <linux/cgroup.h>
 #include <linux/memreg.h>
@@ -138,6 +139,11 @@ struct memreg_ctx {
 	atomic64_t xfer_write_bytes;
 
 	struct xarray regions;		/* id -> region of this process */
+	/*
+	 * Registrations whose pages later ones may share, by page span
+	 * (memreg_share.c), under lock.
+	 */
+	struct rb_root_cached shared;
 	struct rcu_head rcu;
 };
 
@@ -181,6 +187,22 @@ struct memreg_reg {
 	u64 addr;
 	u64 len;
 	ktime_t created;
+	/*
+	 * Bytes charged to the process, its cgroup and the totals: len, or
+	 * 0 for a child, which shares its parent's pages and charges.
+	 */
+	u64 charged;
+
+	/*
+	 * A child (memreg_share.c): the registration whose pinned pages it
+	 * copies through, referenced (one of its users), never a child
+	 * itself.  Set before attach, for the registration's life.
+	 */
+	struct memreg_reg *parent;
+	/* a parent others may share: in ctx->shared, under ctx->lock */
+	struct rb_node share_node;
+	u64 share_last;			/* the interval tree's subtree end */
+	bool shared;
 
 	/* what QUERY and the dump report, set by the backend's attach */
 	unsigned long pinned_pages;	/* distinct folios: a huge page is one */
@@ -210,6 +232,10 @@ struct sk_buff;
  *	or another's: dma-buf bytes are device bytes)
  * @fd_backed: the range is in a file @req->fd names, not in the caller's
  *	address space
+ * @shares: a registration inside a live one of the same process and type
+ *	holds no memory of its own: it is a child (reg->parent is set before
+ *	@attach), and the backend's @attach, @release and @page_at serve it
+ *	from the parent's pages (memreg_share.c)
  * @over_limit: the refusal when the type's byte limit is reached
  * @over_limit_errno: and its errno (the UAPI's, per type)
  * @attach: take hold of [reg->addr, +reg->len) of the calling process
@@ -245,6 +271,7 @@ struct memreg_mem_ops {
 	size_t reg_size;
 	u32 limit_type;
 	bool fd_backed;
+	bool shares;
 	enum memreg_refusal over_limit;
 	int over_limit_errno;
 	int (*attach)(struct memreg_reg *reg,
@@ -441,6 +468,11 @@ void memreg_import_release_file(struct memreg_file *mf);
 struct memreg_reg *memreg_import_get_reg(struct memreg_file *mf, u64 handle,
 					 struct memreg_grant_obj **grant);
 void memreg_grant_put(struct memreg_grant_obj *grant);
+
+/* memreg_share.c: children that share their parent's pinned pages */
+void memreg_share_find_parent(struct memreg_reg *reg);
+void memreg_share_add(struct memreg_reg *reg);
+void memreg_share_del(struct memreg_reg *reg);
 
 /* memreg_xfer.c */
 int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req);

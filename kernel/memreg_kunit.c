@@ -140,6 +140,26 @@ static void memreg_test_limits_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_DEV_BYTES);
 }
 
+/* a registration that shares pages: counted, and no byte limit applies */
+static void memreg_test_limits_no_bytes(struct kunit *test)
+{
+	struct memreg_usage use = { .regions = 3,
+				    .bytes[MEMREG_MEM_HOST] = 2 << 20 };
+	enum memreg_refusal why = 0;
+
+	/* over the byte limit already (an administrator lowered it) */
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 0, &why), 0);
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 1, &why),
+			-EDQUOT);
+	use.regions = 4;
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 0, &why),
+			-EMFILE);
+	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_REGIONS);
+}
+
 /* dma-buf bytes are charged to the device limit, with device bytes */
 static void memreg_test_limits_shared(struct kunit *test)
 {
@@ -390,6 +410,7 @@ static struct kunit_case memreg_test_cases[] = {
 	KUNIT_CASE(memreg_test_range_inside),
 	KUNIT_CASE(memreg_test_limits_count),
 	KUNIT_CASE(memreg_test_limits_bytes),
+	KUNIT_CASE(memreg_test_limits_no_bytes),
 	KUNIT_CASE(memreg_test_limits_overflow),
 	KUNIT_CASE(memreg_test_limits_shared),
 	KUNIT_CASE(memreg_test_token_eq),

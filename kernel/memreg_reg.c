@@ -31,18 +31,24 @@ u64 memreg_reg_age_ms(const struct memreg_reg *reg)
 	return ktime_ms_delta(ktime_get(), reg->created);
 }
 
-/* The last user is gone: give the pages back and uncharge. */
+/*
+ * The last user is gone: give the pages back and uncharge; a child lets
+ * go of its parent, which may be the parent's last user.
+ */
 static void memreg_reg_free(struct memreg_reg *reg)
 {
 	struct memreg_ctx *ctx = reg->ctx;
+	struct memreg_reg *parent = reg->parent;
 
 	reg->ops->release(reg);
-	memreg_cg_uncharge(reg->cg, reg->type, reg->len);
-	memreg_ctx_uncharge(ctx, reg->type, reg->len);
+	memreg_cg_uncharge(reg->cg, reg->type, reg->charged);
+	memreg_ctx_uncharge(ctx, reg->type, reg->charged);
 	atomic64_dec(&memreg_stats.regions);
-	atomic64_sub(reg->len, &memreg_stats.bytes[reg->type]);
+	atomic64_sub(reg->charged, &memreg_stats.bytes[reg->type]);
 	memreg_ctx_put(ctx);
 	kfree_rcu(reg, rcu);
+	if (parent)
+		memreg_reg_put(parent);
 }
 
 void memreg_reg_put(struct memreg_reg *reg)
@@ -57,6 +63,8 @@ void memreg_reg_put(struct memreg_reg *reg)
  */
 static void memreg_reg_destroy(struct memreg_reg *reg)
 {
+	/* no new child shares its pages; the children it has keep them */
+	memreg_share_del(reg);
 	/* unregistered: e.g. its device allocation may be freed from now on */
 	if (reg->ops->unlink)
 		reg->ops->unlink(reg);
@@ -120,13 +128,22 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	refcount_set(&reg->users, 1);
 	INIT_LIST_HEAD(&reg->grants);
 
-	err = memreg_ctx_charge(ctx, reg->type, reg->len);
+	/*
+	 * Inside a registration of ours that pinned its pages: a child,
+	 * one registration more and no byte (memreg_share.c).
+	 */
+	memreg_share_find_parent(reg);
+	reg->charged = reg->parent ? 0 : reg->len;
+
+	err = memreg_ctx_charge(ctx, reg->type, reg->charged);
 	if (err)
 		goto free_reg;
 	/* and the caller's cgroup, whose node and ancestors may refuse */
-	err = memreg_cg_charge(ctx, reg->type, reg->len, &reg->cg);
-	if (err)
-		goto uncharge_ctx;
+	if (reg->charged) {
+		err = memreg_cg_charge(ctx, reg->type, reg->charged, &reg->cg);
+		if (err)
+			goto uncharge_ctx;
+	}
 
 	err = ops->attach(reg, req, first, npages);
 	if (err)
@@ -147,8 +164,10 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	refcount_inc(&ctx->ref);
 	memreg_ctx_note_peak(ctx);
 	atomic64_inc(&memreg_stats.regions);
-	atomic64_add(reg->len, &memreg_stats.bytes[reg->type]);
+	atomic64_add(reg->charged, &memreg_stats.bytes[reg->type]);
 	req->handle = reg->handle;
+	/* complete: later registrations inside it may share its pages */
+	memreg_share_add(reg);
 
 	/*
 	 * Publish under the file's lock: another thread may already have the
@@ -169,10 +188,12 @@ unpin:
 		ops->unlink(reg);
 	ops->release(reg);
 uncharge:
-	memreg_cg_uncharge(reg->cg, reg->type, reg->len);
+	memreg_cg_uncharge(reg->cg, reg->type, reg->charged);
 uncharge_ctx:
-	memreg_ctx_uncharge(ctx, reg->type, reg->len);
+	memreg_ctx_uncharge(ctx, reg->type, reg->charged);
 free_reg:
+	if (reg->parent)
+		memreg_reg_put(reg->parent);
 	kfree(reg);
 	return err;
 }
