@@ -32,7 +32,7 @@
 #include <linux/xarray.h>
 #include <linux/ktime.h>
 #include <linux/kref.h>
-#include <linux/rbtree.h>
+#include <linux/maple_tree.h>
 #include <linux/mmu_notifier.h>
 #include <linux/cgroup.h>
 #include <linux/memreg.h>
@@ -141,9 +141,9 @@ struct memreg_ctx {
 	struct xarray regions;		/* id -> region of this process */
 	/*
 	 * Registrations whose pages later ones may share, by page span
-	 * (memreg_share.c), under lock.
+	 * (memreg_share.c): RCU readers, its own lock for writers.
 	 */
-	struct rb_root_cached shared;
+	struct maple_tree shared;
 	struct rcu_head rcu;
 };
 
@@ -182,36 +182,33 @@ struct memreg_reg {
 	struct memreg_file *owner;
 	struct list_head file_node;
 	const struct memreg_mem_ops *ops;	/* its type's backend */
-	u32 type;
-	u32 access;
-	u64 addr;
-	u64 len;
-	ktime_t created;
 	/*
-	 * Bytes charged to the process, its cgroup and the totals: len, or
-	 * 0 for a child, which shares its parent's pages and charges.
+	 * A byte each (with the flags beside them), so that a host
+	 * registration stays a kmalloc-256 object (memreg_host.c).
 	 */
-	u64 charged;
-
-	/*
-	 * A child (memreg_share.c): the registration whose pinned pages it
-	 * copies through, referenced (one of its users), never a child
-	 * itself.  Set before attach, for the registration's life.
-	 */
-	struct memreg_reg *parent;
-	/* a parent others may share: in ctx->shared, under ctx->lock */
-	struct rb_node share_node;
-	u64 share_last;			/* the interval tree's subtree end */
+	u8 type;			/* enum memreg_mem_type */
+	u8 access;			/* MEMREG_ACCESS_* */
+	/* in ctx->shared: later registrations inside it share its pages */
 	bool shared;
-
-	/* what QUERY and the dump report, set by the backend's attach */
-	unsigned long pinned_pages;	/* distinct folios: a huge page is one */
-	u32 device;			/* the device id; 0 for host memory */
 	/*
 	 * The memory's owner took it back (a dma-buf exporter's
 	 * move_notify): no copy may touch it any more.  Set once.
 	 */
 	bool revoked;
+	u32 device;			/* the device id; 0 for host memory */
+	u64 addr;
+	u64 len;
+	ktime_t created;
+	/*
+	 * A child (memreg_share.c): the registration whose pinned pages it
+	 * copies through, referenced (one of its users), never a child
+	 * itself.  It pins and charges no byte: its parent did.  Set before
+	 * attach, for the registration's life.
+	 */
+	struct memreg_reg *parent;
+
+	/* what QUERY and the dump report, set by the backend's attach */
+	unsigned long pinned_pages;	/* distinct folios: a huge page is one */
 
 	/* grants of it to peers (memreg_grant.c), under owner->lock */
 	struct list_head grants;

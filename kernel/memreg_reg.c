@@ -16,6 +16,9 @@
 #include <linux/uaccess.h>
 #include "memreg_internal.h"
 
+/* a registration keeps its type and access bits in a byte each */
+static_assert(MEMREG_MEM_TYPES <= U8_MAX + 1 && MEMREG_ACCESS_ALL <= U8_MAX);
+
 DEFINE_XARRAY_ALLOC1(memreg_regs);
 static u32 memreg_next_id;
 
@@ -26,9 +29,21 @@ const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES] = {
 	[MEMREG_MEM_DMABUF]	= &memreg_dmabuf_mem_ops,
 };
 
+/*
+ * A registration's age is shown in ms, so the tick's clock is precise
+ * enough, and it costs no clocksource read on the register path (an
+ * HPET read under emulation takes longer than the rest of a slice's
+ * registration).
+ */
 u64 memreg_reg_age_ms(const struct memreg_reg *reg)
 {
-	return ktime_ms_delta(ktime_get(), reg->created);
+	return ktime_ms_delta(ktime_get_coarse(), reg->created);
+}
+
+/* Bytes charged for @reg: a child's are its parent's (memreg_share.c). */
+static u64 memreg_reg_charged(const struct memreg_reg *reg)
+{
+	return reg->parent ? 0 : reg->len;
 }
 
 /*
@@ -41,10 +56,10 @@ static void memreg_reg_free(struct memreg_reg *reg)
 	struct memreg_reg *parent = reg->parent;
 
 	reg->ops->release(reg);
-	memreg_cg_uncharge(reg->cg, reg->type, reg->charged);
-	memreg_ctx_uncharge(ctx, reg->type, reg->charged);
+	memreg_cg_uncharge(reg->cg, reg->type, memreg_reg_charged(reg));
+	memreg_ctx_uncharge(ctx, reg->type, memreg_reg_charged(reg));
 	atomic64_dec(&memreg_stats.regions);
-	atomic64_sub(reg->charged, &memreg_stats.bytes[reg->type]);
+	atomic64_sub(memreg_reg_charged(reg), &memreg_stats.bytes[reg->type]);
 	memreg_ctx_put(ctx);
 	kfree_rcu(reg, rcu);
 	if (parent)
@@ -133,14 +148,13 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	 * one registration more and no byte (memreg_share.c).
 	 */
 	memreg_share_find_parent(reg);
-	reg->charged = reg->parent ? 0 : reg->len;
 
-	err = memreg_ctx_charge(ctx, reg->type, reg->charged);
+	err = memreg_ctx_charge(ctx, reg->type, memreg_reg_charged(reg));
 	if (err)
 		goto free_reg;
 	/* and the caller's cgroup, whose node and ancestors may refuse */
-	if (reg->charged) {
-		err = memreg_cg_charge(ctx, reg->type, reg->charged, &reg->cg);
+	if (!reg->parent) {
+		err = memreg_cg_charge(ctx, reg->type, reg->len, &reg->cg);
 		if (err)
 			goto uncharge_ctx;
 	}
@@ -155,7 +169,7 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	if (err < 0)
 		goto unpin;
 	reg->handle = memreg_handle_make(reg->id, get_random_u32());
-	reg->created = ktime_get();
+	reg->created = ktime_get_coarse();
 
 	err = xa_insert(&ctx->regions, reg->id, reg, GFP_KERNEL);
 	if (err)
@@ -164,7 +178,7 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	refcount_inc(&ctx->ref);
 	memreg_ctx_note_peak(ctx);
 	atomic64_inc(&memreg_stats.regions);
-	atomic64_add(reg->charged, &memreg_stats.bytes[reg->type]);
+	atomic64_add(memreg_reg_charged(reg), &memreg_stats.bytes[reg->type]);
 	req->handle = reg->handle;
 	/* complete: later registrations inside it may share its pages */
 	memreg_share_add(reg);
@@ -188,9 +202,9 @@ unpin:
 		ops->unlink(reg);
 	ops->release(reg);
 uncharge:
-	memreg_cg_uncharge(reg->cg, reg->type, reg->charged);
+	memreg_cg_uncharge(reg->cg, reg->type, memreg_reg_charged(reg));
 uncharge_ctx:
-	memreg_ctx_uncharge(ctx, reg->type, reg->charged);
+	memreg_ctx_uncharge(ctx, reg->type, memreg_reg_charged(reg));
 free_reg:
 	if (reg->parent)
 		memreg_reg_put(reg->parent);

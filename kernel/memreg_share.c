@@ -20,87 +20,73 @@
  * and its place in the count until the last child goes, as a registration
  * a copy uses does until the copy is done.
  *
- * Each context keeps the registrations that pinned pages in an interval
- * tree by page span, under ctx->lock, which the register path takes
- * anyway to charge: finding a parent among thousands of registrations is
- * one descent.  A registration is in the tree only while it is complete
- * and registered: it goes in after everything that can fail, and out when
- * it is unregistered, before the registry's reference is dropped; so
- * every registration found there has a user, and a child's reference is
- * taken under the lock.
+ * Each context indexes the registrations that pinned pages by page span
+ * in a maple tree, which holds ranges that do not overlap: a pinning
+ * registration that overlaps one indexed already is not indexed (it pins
+ * and works as any other, but has no children; the first registration of
+ * a range is the pool).  A lookup is then one descent, under RCU and no
+ * lock, however many registrations the process has.  A registration is
+ * indexed only once it is complete and registered, after everything that
+ * can fail, and taken out when it is unregistered, before the registry's
+ * reference is dropped; one found by a lookup that raced with that is
+ * freed only after an RCU grace period, and its last reference cannot be
+ * revived.
  */
-#include <linux/interval_tree_generic.h>
+#include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include "memreg_internal.h"
 
 /* A registration's page span: the pages it holds, first and last byte. */
-static u64 memreg_span_start(const struct memreg_reg *reg)
+static unsigned long memreg_span_start(const struct memreg_reg *reg)
 {
 	return reg->addr & PAGE_MASK;
 }
 
-static u64 memreg_span_last(const struct memreg_reg *reg)
+static unsigned long memreg_span_last(const struct memreg_reg *reg)
 {
 	return PAGE_ALIGN(reg->addr + reg->len) - 1;
 }
 
-INTERVAL_TREE_DEFINE(struct memreg_reg, share_node, u64, share_last,
-		     memreg_span_start, memreg_span_last, static,
-		     memreg_share_tree)
-
 /*
  * Make @reg, not yet charged nor attached, a child if a registration of
  * its context holds all its pages: reg->parent is then that registration,
- * referenced.  The intervals that overlap come in order of their first
- * page, so the search ends at the first one that starts after @reg.
+ * referenced.
  */
 void memreg_share_find_parent(struct memreg_reg *reg)
 {
-	struct memreg_ctx *ctx = reg->ctx;
-	u64 start = memreg_span_start(reg), last = memreg_span_last(reg);
 	struct memreg_reg *p;
 
 	if (!reg->ops->shares)
 		return;
-	spin_lock(&ctx->lock);
-	for (p = memreg_share_tree_iter_first(&ctx->shared, start, last);
-	     p && memreg_span_start(p) <= start;
-	     p = memreg_share_tree_iter_next(p, start, last)) {
-		if (p->ops == reg->ops && memreg_span_last(p) >= last) {
-			/* in the tree: the registry's reference is held */
-			refcount_inc(&p->users);
-			reg->parent = p;
-			break;
-		}
-	}
-	spin_unlock(&ctx->lock);
+	rcu_read_lock();
+	p = mtree_load(&reg->ctx->shared, memreg_span_start(reg));
+	if (p && p->ops == reg->ops &&
+	    memreg_span_last(p) >= memreg_span_last(reg) &&
+	    refcount_inc_not_zero(&p->users))
+		reg->parent = p;
+	rcu_read_unlock();
 }
 
 /*
  * @reg is complete and registered: later registrations inside it may
- * share its pages.  Children share their parent's, not theirs.
+ * share its pages, unless it overlaps a registration indexed already (or
+ * there is no memory for the index): then it only has none.  Children
+ * share their parent's pages, not theirs.
  */
 void memreg_share_add(struct memreg_reg *reg)
 {
-	struct memreg_ctx *ctx = reg->ctx;
-
 	if (!reg->ops->shares || reg->parent)
 		return;
-	spin_lock(&ctx->lock);
-	memreg_share_tree_insert(reg, &ctx->shared);
-	reg->shared = true;
-	spin_unlock(&ctx->lock);
+	if (!mtree_insert_range(&reg->ctx->shared, memreg_span_start(reg),
+				memreg_span_last(reg), reg, GFP_KERNEL_ACCOUNT))
+		reg->shared = true;
 }
 
 /* @reg is being unregistered: no new child takes its pages. */
 void memreg_share_del(struct memreg_reg *reg)
 {
-	struct memreg_ctx *ctx = reg->ctx;
-
 	if (!reg->shared)
 		return;
-	spin_lock(&ctx->lock);
-	memreg_share_tree_remove(reg, &ctx->shared);
+	mtree_erase(&reg->ctx->shared, memreg_span_start(reg));
 	reg->shared = false;
-	spin_unlock(&ctx->lock);
 }
