@@ -192,7 +192,7 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	INIT_LIST_HEAD(&ctx->files);
 	INIT_LIST_HEAD(&ctx->kept);
 	xa_init(&ctx->regions);
-	mt_init_flags(&ctx->shared, MT_FLAGS_USE_RCU);
+	ctx->shared = RB_ROOT_CACHED;
 	ctx->tgid = get_pid(tgid);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
@@ -249,8 +249,7 @@ void memreg_ctx_put(struct memreg_ctx *ctx)
 	memreg_event_proc_gone(ctx);
 
 	WARN_ON_ONCE(!xa_empty(&ctx->regions));
-	WARN_ON_ONCE(!mtree_empty(&ctx->shared));
-	mtree_destroy(&ctx->shared);
+	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->shared.rb_root));
 	WARN_ON_ONCE(!list_empty(&ctx->files));
 	xa_destroy(&ctx->regions);
 	/* frees it after SRCU and RCU grace periods: free_notifier above */

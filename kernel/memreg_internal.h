@@ -32,7 +32,7 @@
 #include <linux/xarray.h>
 #include <linux/ktime.h>
 #include <linux/kref.h>
-#include <linux/maple_tree.h>
+#include <linux/rbtree.h>
 #include <linux/mmu_notifier.h>
 #include <linux/cgroup.h>
 #include <linux/memreg.h>
@@ -140,10 +140,10 @@ struct memreg_ctx {
 
 	struct xarray regions;		/* id -> region of this process */
 	/*
-	 * Registrations whose pages later ones may share, by page span
-	 * (memreg_share.c): RCU readers, its own lock for writers.
+	 * Registrations whose pages later ones may share: an interval tree
+	 * by page span (memreg_share.c), under lock.
 	 */
-	struct maple_tree shared;
+	struct rb_root_cached shared;
 	struct rcu_head rcu;
 };
 

@@ -20,21 +20,46 @@
  * and its place in the count until the last child goes, as a registration
  * a copy uses does until the copy is done.
  *
- * Each context indexes the registrations that pinned pages by page span
- * in a maple tree, which holds ranges that do not overlap: a pinning
- * registration that overlaps one indexed already is not indexed (it pins
- * and works as any other, but has no children; the first registration of
- * a range is the pool).  A lookup is then one descent, under RCU and no
- * lock, however many registrations the process has.  A registration is
- * indexed only once it is complete and registered, after everything that
- * can fail, and taken out when it is unregistered, before the registry's
- * reference is dropped; one found by a lookup that raced with that is
- * freed only after an RCU grace period, and its last reference cannot be
- * revived.
+ * Each context indexes the registrations that pinned pages in an interval
+ * tree by page span, under ctx->lock, which the register path takes to
+ * charge anyway: finding a parent is one descent to the first span that
+ * overlaps, and a step for each other one that starts before the range.
+ * The tree's nodes are allocated for the pinning registrations alone, so
+ * that a registration stays a kmalloc-256 object (memreg_host.c); one
+ * that gets no node (no memory) only has no children.  Removing a node
+ * allocates nothing, so an unregistration cannot leave one behind.  A
+ * registration is indexed only once it is complete and registered, after
+ * everything that can fail, and taken out when it is unregistered, before
+ * the registry's reference is dropped: every registration found in the
+ * tree has a user, and a child's reference is taken under the lock.
  */
-#include <linux/maple_tree.h>
+#include <linux/interval_tree_generic.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 #include "memreg_internal.h"
+
+/* One pinning registration in its context's tree. */
+struct memreg_share_node {
+	struct rb_node rb;
+	unsigned long start;		/* first byte of its first page */
+	unsigned long last;		/* last byte of its last page */
+	unsigned long subtree_last;	/* the interval tree's */
+	struct memreg_reg *reg;
+};
+
+static unsigned long memreg_node_start(const struct memreg_share_node *n)
+{
+	return n->start;
+}
+
+static unsigned long memreg_node_last(const struct memreg_share_node *n)
+{
+	return n->last;
+}
+
+INTERVAL_TREE_DEFINE(struct memreg_share_node, rb, unsigned long, subtree_last,
+		     memreg_node_start, memreg_node_last, static,
+		     memreg_share_tree)
 
 /* A registration's page span: the pages it holds, first and last byte. */
 static unsigned long memreg_span_start(const struct memreg_reg *reg)
@@ -50,43 +75,79 @@ static unsigned long memreg_span_last(const struct memreg_reg *reg)
 /*
  * Make @reg, not yet charged nor attached, a child if a registration of
  * its context holds all its pages: reg->parent is then that registration,
- * referenced.
+ * referenced.  The spans that overlap come in order of their first page,
+ * so the search ends at the first one that starts after @reg.
  */
 void memreg_share_find_parent(struct memreg_reg *reg)
 {
-	struct memreg_reg *p;
+	unsigned long start = memreg_span_start(reg);
+	unsigned long last = memreg_span_last(reg);
+	struct memreg_ctx *ctx = reg->ctx;
+	struct memreg_share_node *n;
 
 	if (!reg->ops->shares)
 		return;
-	rcu_read_lock();
-	p = mtree_load(&reg->ctx->shared, memreg_span_start(reg));
-	if (p && p->ops == reg->ops &&
-	    memreg_span_last(p) >= memreg_span_last(reg) &&
-	    refcount_inc_not_zero(&p->users))
-		reg->parent = p;
-	rcu_read_unlock();
+	spin_lock(&ctx->lock);
+	for (n = memreg_share_tree_iter_first(&ctx->shared, start, last);
+	     n && n->start <= start;
+	     n = memreg_share_tree_iter_next(n, start, last)) {
+		if (n->last >= last && n->reg->ops == reg->ops) {
+			/* in the tree: the registry's reference is held */
+			refcount_inc(&n->reg->users);
+			reg->parent = n->reg;
+			break;
+		}
+	}
+	spin_unlock(&ctx->lock);
 }
+MEMREG_EXPORT_FOR_KUNIT(memreg_share_find_parent);
 
 /*
  * @reg is complete and registered: later registrations inside it may
- * share its pages, unless it overlaps a registration indexed already (or
- * there is no memory for the index): then it only has none.  Children
- * share their parent's pages, not theirs.
+ * share its pages.  Children share their parent's, not theirs.
  */
 void memreg_share_add(struct memreg_reg *reg)
 {
+	struct memreg_ctx *ctx = reg->ctx;
+	struct memreg_share_node *n;
+
 	if (!reg->ops->shares || reg->parent)
 		return;
-	if (!mtree_insert_range(&reg->ctx->shared, memreg_span_start(reg),
-				memreg_span_last(reg), reg, GFP_KERNEL_ACCOUNT))
-		reg->shared = true;
+	n = kmalloc(sizeof(*n), GFP_KERNEL_ACCOUNT);
+	if (!n)
+		return;
+	n->start = memreg_span_start(reg);
+	n->last = memreg_span_last(reg);
+	n->reg = reg;
+	spin_lock(&ctx->lock);
+	memreg_share_tree_insert(n, &ctx->shared);
+	reg->shared = true;
+	spin_unlock(&ctx->lock);
 }
+MEMREG_EXPORT_FOR_KUNIT(memreg_share_add);
 
-/* @reg is being unregistered: no new child takes its pages. */
+/*
+ * @reg is being unregistered: no new child takes its pages.  Its node is
+ * found among the spans that overlap its own: itself, mostly.
+ */
 void memreg_share_del(struct memreg_reg *reg)
 {
+	unsigned long start = memreg_span_start(reg);
+	unsigned long last = memreg_span_last(reg);
+	struct memreg_ctx *ctx = reg->ctx;
+	struct memreg_share_node *n;
+
 	if (!reg->shared)
 		return;
-	mtree_erase(&reg->ctx->shared, memreg_span_start(reg));
+	spin_lock(&ctx->lock);
+	for (n = memreg_share_tree_iter_first(&ctx->shared, start, last);
+	     n && n->reg != reg;
+	     n = memreg_share_tree_iter_next(n, start, last))
+		;
+	if (!WARN_ON_ONCE(!n))
+		memreg_share_tree_remove(n, &ctx->shared);
+	spin_unlock(&ctx->lock);
+	kfree(n);
 	reg->shared = false;
 }
+MEMREG_EXPORT_FOR_KUNIT(memreg_share_del);
