@@ -6,9 +6,9 @@
  * on the same, already faulted-in memory.
  *
  *   reg_bench [-J] [-r RUNS] [-R RUNS_1G] [-M MAX_BYTES]
- *	       [-b anon,thp,hugetlb] [-T SAMPLE_MS]
+ *	       [-b anon,thp,hugetlb] [-T SAMPLE_MS] [-n SLICES]
  *
- * Backings:
+ * Backings (-b none: only the floor and the slices):
  *   anon     anonymous memory on 4 KiB pages (MADV_NOHUGEPAGE)
  *   thp      anonymous memory, 2 MiB aligned, MADV_HUGEPAGE (how much of
  *	      it the kernel gave as huge pages is printed)
@@ -37,6 +37,15 @@
  * of less than 2 MiB splits the huge page mapping, so it runs on a huge
  * page of its own that the other two never touch.
  *
+ * Slices: SLICES (default 10,000) registrations of 200 KiB slices of one
+ * registered buffer of 2 GiB (or MAX_BYTES if less, or the largest that
+ * could be mapped), which share its pages and pin nothing, against the
+ * INFO ioctl in the same runs, and against registering 200 KiB that no
+ * registration holds (pinning its 50 pages).  The slices are registered in
+ * rounds the process's registration limit leaves room for, each round
+ * unregistered before the next; a round's calls are timed together, after
+ * as many INFO calls timed the same way (a busy machine slows both).
+ *
  * Figures are printed, never judged here; bench/report.py puts the targets
  * beside them.
  */
@@ -63,6 +72,8 @@
 #define URING_MAX_BUF	GIB	/* io_uring's limit on one buffer */
 #define MAX_RUNS	64
 #define MAX_CYCLES	2000
+#define SLICE_SZ	(200 * KIB)
+#define SLICE_POOL	(2 * GIB)
 
 enum backing { ANON, THP, HUGETLB, NR_BACKINGS };
 enum method { M_MEMREG, M_URING, M_MLOCK, NR_METHODS };
@@ -74,6 +85,7 @@ static bool json;
 static unsigned int runs = 5, runs_1g;
 static double sample_ns = 20e6;
 static unsigned long max_bytes = 4 * GIB;
+static unsigned int nslices = 10000;
 
 static struct memreg_ctx *ctx;
 static struct io_uring ring;
@@ -424,6 +436,136 @@ static void measure_floor(void)
 	}
 }
 
+/*
+ * Registrations of @len bytes at each of @addrs[0..@n), then their
+ * deregistrations: ns of all calls.  With @info, as many INFO calls
+ * first, so that the two meet the same spells of a busy machine.
+ */
+static void slice_round(char *const *addrs, unsigned int n, unsigned long len,
+			uint64_t *handles, double *reg, double *unreg,
+			double *info)
+{
+	struct memreg_lib_info li;
+	unsigned int i;
+	double t0;
+
+	if (info) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++)
+			if (memreg_info(ctx, &li))
+				die("memreg_info", errno);
+		*info += now_ns() - t0;
+	}
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (memreg_register(ctx, addrs[i], len, MEMREG_MEM_HOST, 0,
+				    &handles[i]))
+			die("memreg_register (slice)", errno);
+	*reg += now_ns() - t0;
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (memreg_unregister(ctx, handles[i]))
+			die("memreg_unregister (slice)", errno);
+	*unreg += now_ns() - t0;
+}
+
+/*
+ * Register once, pin once: slices of a registered buffer, each against
+ * one INFO call, in the same runs.
+ */
+static void measure_slices(void)
+{
+	double info_ns[MAX_RUNS], reg_ns[MAX_RUNS], unreg_ns[MAX_RUNS];
+	double alone_ns[MAX_RUNS], reg, unreg, inf;
+	unsigned long pool_len = max_bytes < SLICE_POOL ? max_bytes : SLICE_POOL;
+	unsigned int r, i, done, n, room, k = 100;
+	struct memreg_lib_info info;
+	uint64_t pool, *handles;
+	char *p, *alone, **addrs;
+	struct bj j;
+	char lab[32];
+
+	if (!nslices)
+		return;
+	for (;;) {
+		p = mmap(NULL, pool_len + SLICE_SZ, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED)
+			break;
+		if (pool_len <= 4 * SLICE_SZ) {
+			printf("# slices: no memory could be mapped\n");
+			return;
+		}
+		pool_len /= 2;
+	}
+	fault_in(p, pool_len + SLICE_SZ);
+	/* 200 KiB beside the pool, registered on its own: it pins */
+	alone = p + pool_len;
+	if (memreg_register(ctx, p, pool_len, MEMREG_MEM_HOST, 0, &pool))
+		die("memreg_register (pool)", errno);
+	if (memreg_info(ctx, &info))
+		die("memreg_info", errno);
+	/* (a limit may be "unlimited": compared before it is narrowed) */
+	room = info.max_regions - info.regions < nslices ?
+	       (unsigned int)(info.max_regions - info.regions) : nslices;
+	if (!room)
+		die("no registration left for slices", EMFILE);
+	addrs = calloc(nslices, sizeof(*addrs));
+	handles = calloc(room, sizeof(*handles));
+	if (!addrs || !handles)
+		die("calloc", ENOMEM);
+	/* each slice a different range of the pool where it has room */
+	for (i = 0; i < nslices; i++)
+		addrs[i] = p + (i * SLICE_SZ) % (pool_len - SLICE_SZ + 1);
+
+	/* one round unmeasured: caches, code, the allocator's slabs */
+	reg = unreg = inf = 0;
+	slice_round(addrs, room, SLICE_SZ, handles, &reg, &unreg, &inf);
+	for (r = 0; r < runs; r++) {
+		reg = unreg = inf = 0;
+		for (done = 0; done < nslices; done += n) {
+			n = nslices - done < room ? nslices - done : room;
+			slice_round(addrs + done, n, SLICE_SZ, handles, &reg,
+				    &unreg, &inf);
+		}
+		reg_ns[r] = reg / nslices;
+		unreg_ns[r] = unreg / nslices;
+		info_ns[r] = inf / nslices;
+
+		reg = unreg = 0;
+		for (i = 0; i < k; i++)
+			slice_round(&alone, 1, SLICE_SZ, handles, &reg, &unreg,
+				    NULL);
+		alone_ns[r] = reg / k;
+	}
+	if (memreg_unregister(ctx, pool))
+		die("memreg_unregister (pool)", errno);
+	munmap(p, pool_len + SLICE_SZ);
+	free(addrs);
+	free(handles);
+
+	label_size(lab, sizeof(lab), pool_len);
+	printf("\n# slices: %u registrations of 200 KiB slices of a registered %s buffer, %u live at most\n",
+	       nslices, lab, room);
+	printf("# us per call, median of %u runs: register %.2f, deregister %.2f; INFO %.2f; register / INFO %.2f; 200 KiB registered on its own %.2f\n",
+	       runs, median(reg_ns, runs) / 1e3, median(unreg_ns, runs) / 1e3,
+	       median(info_ns, runs) / 1e3,
+	       median(reg_ns, runs) / median(info_ns, runs),
+	       median(alone_ns, runs) / 1e3);
+	if (json) {
+		bj_begin(&j, "reg_slices");
+		bj_u64(&j, "pool", pool_len);
+		bj_u64(&j, "slice", SLICE_SZ);
+		bj_u64(&j, "slices", nslices);
+		bj_u64(&j, "live", room);
+		bj_samples(&j, "reg_ns", reg_ns, runs);
+		bj_samples(&j, "unreg_ns", unreg_ns, runs);
+		bj_samples(&j, "info_ns", info_ns, runs);
+		bj_samples(&j, "alone_ns", alone_ns, runs);
+		bj_end(&j);
+	}
+}
+
 static int parse_backings(const char *s, bool *want)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
@@ -432,6 +574,9 @@ static int parse_backings(const char *s, bool *want)
 
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		/* the floor and the slices alone */
+		if (!strcmp(tok, "none"))
+			continue;
 		for (b = 0; b < NR_BACKINGS; b++)
 			if (!strcmp(tok, backing_name[b]))
 				break;
@@ -451,7 +596,7 @@ int main(int argc, char **argv)
 	unsigned int b;
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "Jr:R:M:b:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "Jr:R:M:b:T:n:")) != -1) {
 		switch (opt) {
 		case 'J':
 			json = true;
@@ -472,6 +617,9 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			sample_ns = atof(optarg) * 1e6;
+			break;
+		case 'n':
+			nslices = strtoul(optarg, NULL, 0);
 			break;
 		default:
 			goto usage;
@@ -499,6 +647,7 @@ int main(int argc, char **argv)
 		       strerror(-err));
 	printf("# prefaulted memory; io_uring ranges above 1 GiB as 1 GiB iovecs\n");
 	measure_floor();
+	measure_slices();
 	for (b = 0; b < NR_BACKINGS; b++)
 		if (want[b])
 			run_backing(b);
@@ -508,7 +657,7 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr,
-		"usage: %s [-J] [-r RUNS] [-R RUNS_1G] [-M MAX_BYTES] [-b anon,thp,hugetlb] [-T SAMPLE_MS]\n",
+		"usage: %s [-J] [-r RUNS] [-R RUNS_1G] [-M MAX_BYTES] [-b anon,thp,hugetlb] [-T SAMPLE_MS] [-n SLICES]\n",
 		argv[0]);
 	return 2;
 }

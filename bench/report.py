@@ -563,7 +563,33 @@ class Report:
                 self.plots.data(f"reg-{k}-{b}.dat", dat)
             self.reg_plot(k)
             self.reg_targets(k, idx)
+            self.reg_slices(k)
         self.reg_ratio_plots(ratio_plot, pergib_plot)
+
+    def reg_slices(self, k):
+        """Register once, pin once: slices of a registered buffer against
+        the INFO ioctl of the same runs (issue 32, target 2x)."""
+        s = self.vm[k].get("reg_slices", [None])[0]
+        if not s:
+            return
+        md = self.md
+        q = ratio(s["reg_ns"], s["info_ns"])
+        md.p(f"Slices: {s['slices']} registrations of "
+             f"{fmt_size(s['slice'])} slices of a registered "
+             f"{fmt_size(s['pool'])} buffer ({s['live']} live at most), "
+             "which share its pages: register "
+             f"{fmt_time(s['reg_ns'])}, deregister "
+             f"{fmt_time(s['unreg_ns'])}; INFO {fmt_time(s['info_ns'])}; "
+             f"{fmt_size(s['slice'])} registered on its own (pinned) "
+             f"{fmt_time(s['alone_ns'])}.")
+        md.p()
+        if q is not None:
+            self.target(
+                "registration", k,
+                f"a {fmt_size(s['slice'])} slice of a registered buffer: "
+                "register ≤ 2x the INFO ioctl",
+                f"{fmt_num(q)}x ({fmt_size(s['pool'])} buffer, "
+                f"{s['slices']} slices)", q <= 2)
 
     def reg_plot(self, k):
         panels = []

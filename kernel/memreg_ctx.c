@@ -194,6 +194,7 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	INIT_LIST_HEAD(&ctx->files);
 	INIT_LIST_HEAD(&ctx->kept);
 	xa_init(&ctx->regions);
+	ctx->shared = RB_ROOT_CACHED;
 	ctx->tgid = get_pid(tgid);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
@@ -252,6 +253,7 @@ void memreg_ctx_put(struct memreg_ctx *ctx)
 	memreg_event_proc_gone(ctx);
 
 	WARN_ON_ONCE(!xa_empty(&ctx->regions));
+	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->shared.rb_root));
 	WARN_ON_ONCE(!list_empty(&ctx->files));
 	xa_destroy(&ctx->regions);
 	/* frees it after SRCU and RCU grace periods: free_notifier above */
@@ -406,6 +408,20 @@ void memreg_ctx_note_peak(struct memreg_ctx *ctx)
 {
 	int t;
 
+	/*
+	 * Mostly no peak moves (a slice of a pool adds no byte): see that
+	 * without the lock.  A count read while another registration
+	 * changes it is one the locked update could have read as well; that
+	 * registration notes its own peak.
+	 */
+	if (READ_ONCE(ctx->use.regions) <= READ_ONCE(ctx->peak.regions)) {
+		for (t = 0; t < MEMREG_MEM_TYPES; t++)
+			if (READ_ONCE(ctx->use.bytes[t]) >
+			    READ_ONCE(ctx->peak.bytes[t]))
+				break;
+		if (t == MEMREG_MEM_TYPES)
+			return;
+	}
 	spin_lock(&ctx->lock);
 	memreg_peak(&ctx->peak.regions, ctx->use.regions);
 	for (t = 0; t < MEMREG_MEM_TYPES; t++)

@@ -7,7 +7,9 @@
  * of the mm captured when the process opened /dev/memreg, before any page
  * is pinned, and is given back to that same mm, never to current->mm.
  * Pages are pinned with FOLL_LONGTERM in batches of one page of pointers,
- * and every failure unwinds completely.
+ * and every failure unwinds completely.  A registration inside one that
+ * pinned its pages is a child (memreg_share.c): it pins and charges
+ * nothing, and copies go through its parent's pages.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -52,6 +54,12 @@ struct memreg_host_reg {
 	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
 	struct page *inline_pages[MEMREG_HOST_INLINE_PAGES];
 };
+
+/*
+ * One kmalloc-256 object a registration (docs/security.md's row): what a
+ * field added here or in struct memreg_reg would double.
+ */
+static_assert(sizeof(struct memreg_host_reg) <= 256);
 
 static struct memreg_host_reg *to_host_reg(const struct memreg_reg *reg)
 {
@@ -475,6 +483,11 @@ static int memreg_host_attach(struct memreg_reg *reg,
 	long folios;
 	int ret;
 
+	/* the parent's pages, pinned and charged once */
+	if (reg->parent) {
+		reg->pinned_pages = 0;
+		return 0;
+	}
 	if (!access_ok((void __user *)(unsigned long)reg->addr, reg->len))
 		return -EFAULT;
 
@@ -551,6 +564,9 @@ static void memreg_host_release(struct memreg_reg *reg)
 	struct memreg_host_reg *hreg = to_host_reg(reg);
 	struct mm_struct *mm = reg->ctx->mm;
 
+	/* a child's pages are its parent's, which it still references */
+	if (reg->parent)
+		return;
 	if (hreg->runs) {
 		if (hreg->run_pinned_once)
 			memreg_unpin_runs_once(hreg->runs, hreg->nruns, true);
@@ -590,9 +606,14 @@ static struct page *memreg_host_run_page(const struct memreg_host_reg *hreg,
 static struct page *memreg_host_page_at(const struct memreg_reg *reg,
 					u64 addr, unsigned int *off)
 {
-	const struct memreg_host_reg *hreg = to_host_reg(reg);
-	u64 o = addr - (reg->addr & PAGE_MASK);
+	const struct memreg_host_reg *hreg;
+	u64 o;
 
+	/* a child's pages are its parent's, at the same addresses */
+	if (reg->parent)
+		reg = reg->parent;
+	hreg = to_host_reg(reg);
+	o = addr - (reg->addr & PAGE_MASK);
 	*off = offset_in_page(o);
 	if (hreg->runs)
 		return memreg_host_run_page(hreg, o >> PAGE_SHIFT);
@@ -603,6 +624,7 @@ const struct memreg_mem_ops memreg_host_mem_ops = {
 	.name			= "host",
 	.reg_size		= sizeof(struct memreg_host_reg),
 	.limit_type		= MEMREG_MEM_HOST,
+	.shares			= true,
 	.over_limit		= MEMREG_REFUSED_HOST_BYTES,
 	.over_limit_errno	= -EDQUOT,
 	.attach			= memreg_host_attach,

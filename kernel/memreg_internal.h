@@ -32,6 +32,7 @@
 #include <linux/xarray.h>
 #include <linux/ktime.h>
 #include <linux/kref.h>
+#include <linux/rbtree.h>
 #include <linux/mmu_notifier.h>
 #include <linux/cgroup.h>
 #include <linux/memreg.h>
@@ -146,6 +147,11 @@ struct memreg_ctx {
 	atomic64_t xfer_write_bytes;
 
 	struct xarray regions;		/* id -> region of this process */
+	/*
+	 * Registrations whose pages later ones may share: an interval tree
+	 * by page span (memreg_share.c), under lock.
+	 */
+	struct rb_root_cached shared;
 	struct rcu_head rcu;
 };
 
@@ -184,20 +190,33 @@ struct memreg_reg {
 	struct memreg_file *owner;
 	struct list_head file_node;
 	const struct memreg_mem_ops *ops;	/* its type's backend */
-	u32 type;
-	u32 access;
-	u64 addr;
-	u64 len;
-	ktime_t created;
-
-	/* what QUERY and the dump report, set by the backend's attach */
-	unsigned long pinned_pages;	/* distinct folios: a huge page is one */
-	u32 device;			/* the device id; 0 for host memory */
+	/*
+	 * A byte each (with the flags beside them), so that a host
+	 * registration stays a kmalloc-256 object (memreg_host.c).
+	 */
+	u8 type;			/* enum memreg_mem_type */
+	u8 access;			/* MEMREG_ACCESS_* */
+	/* in ctx->shared: later registrations inside it share its pages */
+	bool shared;
 	/*
 	 * The memory's owner took it back (a dma-buf exporter's
 	 * move_notify): no copy may touch it any more.  Set once.
 	 */
 	bool revoked;
+	u32 device;			/* the device id; 0 for host memory */
+	u64 addr;
+	u64 len;
+	ktime_t created;
+	/*
+	 * A child (memreg_share.c): the registration whose pinned pages it
+	 * copies through, referenced (one of its users), never a child
+	 * itself.  It pins and charges no byte: its parent did.  Set before
+	 * attach, for the registration's life.
+	 */
+	struct memreg_reg *parent;
+
+	/* what QUERY and the dump report, set by the backend's attach */
+	unsigned long pinned_pages;	/* distinct folios: a huge page is one */
 
 	/* grants of it to peers (memreg_grant.c), under owner->lock */
 	struct list_head grants;
@@ -218,6 +237,10 @@ struct sk_buff;
  *	or another's: dma-buf bytes are device bytes)
  * @fd_backed: the range is in a file @req->fd names, not in the caller's
  *	address space
+ * @shares: a registration inside a live one of the same process and type
+ *	holds no memory of its own: it is a child (reg->parent is set before
+ *	@attach), and the backend's @attach, @release and @page_at serve it
+ *	from the parent's pages (memreg_share.c)
  * @over_limit: the refusal when the type's byte limit is reached
  * @over_limit_errno: and its errno (the UAPI's, per type)
  * @attach: take hold of [reg->addr, +reg->len) of the calling process
@@ -253,6 +276,7 @@ struct memreg_mem_ops {
 	size_t reg_size;
 	u32 limit_type;
 	bool fd_backed;
+	bool shares;
 	enum memreg_refusal over_limit;
 	int over_limit_errno;
 	int (*attach)(struct memreg_reg *reg,
@@ -455,6 +479,11 @@ void memreg_import_release_file(struct memreg_file *mf);
 struct memreg_reg *memreg_import_get_reg(struct memreg_file *mf, u64 handle,
 					 struct memreg_grant_obj **grant);
 void memreg_grant_put(struct memreg_grant_obj *grant);
+
+/* memreg_share.c: children that share their parent's pinned pages */
+void memreg_share_find_parent(struct memreg_reg *reg);
+void memreg_share_add(struct memreg_reg *reg);
+void memreg_share_del(struct memreg_reg *reg);
 
 /* memreg_xfer.c */
 int memreg_xfer(struct memreg_file *mf, struct memreg_transfer *req);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memreg_kunit - KUnit tests of memreg's internal logic: range and limit
- * arithmetic at and around every edge, handles, and the resumable walk
- * that the netlink dumps and MEMREG_IOC_QUERY use.
+ * arithmetic at and around every edge, handles, the resumable walk
+ * that the netlink dumps and MEMREG_IOC_QUERY use, and the index of the
+ * registrations whose pages later ones share.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -138,6 +139,26 @@ static void memreg_test_limits_bytes(struct kunit *test)
 						MEMREG_MEM_DEVICE, 2 << 20,
 						  &why), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_DEV_BYTES);
+}
+
+/* a registration that shares pages: counted, and no byte limit applies */
+static void memreg_test_limits_no_bytes(struct kunit *test)
+{
+	struct memreg_usage use = { .regions = 3,
+				    .bytes[MEMREG_MEM_HOST] = 2 << 20 };
+	enum memreg_refusal why = 0;
+
+	/* over the byte limit already (an administrator lowered it) */
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 0, &why), 0);
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 1, &why),
+			-EDQUOT);
+	use.regions = 4;
+	KUNIT_EXPECT_EQ(test, memreg_test_check(&use, &memreg_test_lim,
+						MEMREG_MEM_HOST, 0, &why),
+			-EMFILE);
+	KUNIT_EXPECT_EQ(test, why, MEMREG_REFUSED_REGIONS);
 }
 
 /* dma-buf bytes are charged to the device limit, with device bytes */
@@ -384,12 +405,118 @@ static void memreg_test_walk_no_room(struct kunit *test)
 	xa_destroy(&xa);
 }
 
+/* A type whose registrations share pages, and one whose do not. */
+static const struct memreg_mem_ops memreg_test_sharing = { .shares = true };
+static const struct memreg_mem_ops memreg_test_apart = { .shares = false };
+
+/* A registration of @ctx, as the register path has it before charging. */
+static struct memreg_reg *memreg_test_reg(struct kunit *test,
+					  struct memreg_ctx *ctx,
+					  const struct memreg_mem_ops *ops,
+					  u64 addr, u64 len)
+{
+	struct memreg_reg *reg = kunit_kzalloc(test, sizeof(*reg), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, reg);
+	refcount_set(&reg->users, 1);
+	reg->ctx = ctx;
+	reg->ops = ops;
+	reg->addr = addr;
+	reg->len = len;
+	return reg;
+}
+
+/* The parent a registration of [@addr, +@len) would get; its ref back. */
+static struct memreg_reg *memreg_test_parent(struct kunit *test,
+					     struct memreg_ctx *ctx,
+					     const struct memreg_mem_ops *ops,
+					     u64 addr, u64 len)
+{
+	struct memreg_reg *reg = memreg_test_reg(test, ctx, ops, addr, len);
+	struct memreg_reg *parent;
+
+	memreg_share_find_parent(reg);
+	parent = reg->parent;
+	if (parent) {
+		KUNIT_EXPECT_EQ(test, refcount_read(&parent->users), 2);
+		refcount_dec(&parent->users);
+	}
+	return parent;
+}
+
+/*
+ * Parents by page span: the first pinning registration that holds every
+ * page, overlapping ones included; none across two, none of another
+ * type, none once unregistered; children are not parents.
+ */
+static void memreg_test_share_index(struct kunit *test)
+{
+	struct memreg_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct memreg_reg *a, *b, *child;
+	const u64 base = 0x7f0000000000ULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	spin_lock_init(&ctx->lock);
+	ctx->shared = RB_ROOT_CACHED;
+	/* a: 16 pages from base; b: 16 pages from page 8, over a's end */
+	a = memreg_test_reg(test, ctx, &memreg_test_sharing, base,
+			    16 * PAGE_SIZE);
+	b = memreg_test_reg(test, ctx, &memreg_test_sharing,
+			    base + 8 * PAGE_SIZE + 100, 16 * PAGE_SIZE - 100);
+	memreg_share_add(a);
+	memreg_share_add(b);
+
+	KUNIT_EXPECT_PTR_EQ(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 1, PAGE_SIZE), a);
+	/* in both: the one that starts first */
+	KUNIT_EXPECT_PTR_EQ(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 9 * PAGE_SIZE, PAGE_SIZE), a);
+	/* past a: b */
+	KUNIT_EXPECT_PTR_EQ(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 16 * PAGE_SIZE, 8 * PAGE_SIZE), b);
+	/* last pages of both, and one past b */
+	KUNIT_EXPECT_PTR_EQ(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 23 * PAGE_SIZE, PAGE_SIZE), b);
+	KUNIT_EXPECT_NULL(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 23 * PAGE_SIZE, PAGE_SIZE + 1));
+	/* from before a, and across a and b */
+	KUNIT_EXPECT_NULL(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base - 1, 2));
+	KUNIT_EXPECT_NULL(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base, 24 * PAGE_SIZE));
+	/* another type shares nothing */
+	KUNIT_EXPECT_NULL(test, memreg_test_parent(test, ctx,
+		&memreg_test_apart, base, PAGE_SIZE));
+
+	/* a child is not indexed: its slice finds the pinning one */
+	child = memreg_test_reg(test, ctx, &memreg_test_sharing,
+				base + 2 * PAGE_SIZE, 4 * PAGE_SIZE);
+	memreg_share_find_parent(child);
+	KUNIT_EXPECT_PTR_EQ(test, child->parent, a);
+	memreg_share_add(child);
+	KUNIT_EXPECT_FALSE(test, child->shared);
+	refcount_dec(&a->users);
+	KUNIT_EXPECT_PTR_EQ(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 3 * PAGE_SIZE, PAGE_SIZE), a);
+
+	/* a unregistered: b alone holds page 9, nothing holds page 1 */
+	memreg_share_del(a);
+	KUNIT_EXPECT_FALSE(test, a->shared);
+	KUNIT_EXPECT_PTR_EQ(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 9 * PAGE_SIZE, PAGE_SIZE), b);
+	KUNIT_EXPECT_NULL(test, memreg_test_parent(test, ctx,
+		&memreg_test_sharing, base + 1, PAGE_SIZE));
+	memreg_share_del(b);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&ctx->shared.rb_root));
+}
+
 static struct kunit_case memreg_test_cases[] = {
 	KUNIT_CASE(memreg_test_range_rejects_malformed),
 	KUNIT_CASE(memreg_test_range_counts_pages),
 	KUNIT_CASE(memreg_test_range_inside),
 	KUNIT_CASE(memreg_test_limits_count),
 	KUNIT_CASE(memreg_test_limits_bytes),
+	KUNIT_CASE(memreg_test_limits_no_bytes),
 	KUNIT_CASE(memreg_test_limits_overflow),
 	KUNIT_CASE(memreg_test_limits_shared),
 	KUNIT_CASE(memreg_test_token_eq),
@@ -400,6 +527,7 @@ static struct kunit_case memreg_test_cases[] = {
 	KUNIT_CASE(memreg_test_handle_lookup),
 	KUNIT_CASE(memreg_test_walk_resumes),
 	KUNIT_CASE(memreg_test_walk_no_room),
+	KUNIT_CASE(memreg_test_share_index),
 	{}
 };
 

@@ -53,7 +53,10 @@ MEMREG_EXPORT_FOR_KUNIT(memreg_range_inside);
  * May a process with usage @use and limits @lim register @len more bytes of
  * @type?  @types says which limit each type counts against (the module's
  * memreg_mem_types).  Each reason of refusal has its own errno (see the
- * UAPI header).
+ * UAPI header).  A registration of no bytes (one that shares the pages of
+ * another, memreg_share.c) is one registration more and nothing else: no
+ * byte limit refuses it, even one an administrator set below the bytes
+ * held already.
  */
 int memreg_check_limits(const struct memreg_usage *use,
 			const struct memreg_limits *lim,
@@ -68,6 +71,8 @@ int memreg_check_limits(const struct memreg_usage *use,
 		*why = MEMREG_REFUSED_REGIONS;
 		return -EMFILE;
 	}
+	if (!len)
+		return 0;
 	/*
 	 * Each limit has its own refusal and errno, and counts the bytes of
 	 * every type charged against it (dma-buf bytes are device bytes).

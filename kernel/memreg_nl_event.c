@@ -50,7 +50,9 @@ void memreg_event_region(const struct memreg_reg *reg, u8 cmd)
 	err = memreg_nl_put_proc(skb, reg->ctx, MEMREG_NL_PID_GLOBAL) ||
 	      nla_put_u32(skb, MEMREG_A_ID, reg->id) ||
 	      nla_put_u32(skb, MEMREG_A_TYPE, reg->type) ||
-	      memreg_nl_put_u64(skb, MEMREG_A_LEN, reg->len);
+	      memreg_nl_put_u64(skb, MEMREG_A_LEN, reg->len) ||
+	      (reg->parent &&
+	       nla_put_u32(skb, MEMREG_A_PARENT, reg->parent->id));
 	memreg_nl_event_send(skb, hdr, err);
 }
 

@@ -29,6 +29,9 @@ static int memreg_nl_region_fill(struct memreg_nl_dump *d, void *entry)
 		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 	if (reg->ops->fill_nl && reg->ops->fill_nl(skb, reg))
 		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
+	/* a child: the registration whose pinned pages it shares */
+	if (reg->parent && nla_put_u32(skb, MEMREG_A_PARENT, reg->parent->id))
+		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);
 	if (nla_put_u32(skb, MEMREG_A_GRANTS, atomic_read(&reg->nr_grants)) ||
 	    nla_put_u32(skb, MEMREG_A_IMPORTS, atomic_read(&reg->nr_imports)))
 		return memreg_nl_dump_end(d, hdr, -EMSGSIZE);

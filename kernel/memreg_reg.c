@@ -16,6 +16,9 @@
 #include <linux/uaccess.h>
 #include "memreg_internal.h"
 
+/* a registration keeps its type and access bits in a byte each */
+static_assert(MEMREG_MEM_TYPES <= U8_MAX + 1 && MEMREG_ACCESS_ALL <= U8_MAX);
+
 DEFINE_XARRAY_ALLOC1(memreg_regs);
 static u32 memreg_next_id;
 
@@ -26,23 +29,41 @@ const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES] = {
 	[MEMREG_MEM_DMABUF]	= &memreg_dmabuf_mem_ops,
 };
 
+/*
+ * A registration's age is shown in ms, so the tick's clock is precise
+ * enough, and it costs no clocksource read on the register path (an
+ * HPET read under emulation takes longer than the rest of a slice's
+ * registration).
+ */
 u64 memreg_reg_age_ms(const struct memreg_reg *reg)
 {
-	return ktime_ms_delta(ktime_get(), reg->created);
+	return ktime_ms_delta(ktime_get_coarse(), reg->created);
 }
 
-/* The last user is gone: give the pages back and uncharge. */
+/* Bytes charged for @reg: a child's are its parent's (memreg_share.c). */
+static u64 memreg_reg_charged(const struct memreg_reg *reg)
+{
+	return reg->parent ? 0 : reg->len;
+}
+
+/*
+ * The last user is gone: give the pages back and uncharge; a child lets
+ * go of its parent, which may be the parent's last user.
+ */
 static void memreg_reg_free(struct memreg_reg *reg)
 {
 	struct memreg_ctx *ctx = reg->ctx;
+	struct memreg_reg *parent = reg->parent;
 
 	reg->ops->release(reg);
-	memreg_cg_uncharge(reg->cg, reg->type, reg->len);
-	memreg_ctx_uncharge(ctx, reg->type, reg->len);
+	memreg_cg_uncharge(reg->cg, reg->type, memreg_reg_charged(reg));
+	memreg_ctx_uncharge(ctx, reg->type, memreg_reg_charged(reg));
 	atomic64_dec(&memreg_stats.regions);
-	atomic64_sub(reg->len, &memreg_stats.bytes[reg->type]);
+	atomic64_sub(memreg_reg_charged(reg), &memreg_stats.bytes[reg->type]);
 	memreg_ctx_put(ctx);
 	kfree_rcu(reg, rcu);
+	if (parent)
+		memreg_reg_put(parent);
 }
 
 void memreg_reg_put(struct memreg_reg *reg)
@@ -57,6 +78,8 @@ void memreg_reg_put(struct memreg_reg *reg)
  */
 static void memreg_reg_destroy(struct memreg_reg *reg)
 {
+	/* no new child shares its pages; the children it has keep them */
+	memreg_share_del(reg);
 	/* unregistered: e.g. its device allocation may be freed from now on */
 	if (reg->ops->unlink)
 		reg->ops->unlink(reg);
@@ -120,13 +143,21 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	refcount_set(&reg->users, 1);
 	INIT_LIST_HEAD(&reg->grants);
 
-	err = memreg_ctx_charge(ctx, reg->type, reg->len);
+	/*
+	 * Inside a registration of ours that pinned its pages: a child,
+	 * one registration more and no byte (memreg_share.c).
+	 */
+	memreg_share_find_parent(reg);
+
+	err = memreg_ctx_charge(ctx, reg->type, memreg_reg_charged(reg));
 	if (err)
 		goto free_reg;
 	/* and the caller's cgroup, whose node and ancestors may refuse */
-	err = memreg_cg_charge(ctx, reg->type, reg->len, &reg->cg);
-	if (err)
-		goto uncharge_ctx;
+	if (!reg->parent) {
+		err = memreg_cg_charge(ctx, reg->type, reg->len, &reg->cg);
+		if (err)
+			goto uncharge_ctx;
+	}
 
 	err = ops->attach(reg, req, first, npages);
 	if (err)
@@ -138,7 +169,7 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	if (err < 0)
 		goto unpin;
 	reg->handle = memreg_handle_make(reg->id, get_random_u32());
-	reg->created = ktime_get();
+	reg->created = ktime_get_coarse();
 
 	err = xa_insert(&ctx->regions, reg->id, reg, GFP_KERNEL);
 	if (err)
@@ -147,8 +178,10 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	refcount_inc(&ctx->ref);
 	memreg_ctx_note_peak(ctx);
 	atomic64_inc(&memreg_stats.regions);
-	atomic64_add(reg->len, &memreg_stats.bytes[reg->type]);
+	atomic64_add(memreg_reg_charged(reg), &memreg_stats.bytes[reg->type]);
 	req->handle = reg->handle;
+	/* complete: later registrations inside it may share its pages */
+	memreg_share_add(reg);
 
 	/*
 	 * Publish under the file's lock: another thread may already have the
@@ -169,10 +202,12 @@ unpin:
 		ops->unlink(reg);
 	ops->release(reg);
 uncharge:
-	memreg_cg_uncharge(reg->cg, reg->type, reg->len);
+	memreg_cg_uncharge(reg->cg, reg->type, memreg_reg_charged(reg));
 uncharge_ctx:
-	memreg_ctx_uncharge(ctx, reg->type, reg->len);
+	memreg_ctx_uncharge(ctx, reg->type, memreg_reg_charged(reg));
 free_reg:
+	if (reg->parent)
+		memreg_reg_put(reg->parent);
 	kfree(reg);
 	return err;
 }

@@ -88,6 +88,7 @@ static struct nla_policy memreg_policy[MEMREG_A_MAX + 1] = {
 	[MEMREG_A_ROOM_LIMIT]		= { .type = NLA_U64 },
 	[MEMREG_A_ROOM_USED]		= { .type = NLA_U64 },
 	[MEMREG_A_INCARNATION]		= { .type = NLA_U64 },
+	[MEMREG_A_PARENT]		= { .type = NLA_U32 },
 };
 
 /*

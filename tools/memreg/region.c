@@ -98,11 +98,22 @@ void region_fields(struct out *o, struct nlattr **tb, bool proc_fallback)
 		out_absent(o, "device");
 	out_attr_hex(o, "addr", tb[MEMREG_A_ADDR]);
 	out_attr_size(o, "len", tb[MEMREG_A_LEN]);
-	out_attr_u64(o, "pinned_pages", tb[MEMREG_A_PINNED_PAGES]);
+	/*
+	 * a registration that shares another's pages pinned none: the table
+	 * says whose ("of ID"), JSON has "parent"
+	 */
+	if (tb[MEMREG_A_PARENT] && !o->json_mode) {
+		snprintf(buf, sizeof(buf), "of %u",
+			 nla_get_u32(tb[MEMREG_A_PARENT]));
+		out_text(o, buf);
+	} else {
+		out_attr_u64(o, "pinned_pages", tb[MEMREG_A_PINNED_PAGES]);
+	}
 	/* live grants to peers, and the peers' imports of them */
 	out_attr_u32(o, "grants", tb[MEMREG_A_GRANTS]);
 	out_attr_u32(o, "imports", tb[MEMREG_A_IMPORTS]);
 	out_attr_age(o, "age_ms", tb[MEMREG_A_AGE_MS]);
+	out_attr_json_u32(o, "parent", tb[MEMREG_A_PARENT]);
 	region_access(o, tb[MEMREG_A_ACCESS]);
 	region_dmabuf(o, tb);
 }

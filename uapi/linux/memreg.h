@@ -763,13 +763,16 @@ struct memreg_headroom {
  * CGROUP_DIR is the cgroup's directory in the sender's file system (a
  * cgroup2 mount); CGROUP is a cgroup's path in the reader's cgroup
  * namespace (events: from the root of the hierarchy).
+ * A host registration inside one of the same process that pinned its
+ * pages shares them (it pins and charges no byte): the region dump and
+ * REG_ADDED carry PARENT, that registration's ID, and PINNED_PAGES 0.
  * Transfers: the region dump carries GRANTS (live grants of the
  * registration) and IMPORTS (live imports of them by peers); the process
  * dump carries IMPORTS (remote handles the process holds), XFER_DESCS,
  * XFER_READ_BYTES and XFER_WRITE_BYTES (what its TRANSFERs moved).
  * Events (multicast group "events", open to every user, so they never
  * carry ADDR or HANDLE): REG_ADDED, REG_REMOVED (PID, COMM, UID, ID, TYPE,
- * LEN), LIMIT_REFUSED (PID, COMM, UID, REASON, TYPE, LEN; with reason
+ * LEN; PARENT for a child), LIMIT_REFUSED (PID, COMM, UID, REASON, TYPE, LEN; with reason
  * CGROUP also CGROUP_ID and CGROUP, the node whose limit refused),
  * PROC_GONE (PID, COMM, UID).
  */
@@ -871,6 +874,7 @@ enum memreg_attr {
 	MEMREG_A_ROOM_LIMIT,		/* u64 */
 	MEMREG_A_ROOM_USED,		/* u64 */
 	MEMREG_A_INCARNATION,		/* u64: a process's context (INFO's) */
+	MEMREG_A_PARENT,		/* u32: id whose pages a region shares */
 
 	__MEMREG_A_MAX,
 	MEMREG_A_MAX = __MEMREG_A_MAX - 1

@@ -174,6 +174,25 @@ struct nl_msg *fake_region_hidden(void)
 	return msg;
 }
 
+struct nl_msg *fake_region_child(void)
+{
+	struct nl_msg *msg = fake_msg(MEMREG_CMD_REGION_GET);
+
+	PUT(nla_put_u32(msg, MEMREG_A_PID, 1234));
+	PUT(nla_put_string(msg, MEMREG_A_COMM, "trainer"));
+	PUT(nla_put_u32(msg, MEMREG_A_ID, 0xbef0));
+	PUT(nla_put_u32(msg, MEMREG_A_TYPE, MEMREG_MEM_HOST));
+	put_pad(msg);
+	PUT(nla_put_u64(msg, MEMREG_A_LEN, 200 << 10));
+	PUT(nla_put_u64(msg, MEMREG_A_PINNED_PAGES, 0));
+	PUT(nla_put_u64(msg, MEMREG_A_AGE_MS, 1000));
+	PUT(nla_put_u32(msg, MEMREG_A_ACCESS, MEMREG_ACCESS_REMOTE_READ));
+	PUT(nla_put_u32(msg, MEMREG_A_GRANTS, 0));
+	PUT(nla_put_u32(msg, MEMREG_A_IMPORTS, 0));
+	PUT(nla_put_u32(msg, MEMREG_A_PARENT, 0xbeef));
+	return msg;
+}
+
 struct nl_msg *fake_event(uint8_t cmd)
 {
 	struct nl_msg *msg = fake_msg(cmd);

@@ -16,6 +16,7 @@ struct nl_msg *fake_proc_full(void);		/* pid 1234, every attribute */
 struct nl_msg *fake_proc_sparse(void);		/* pid 4242: no COMM, peaks, ... */
 struct nl_msg *fake_region_full(void);		/* pid 1234, host region */
 struct nl_msg *fake_region_hidden(void);	/* another uid's: no ADDR/HANDLE */
+struct nl_msg *fake_region_child(void);	/* shares 0xbeef's pages */
 struct nl_msg *fake_event(uint8_t cmd);		/* any MEMREG_CMD_EVENT_* */
 struct nl_msg *fake_heap(void);			/* pid 1234, heap 3 */
 struct nl_msg *fake_heap_none(void);		/* pid 1234, outside every heap */

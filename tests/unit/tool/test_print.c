@@ -131,6 +131,33 @@ static void test_region_json(void **state)
 	capture_close(&p.c);
 }
 
+/* a registration that shares another's pages says whose */
+static void test_region_child(void **state)
+{
+	struct printer p;
+
+	(void)state;
+	printer_open(&p, TEXT);
+	region_table_begin(&p.o);
+	assert_int_equal(feed(&p, region_print_row, fake_region_child()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+"PID     COMM            ID       HANDLE             TYPE   DEV  ADDR               LEN       PINNED   GRANTS IMPORTS AGE\n"
+"1234    trainer         48880    -                  host   -    -                  200.0KiB  of 48879 0      0       1.0s\n");
+	capture_close(&p.c);
+
+	printer_open(&p, JSON);
+	region_table_begin(&p.o);
+	assert_int_equal(feed(&p, region_print_row, fake_region_child()), 0);
+	out_table_end(&p.o);
+	assert_string_equal(capture_text(&p.c),
+		"[{\"pid\":1234,\"comm\":\"trainer\",\"id\":48880,"
+		"\"type\":\"host\",\"len\":204800,\"pinned_pages\":0,"
+		"\"grants\":0,\"imports\":0,\"age_ms\":1000,\"parent\":48879,"
+		"\"access\":[\"remote_read\"]}]\n");
+	capture_close(&p.c);
+}
+
 static void test_region_pretty(void **state)
 {
 	struct printer p;
@@ -724,6 +751,7 @@ const struct CMUnitTest print_tests[] = {
 	cmocka_unit_test_setup(test_proc_json, use_fake_proc),
 	cmocka_unit_test_setup(test_region_table, use_fake_proc),
 	cmocka_unit_test_setup(test_region_json, use_fake_proc),
+	cmocka_unit_test_setup(test_region_child, use_fake_proc),
 	cmocka_unit_test_setup(test_region_pretty, use_fake_proc),
 	cmocka_unit_test_setup(test_empty_listing, use_fake_proc),
 	cmocka_unit_test_setup(test_stats_block, use_fake_proc),

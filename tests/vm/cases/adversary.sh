@@ -95,7 +95,8 @@ if is_root; then
 fi
 stop_hold "$hold_pid"
 
-# 5. RLIMIT_MEMLOCK through many files, overlapping ranges and fork().
+# 5. RLIMIT_MEMLOCK through many files and fork(); a range registered
+# again shares its pages and takes nothing more.
 (ulimit -l 8192 && exec $as_user itest_adversary memlock 8 8M) >/tmp/adv.out 2>&1
 rc=$?
 grep -E '^(not )?ok' /tmp/adv.out

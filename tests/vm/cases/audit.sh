@@ -72,6 +72,7 @@ row() {
 
 row dmabuf-reg
 row host-reg
+row host-child
 row dev-reg
 row grant-import
 row mstx

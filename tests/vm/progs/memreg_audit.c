@@ -14,7 +14,7 @@
  *
  *   memreg_audit ROW [ARGS]       one row; TAP lines, figures as comments
  *
- * Rows: dmabuf-reg, host-reg, ipc-names MAX, ipc-names-hold MAX (holds
+ * Rows: dmabuf-reg, host-reg, host-child, ipc-names MAX, ipc-names-hold MAX (holds
  * them 3 s: the case runs three at once against the user's limit),
  * ipc-allow, ipc-guess RATE, ipc-oracle (as root), dev-outlive PER_MB
  * USER_MB (with those limits set), dev-hold and hog MB (the OOM case in
@@ -1037,6 +1037,63 @@ static void row_host_reg(void)
 	munmap(p, 1024 * 4096L);
 }
 
+/*
+ * HOST registrations of one page each inside one registered 4 MiB buffer,
+ * to the process's limit: children, which share its pages.  Each is its
+ * struct and two table slots, no page array and no pin: VmPin stays.
+ */
+static void row_host_child(void)
+{
+	const char *row = "host-child";
+	const long len = 1024 * 4096L;
+	long long vmpin;
+	struct spend a, b;
+	uint64_t pool;
+	char *p;
+	long n = 0;
+	int fd = open_or_die(), err = 0;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED) {
+		NOT_OK("%s: no memory", row);
+		return;
+	}
+	err = memtest_register(fd, p, len, MEMREG_MEM_HOST, &pool);
+	if (err) {
+		NOT_OK("%s: the buffer: %s", row, strerror(-err));
+		goto out;
+	}
+	vmpin = memtest_vmpin_kb();
+	measure(&a);
+	while (!err && n < 1023) {
+		err = memtest_register(fd, p + n * 4096, 4096,
+				       MEMREG_MEM_HOST, NULL);
+		if (!err)
+			n++;
+	}
+	measure(&b);
+	if (err == -EMFILE)
+		OK("%s: %ld registrations, then %s", row, n, strerror(-err));
+	else
+		NOT_OK("%s: %ld registrations, then %s", row, n,
+		       strerror(-err));
+	if (memtest_vmpin_kb() == vmpin)
+		OK("%s: VmPin stays %lld kB", row, vmpin);
+	else
+		NOT_OK("%s: VmPin %lld kB, was %lld kB", row,
+		       memtest_vmpin_kb(), vmpin);
+	if (n) {
+		struct cost c = per_unit(row, &a, &b, n);
+
+		within(row, "MemFree", c.mem, 1 * KiB);
+		within(row, "VmallocUsed", c.vmalloc, 0);
+	}
+out:
+	close(fd);
+	munmap(p, len);
+}
+
 /* ---- per-cgroup records ---- */
 
 /* The module's per-cgroup records (memreg -j stats .cgroups), or -1. */
@@ -1276,12 +1333,14 @@ int main(int argc, char **argv)
 		row_mstx();
 	else if (!strcmp(row, "host-reg"))
 		row_host_reg();
+	else if (!strcmp(row, "host-child"))
+		row_host_child();
 	else if (!strcmp(row, "cg-records"))
 		row_cg_records(argc > 2 ? argv[2] : NULL,
 			       argc > 3 ? atol(argv[3]) : 0);
 	else {
 		fprintf(stderr,
-			"usage: memreg_audit dmabuf-reg | host-reg | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB | dev-reg | grant-import | mstx | cg-records DIR MAX\n");
+			"usage: memreg_audit dmabuf-reg | host-reg | host-child | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB | dev-reg | grant-import | mstx | cg-records DIR MAX\n");
 		return 2;
 	}
 	return failed ? 1 : 0;
