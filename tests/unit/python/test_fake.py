@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The packages on the fake module of tests/unit/fake (MEMREG_FAKE_LIB:
-the libraries and the fake in one library, the extensions linked with
-it): two hixl engines, and an llm_datadist prompt and decoder, in one
-process, moving bytes that are checked."""
+a libmemreg.so.1 with the fake in it, which the shipped libraries and
+extensions load first; MEMREG_ACL_LIB: the shipped libascendcl.so): two
+hixl engines, and an llm_datadist prompt and decoder, in one process,
+moving bytes that are checked."""
 
 import ctypes
 import os
@@ -23,7 +24,7 @@ from npu_mem import Acl, HostBuffer, pattern  # noqa: E402
 
 import tap  # noqa: E402
 
-ACL = Acl(os.environ["MEMREG_FAKE_LIB"])
+ACL = Acl(os.environ["MEMREG_ACL_LIB"])
 S = ld.LLMStatusCode
 
 
