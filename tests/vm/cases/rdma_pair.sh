@@ -234,7 +234,10 @@ adxl() {
 		peer_run k -l "$me:29221" -k host -s $size -S 52 -c "$peer:29220" \
 			-a notify -P 51 -L -t 10000 -C 120000
 		loop_end k
-		if contains "$err" '^error \(FAILED\|TIMEOUT\)' &&
+		# FAILED or TIMEOUT from the link, or (the control
+		# connection seen closed first) NOT_CONNECTED, saying so
+		if { contains "$err" '^error \(FAILED\|TIMEOUT\)' ||
+		     contains "$err" '^error NOT_CONNECTED.*exited'; } &&
 		   [ -n "$took" ] && [ "$took" -le 15000 ]; then
 			ok "VM b: the server was killed mid-transfer: ${err#error } after $took ms (timeout 10000 ms)"
 		else

@@ -588,7 +588,9 @@ static int memlock(char **argv)
  * type, length) and a payload.  Encoded here by hand, not with the
  * library's codecs, so that the test reads the wire as a stranger would.
  */
-#define ADV_MAGIC		0x41445832U	/* "ADX2": the wire version 2 */
+#define ADV_MAGIC		0x41445833U	/* "ADX3": the wire version 3 */
+/* a hello's identity: instance id[16], incarnation, start time, epoch */
+#define ADV_IDENT_LEN		(16 + 3 * 8)
 #define ADV_HELLO		1
 #define ADV_HELLO_REPLY		2
 #define ADV_NOTIFY		3
@@ -635,11 +637,11 @@ static void put_frame(struct adv_buf *b, uint32_t type, const struct adv_buf *p)
 static void put_hello(struct adv_buf *out, const char *target)
 {
 	struct adv_buf h = { .n = 0 };
-	uint8_t id[16] = { 0 };
+	uint8_t id[ADV_IDENT_LEN] = { 0 };
 
 	put32(&h, 0);			/* status */
 	put32(&h, (uint32_t)getpid());
-	put_bytes(&h, id, sizeof(id));	/* instance id */
+	put_bytes(&h, id, sizeof(id));	/* identity: none we own */
 	put_str(&h, "evil");
 	put_str(&h, target);
 	put32(&h, 0);			/* no registrations */
@@ -870,18 +872,20 @@ static int handoff_child(int fd, const char *target)
 		close(u);
 		type = read_frame(fd, 5000, &in);
 	}
-	if (type != ADV_HELLO_REPLY || in.n < 24)
+	if (type != ADV_HELLO_REPLY || in.n < 8 + ADV_IDENT_LEN)
 		return 5;
-	/* status, pid, id[16], name, target, n, n * {addr,len,type,acc,tok} */
-	nlen = get32(in.b + 24);
-	n_regs = 28 + nlen + 4 <= in.n ?
-		 get32(in.b + 28 + nlen + get32(in.b + 28 + nlen) + 4) : 0;
+	/* status, pid, identity, name, target, n, n * {addr,len,type,acc,tok} */
+	nlen = get32(in.b + 8 + ADV_IDENT_LEN);
+	n_regs = 12 + ADV_IDENT_LEN + nlen + 4 <= in.n ?
+		 get32(in.b + 12 + ADV_IDENT_LEN + nlen +
+		       get32(in.b + 12 + ADV_IDENT_LEN + nlen) + 4) : 0;
 	printf("# hello answered: status %u, %u registrations\n", get32(in.b),
 	       n_regs);
 	if (get32(in.b) == 0 && n_regs) {
 		struct memreg_remote r;
 		struct memreg_ctx *ctx;
-		size_t off = 28 + nlen + 4 + get32(in.b + 28 + nlen) + 4;
+		size_t off = 12 + ADV_IDENT_LEN + nlen + 4 +
+			     get32(in.b + 12 + ADV_IDENT_LEN + nlen) + 4;
 
 		/* What a token is worth: root's memory, importable. */
 		if (!memreg_open(&ctx) &&
