@@ -1,7 +1,7 @@
 #!/bin/sh
 # not in the suite: a leg of its own (scripts/check, or the script named below)
 # memreg_fuzz against /dev/memreg and the netlink family for
-# MEMREG_FUZZ_SECONDS (default 120, make check's run): as root and, at the same time, as uid
+# MEMREG_FUZZ_SECONDS (default 45, make check's run): as root and, at the same time, as uid
 # 1000 (runas) when run as root, so that the unprivileged paths
 # (RLIMIT_MEMLOCK, no CAP_NET_ADMIN, another uid's listing) race the
 # privileged ones.  Then nothing may be left: no registration, no device
@@ -14,7 +14,7 @@
 # MEMREG_FUZZ_ARGS adds options (--procs, --threads).
 . "$(dirname "$0")/tap.sh"
 
-secs=${MEMREG_FUZZ_SECONDS:-120}
+secs=${MEMREG_FUZZ_SECONDS:-45}
 seed_arg=
 [ -n "${MEMREG_FUZZ_SEED:-}" ] && seed_arg="--seed $MEMREG_FUZZ_SEED"
 stat_of() { memreg -j stats | jq -r ".$1"; }
