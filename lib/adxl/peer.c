@@ -216,8 +216,6 @@ adxl_status_t adxl__peer_gone(struct adxl_peer *p, const char *what,
 		if (st != ADXL_PEER_RESTARTED)
 			st = seen;
 	}
-	if (st == ADXL_PEER_NONE)	/* another thread is asking right now */
-		st = ADXL_PEER_LOST;
 	if (st == ADXL_PEER_RESTARTED)
 		adxl__err("%s %s: refused: the peer restarted (the engine now at that name is another process or another Initialize than pid %u's): nothing learnt before the restart reaches it; Disconnect, Connect again and take its addresses anew",
 			  what, p->name, p->pid);

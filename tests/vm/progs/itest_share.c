@@ -102,19 +102,6 @@ static uint64_t query_pinned(uint64_t handle)
 	return 0;
 }
 
-/* The biggest pool RLIMIT_MEMLOCK lets this process pin, up to @want. */
-static uint64_t pool_len(uint64_t want)
-{
-	struct rlimit rl;
-	uint64_t room;
-
-	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) ||
-	    rl.rlim_cur == RLIM_INFINITY)
-		return want;
-	room = (rl.rlim_cur & ~(MiB - 1)) - MiB;
-	return room < want ? room : want;
-}
-
 /*
  * An import of our own grant of @handle: the remote side of a transfer
  * through that registration.
@@ -186,7 +173,7 @@ static unsigned int slices_room(unsigned int others)
  */
 static void run_slices(enum memtest_kind kind, uint64_t want)
 {
-	uint64_t len = pool_len(want), pool, *slices, *offs;
+	uint64_t len = memtest_pin_room(want), pool, *slices, *offs;
 	long long vmpin, acquired;
 	struct memreg_info before, after;
 	unsigned int n, i;
@@ -294,7 +281,7 @@ static void test_slices_hugetlb(void **state)
 static void test_across_two(void **state)
 {
 	/* 8 MiB, or what pins half as much again within RLIMIT_MEMLOCK */
-	uint64_t len = (pool_len(16 * MiB) / 2) & ~(MiB - 1), a, b, c;
+	uint64_t len = (memtest_pin_room(16 * MiB) / 2) & ~(MiB - 1), a, b, c;
 	char *p = memtest_map(MEMTEST_ANON, len);
 
 	(void)state;

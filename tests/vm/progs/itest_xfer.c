@@ -44,22 +44,6 @@ struct owner {
 
 static long long pins_at_start;
 
-/*
- * The biggest registration the tests make: @want, or what RLIMIT_MEMLOCK
- * lets an unprivileged process pin (less a MiB for the small ones).
- */
-static uint64_t big_len(uint64_t want)
-{
-	struct rlimit rl;
-	uint64_t room;
-
-	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) ||
-	    rl.rlim_cur == RLIM_INFINITY)
-		return want;
-	room = (rl.rlim_cur & ~(MiB - 1)) - MiB;
-	return room < want ? room : want;
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -423,7 +407,7 @@ static void test_host_small(void **state)
 static void test_host_large(void **state)
 {
 	(void)state;
-	check_read_write(big_len(16 * MiB), 0);
+	check_read_write(memtest_pin_room(16 * MiB), 0);
 }
 
 static void test_device(void **state)
@@ -677,7 +661,7 @@ static void *pump_main(void *arg)
  */
 static void check_owner_goes_mid_transfer(int kill)
 {
-	const uint64_t len = big_len(32 * MiB);
+	const uint64_t len = memtest_pin_room(32 * MiB);
 	struct memreg_import im;
 	struct owner ow;
 	struct pump p;
@@ -717,7 +701,7 @@ static void test_kill_owner_mid_transfer(void **state)
 /* kill -9 of the copying process: the owner loses nothing. */
 static void test_kill_copier_mid_transfer(void **state)
 {
-	const uint64_t len = big_len(32 * MiB);
+	const uint64_t len = memtest_pin_room(32 * MiB);
 	struct owner ow;
 	int go[2], st;
 	pid_t pid;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "memtest.h"
 
@@ -45,6 +46,19 @@ int memtest_info(int fd, struct memreg_info *info)
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
 	return ioctl(fd, MEMREG_IOC_INFO, info) ? -errno : 0;
+}
+
+uint64_t memtest_pin_room(uint64_t want)
+{
+	const uint64_t mib = 1ULL << 20;
+	struct rlimit rl;
+	uint64_t room;
+
+	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) ||
+	    rl.rlim_cur == RLIM_INFINITY)
+		return want;
+	room = (rl.rlim_cur & ~(mib - 1)) - mib;
+	return room < want ? room : want;
 }
 
 void memtest_fill(char *p, uint64_t len, unsigned int seed)

@@ -26,6 +26,12 @@ int memtest_register(int fd, void *addr, uint64_t len, uint32_t type,
 int memtest_unregister(int fd, uint64_t handle);	/* 0 or -errno */
 int memtest_info(int fd, struct memreg_info *info);	/* 0 or -errno */
 /*
+ * The biggest registration a test makes: @want, or what RLIMIT_MEMLOCK
+ * lets an unprivileged process pin, in whole MiB, less a MiB for the
+ * small ones.
+ */
+uint64_t memtest_pin_room(uint64_t want);
+/*
  * Fill @len bytes with the pattern of @seed (changing in every byte and
  * every page), and check for it: 1 if all of them hold it.
  */
