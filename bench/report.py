@@ -877,6 +877,71 @@ class Report:
                 "'' u 1:5 w linespoints t 'best local copy'\n"))
             md.image(png, f"ADXL bandwidth, {k}")
 
+    def copy_threads(self):
+        """One memreg_transfer on one thread against two (issue 32)."""
+        md = self.md
+        md.p("## Transfers on two threads of the caller")
+        md.p()
+        md.p("GB/s of one `memreg_transfer` (`bench/xfer_bench.c`: WRITE "
+             "into an import of the process's own registration), copied by "
+             "the calling thread alone and by it and one helper thread of "
+             "the process (`memreg_set_copy_threads`), alternating in the "
+             "same boot. CPU: what the process, its helper threads and its "
+             "cgroup (`cpu.stat` usage) spent over the two-thread trials.")
+        md.p()
+        for k in self.kernels:
+            rows_in = self.vm.get(k, {}).get("xfer", [])
+            if not rows_in:
+                md.p(f"### {k}: no copy-thread figures (see `vm-{k}.log`)")
+                md.p()
+                continue
+            md.p(f"### Kernel {k}")
+            md.p()
+            rows, big, small, cpu_ok = [], [], None, True
+            for r in rows_in:
+                one, many = med(r["one_gbs"]), med(r["many_gbs"])
+                q = ratio(many, one)
+                total = r["block"] * r["count"]
+                what = (fmt_size(total) if r["count"] == 1 else
+                        f"{fmt_size(total)} as {fmt_size(r['block'])} descs")
+                cg = r.get("cgroup_cpu_s")
+                rows.append([what, fmt_plain(r["one_gbs"]),
+                             fmt_plain(r["many_gbs"]), fmt_ratio(q),
+                             f"{r['process_cpu_s']:.2f} s",
+                             f"{r['helper_cpu_s']:.2f} s",
+                             "-" if cg is None else f"{cg:.2f} s"])
+                if q is None:
+                    continue
+                if total >= 16 * MIB:
+                    big.append((q, what))
+                if r["count"] == 1 and total == 64 * 1024:
+                    small = q
+                if total >= 16 * MIB:
+                    # the helpers copied, and the caller's cgroup paid
+                    cpu_ok = cpu_ok and r["helper_cpu_s"] > 0 and (
+                        cg is None or cg >= 0.95 * r["process_cpu_s"])
+            md.table(["transfer", "1 thread", "2 threads", "2 / 1",
+                      "process CPU", "helpers' CPU", "cgroup CPU"], rows)
+            if big:
+                worst = min(big)
+                self.target("transfers", k,
+                            "2 copy threads ≥ 1.7x one from 16 MiB",
+                            f"worst {fmt_num(worst[0])}x ({worst[1]})",
+                            worst[0] >= 1.7)
+            if small is not None:
+                self.target("transfers", k,
+                            "2 copy threads at 64 KiB: ≤ 1.05x one "
+                            "thread's time",
+                            f"{fmt_num(1 / small)}x the time", 1 / small
+                            <= 1.05)
+            has_cg = any(r.get("cgroup_cpu_s") is not None for r in rows_in)
+            self.target("transfers", k,
+                        "the helpers' copy time is the caller's "
+                        "(its cgroup's cpu.stat)",
+                        "helpers copied, cgroup ≥ process" if has_cg
+                        else "helpers copied (no cgroup to read)",
+                        cpu_ok and has_cg)
+
     # ---------------------------------------------------- two VMs over UCX
     def pair_section(self):
         md = self.md
@@ -1339,6 +1404,7 @@ class Report:
         self.registration()
         self.netlink()
         self.adxl()
+        self.copy_threads()
         self.pair_section()
         self.rdma_section()
         self.acl()

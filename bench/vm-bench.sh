@@ -40,12 +40,14 @@ step() {
 }
 
 if [ "$quick" = quick ]; then
+	xfer_args="-n 3 -t 0.2"
 	reg_args="-r 3 -M 67108864"
 	nl_args="-n 10000 -r 3"
 	adxl_args="-t 0.2 -n 3"
 	acl_args="-r 3 10"
 	mstx_runs=3 mstx_n=200000
 else
+	xfer_args="-n 5 -t 0.3"
 	reg_args="-r 5 -R 3"
 	nl_args="-n 100000 -r 5"
 	adxl_args="-t 0.45 -n 3"
@@ -84,11 +86,32 @@ run_nl() {
 	return $st
 }
 
+# --- copy threads: one memreg_transfer on one thread and on two, in a
+# cgroup of its own so that its cpu.stat shows whose CPU time the helper
+# threads spent.
+run_xfer() {
+	cg=/sys/fs/cgroup
+	[ -e $cg/cgroup.procs ] || mount -t cgroup2 none $cg 2>/dev/null
+	if mkdir -p $cg/xfer_bench 2>/dev/null; then
+		# shellcheck disable=SC2086
+		sh -c 'echo $$ >'"$cg"'/xfer_bench/cgroup.procs &&
+			exec xfer_bench -J -w 2 '"$xfer_args"
+		st=$?
+		rmdir $cg/xfer_bench 2>/dev/null
+	else
+		# shellcheck disable=SC2086
+		xfer_bench -J -w 2 $xfer_args
+		st=$?
+	fi
+	return $st
+}
+
 # shellcheck disable=SC2086
 step acl acl_bench -J $acl_args
 step mstx bench/mstx-runs.sh vm $mstx_runs $mstx_n
 # shellcheck disable=SC2086
 step adxl /memreg/build/bench/adxl_bench -J $adxl_args
+step xfer run_xfer
 step netlink run_nl
 step reg-hugetlb run_reg_hugetlb
 # shellcheck disable=SC2086

@@ -104,6 +104,17 @@ int memreg_unimport(struct memreg_ctx *ctx, uint64_t remote_handle);
  *	them on success; on failure the index of the one that failed)
  * @bytes: if not NULL, receives the bytes copied
  *
+ * A batch of MEMREG_COPY_SPLIT_MIN bytes or more is copied by up to
+ * memreg_copy_threads() threads at once: the caller's and helper threads
+ * of this process that libmemreg starts on the first such batch and ends
+ * in memreg_close() (their CPU time is the process's and its cgroup's).
+ * Such a batch is split only if no descriptor writes bytes another
+ * descriptor reads or writes (as the descriptors name them: local
+ * addresses, and addresses in each import); its descriptors are then
+ * copied in no fixed order, and when one fails, others after it may have
+ * been copied too (@bytes counts them).  Smaller batches, and batches
+ * that overlap, are copied by the calling thread in order.
+ *
  * Return: 0, or the error of the first descriptor that failed (see the
  * header comment); -MEMREG_E_INTR only for a
  * fatal signal.
@@ -111,6 +122,31 @@ int memreg_unimport(struct memreg_ctx *ctx, uint64_t remote_handle);
 int memreg_transfer(struct memreg_ctx *ctx,
 		    const struct memreg_xfer_desc *descs, size_t count,
 		    size_t *done, uint64_t *bytes);
+
+/* A batch this large may be copied by several threads. */
+#define MEMREG_COPY_SPLIT_MIN	(2ull << 20)
+/* Threads one transfer is copied by, at most. */
+#define MEMREG_COPY_THREADS_MAX	16
+
+/**
+ * memreg_set_copy_threads - how many threads copy one large transfer
+ * @ctx: the context
+ * @threads: 1 (the calling thread alone) to MEMREG_COPY_THREADS_MAX; 0 for
+ *	the default: the environment's MEMREG_COPY_THREADS, else the CPUs
+ *	the process may run on, up to 4
+ *
+ * Takes effect at the next memreg_transfer().  Helper threads already
+ * started stay until memreg_close(); asking for more starts them anew.
+ *
+ * Return: 0, or -MEMREG_E_INVAL for more than MEMREG_COPY_THREADS_MAX.
+ */
+int memreg_set_copy_threads(struct memreg_ctx *ctx, unsigned int threads);
+
+/**
+ * memreg_copy_threads - the threads one large transfer is copied by
+ * Return: 1 to MEMREG_COPY_THREADS_MAX, or 0 for a NULL @ctx.
+ */
+unsigned int memreg_copy_threads(struct memreg_ctx *ctx);
 
 #ifdef __cplusplus
 }

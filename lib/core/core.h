@@ -7,16 +7,23 @@
 #ifndef MEMREG_CORE_H
 #define MEMREG_CORE_H
 
+#include <pthread.h>
 #include <memreg/memreg.h>
 
+struct memreg_copy_pool;
+
 /*
- * Everything here is written once, by memreg_open(), before the pointer is
+ * fd and info are written once, by memreg_open(), before the pointer is
  * handed out; that is what makes the context safe to share between
- * threads without a lock.
+ * threads.  copy_threads is an atomic, and the copy pool is made and used
+ * under pool_lock (copy_threads.c).
  */
 struct memreg_ctx {
 	int fd;
 	struct memreg_lib_info info;	/* INFO at open; usage goes stale */
+	_Atomic unsigned int copy_threads;	/* 1: the caller alone */
+	pthread_mutex_t pool_lock;
+	struct memreg_copy_pool *pool;	/* helpers, from the first split */
 };
 
 /* ioctl(2), or the test's fake kernel in a MEMREG_TESTING build. */
@@ -39,5 +46,19 @@ int memreg__refuse(int err, int errnum);
 
 /* MEMREG_IOC_INFO into the library's struct. */
 int memreg__query_info(int fd, struct memreg_lib_info *info);
+
+/* copy_threads.c: MEMREG_COPY_THREADS, or the CPUs we may use (up to 4). */
+unsigned int memreg__copy_threads_default(void);
+
+/*
+ * A transfer on several threads: 1 if it does not split (the caller then
+ * copies alone), else memreg_transfer()'s result with *done and *bytes.
+ */
+int memreg__transfer_split(struct memreg_ctx *ctx,
+			   const struct memreg_xfer_desc *descs, size_t count,
+			   size_t *done, uint64_t *bytes);
+
+/* Stops the helpers (in the process that started them). */
+void memreg__copy_pool_close(struct memreg_ctx *ctx);
 
 #endif /* MEMREG_CORE_H */

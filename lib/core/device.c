@@ -70,6 +70,8 @@ int memreg_open(struct memreg_ctx **out)
 		ret = memreg__fail(MEMREG_OP_OPEN);
 		goto err_free;
 	}
+	pthread_mutex_init(&ctx->pool_lock, NULL);
+	ctx->copy_threads = memreg__copy_threads_default();
 
 	/*
 	 * INFO first: it proves the node is memreg (anything else answers
@@ -90,6 +92,7 @@ int memreg_open(struct memreg_ctx **out)
 err_close:
 	/* The caller gets the errno of the failure, not of the cleanup. */
 	saved = errno;
+	pthread_mutex_destroy(&ctx->pool_lock);
 	close(ctx->fd);
 	errno = saved;
 err_free:
@@ -110,6 +113,7 @@ void memreg_close(struct memreg_ctx *ctx)
 	 * the module; nothing to undo here first.  close() is not retried on
 	 * EINTR: Linux has released the descriptor either way.
 	 */
+	memreg__copy_pool_close(ctx);
 	close(ctx->fd);
 	free(ctx);
 	errno = saved;

@@ -102,6 +102,12 @@ int memreg_transfer(struct memreg_ctx *ctx,
 	if (!ctx || !descs || !count)
 		return memreg__refuse(MEMREG_E_INVAL, EINVAL);
 
+	/* a large batch is copied by several threads, if it may be */
+	ret = memreg__transfer_split(ctx, descs, count, &off, &moved);
+	if (ret != 1)
+		goto out;
+	ret = 0;
+
 	/*
 	 * The kernel takes at most MEMREG_XFER_MAX_DESCS per call; callers
 	 * should not have to know, so larger arrays go in several calls.
@@ -125,6 +131,7 @@ int memreg_transfer(struct memreg_ctx *ctx,
 		off += n;
 		moved += t.bytes;
 	}
+out:
 	if (done)
 		*done = off;
 	if (bytes)

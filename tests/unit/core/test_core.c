@@ -19,6 +19,7 @@ int main(int argc, char **argv)
 		run_query_tests,
 		run_thread_tests,
 		run_dmabuf_tests,
+		run_copy_thread_tests,
 	};
 	unsigned int tests = 0, failed = 0;
 	size_t i;

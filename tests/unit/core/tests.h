@@ -24,6 +24,7 @@ void run_ioctl_tests(struct group_result *res);
 void run_query_tests(struct group_result *res);
 void run_thread_tests(struct group_result *res);
 void run_dmabuf_tests(struct group_result *res);
+void run_copy_thread_tests(struct group_result *res);
 
 #define RUN_GROUP(name, tests, setup, teardown, res)			\
 	do {								\

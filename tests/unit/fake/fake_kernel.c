@@ -642,6 +642,11 @@ static int do_transfer(struct memreg_transfer *t)
 			fake.fail_errno[FAKE_TRANSFER] = 0;
 			return err;
 		}
+		if (fake.xfer.fail_remote &&
+		    d[i].remote_handle == fake.xfer.fail_remote) {
+			t->done = i;
+			return fake.xfer.fail_errno;
+		}
 		if (d[i].op == MEMREG_XFER_READ)
 			memcpy((void *)(uintptr_t)d[i].local_addr,
 			       (void *)(uintptr_t)d[i].remote_addr, d[i].len);

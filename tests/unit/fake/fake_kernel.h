@@ -118,6 +118,9 @@ struct fake_kernel {
 		void (*seen)(const struct memreg_xfer_desc *d, uint32_t n,
 			     void *arg);
 		void *arg;
+		/* a descriptor naming this import fails with @fail_errno */
+		uint64_t fail_remote;
+		int fail_errno;
 	} xfer;
 
 	/*
