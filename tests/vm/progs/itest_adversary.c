@@ -1013,11 +1013,13 @@ static int adxl_crowd(char **argv)
 
 		t = adv_now_ms();
 		/*
-		 * 4 s: a hello the crowd pushes out fails at once (its link
-		 * is closed); one that is only slow is not a failure, and the
-		 * debug kernel under TCG took 1.4 s with 600 idle links
+		 * 10 s: a hello the crowd pushes out fails at once (its link
+		 * is closed); one that is only slow is not a failure.  The
+		 * debug kernel under TCG took 1.4 s with 600 idle links, and
+		 * 6.12 beside three other VMs on two cores up to 4.3 s (three
+		 * hellos in a row past the 4 s this had, none refused).
 		 */
-		st = adxl_connect(c, name, 4000);
+		st = adxl_connect(c, name, 10000);
 		t = adv_now_ms() - t;
 		if (t > worst)
 			worst = t;
