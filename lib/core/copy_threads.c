@@ -60,6 +60,7 @@ struct copy_job {
 	int fd;
 	const struct memreg_xfer_desc *descs;
 	size_t nspans;
+	unsigned int helpers;	/* at most this many helpers join */
 	struct span span[SPANS_MAX];
 	struct span_result res[SPANS_MAX];
 	atomic_size_t next;	/* the next span to take */
@@ -208,7 +209,8 @@ static void *helper_main(void *arg)
 			break;
 		seen = p->gen;
 		j = p->job;
-		if (!j)
+		/* a pool started for more threads than this job may use */
+		if (!j || p->inside >= j->helpers)
 			continue;
 		p->inside++;
 		pthread_mutex_unlock(&p->lock);
@@ -290,6 +292,7 @@ static struct memreg_copy_pool *pool_get(struct memreg_ctx *ctx,
 		 * A child of fork() has the memory of the parent's pool but
 		 * none of its threads: forget it (it cannot be freed safely:
 		 * its mutex may have been held by a thread that is not here).
+		 * The module refuses the child the parent's context anyway.
 		 */
 		p = ctx->pool = NULL;
 	}
@@ -471,6 +474,7 @@ int memreg__transfer_split(struct memreg_ctx *ctx,
 	j->fd = ctx->fd;
 	j->descs = descs;
 	j->nspans = nspans;
+	j->helpers = threads - 1;
 	cut_spans(j, total, span);
 
 	pthread_mutex_lock(&p->lock);

@@ -168,6 +168,34 @@ static void test_copy_small_or_one_thread_whole(void **state)
 }
 
 /*
+ * Fewer threads after more: the helpers started for four stay, but no
+ * more than one of them joins a transfer set to two threads.
+ */
+static void test_copy_fewer_threads_after_more(void **state)
+{
+	unsigned char *src = malloc(8 * MIB), *dst = malloc(8 * MIB);
+	struct memreg_xfer_desc d;
+	unsigned int round;
+
+	assert_non_null(src);
+	assert_non_null(dst);
+	fill(src, 8 * MIB, 5);
+	d = write_desc(src, dst, 8 * MIB);
+	assert_int_equal(memreg_set_copy_threads(*state, 4), 0);
+	assert_int_equal(memreg_transfer(*state, &d, 1, NULL, NULL), 0);
+	assert_int_equal(memreg_set_copy_threads(*state, 2), 0);
+	for (round = 0; round < 20; round++) {
+		memset(&seen, 0, sizeof(seen));
+		memset(dst, 0, 8 * MIB);
+		assert_int_equal(memreg_transfer(*state, &d, 1, NULL, NULL), 0);
+		assert_memory_equal(dst, src, 8 * MIB);
+		assert_in_range(seen_threads(), 1, 2);
+	}
+	free(src);
+	free(dst);
+}
+
+/*
  * Two descriptors writing overlapping bytes: one call, in order, so the
  * second one's bytes are what is left where they overlap.
  */
@@ -274,6 +302,8 @@ void run_copy_thread_tests(struct group_result *res)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_copy_small_or_one_thread_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_copy_fewer_threads_after_more, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_overlap_keeps_order,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_first_failure_reported,
