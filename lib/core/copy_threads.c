@@ -344,9 +344,27 @@ static int extent_cmp(const void *a, const void *b)
 static bool batch_overlaps(const struct memreg_xfer_desc *descs, size_t count)
 {
 	uint64_t end_any = 0, end_written = 0, space = 0;
+	uint64_t local_end = 0, remote_end = 0;
 	struct extent *e;
 	bool overlap = false;
 	size_t i;
+
+	/*
+	 * The common batch walks both sides upwards, each descriptor after
+	 * the one before: then nothing overlaps, and no sort is needed.
+	 */
+	for (i = 0; i < count; i++) {
+		if (descs[i].local_addr < local_end ||
+		    descs[i].remote_addr < remote_end)
+			break;
+		local_end = descs[i].local_addr + descs[i].len;
+		remote_end = descs[i].remote_addr + descs[i].len;
+	}
+	if (i == count)
+		return false;
+	/* a sort of a batch this large would cost more than a thread gains */
+	if (count > MEMREG_XFER_MAX_DESCS)
+		return true;
 
 	e = malloc(2 * count * sizeof(*e));
 	if (!e)
