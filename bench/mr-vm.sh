@@ -1,0 +1,22 @@
+#!/bin/sh
+# In the VM (bench/run-mr, or a step of bench/vm-bench.sh): an rxe device
+# on the NIC, the per-process limit of memreg raised, then mr_bench ARGS.
+# busybox sh.
+dev=rxe0
+if ! rdma link show $dev >/dev/null 2>&1; then
+	modprobe rdma_rxe 2>/dev/null
+	rdma link add $dev type rxe netdev "${MEMREG_VM_NET_IF:-eth0}" || exit 1
+fi
+n=0
+until ibv_devinfo -d $dev 2>/dev/null | grep -q 'state:.*PORT_ACTIVE'; do
+	n=$((n + 1))
+	[ $n -gt 100 ] && { echo "mr-vm: $dev port never active"; exit 1; }
+	sleep 0.1
+done
+echo "mr-vm: $(uname -r), $(ibv_devinfo -v -d $dev | grep -E 'max_mr:|max_mr_size')"
+memreg limits set regions 4096 || exit 1
+# shellcheck disable=SC2068 # options are words on purpose
+mr_bench -d $dev "$@"
+st=$?
+memreg limits set regions 256
+exit $st
