@@ -19,7 +19,7 @@
  *   memreg	`TOOL -j region`, output to /dev/null
  *   rdma_raw	the same dump (RDMA_NLDEV_CMD_RES_MR_GET) read by a
  *		minimal reader in this process: recvmsg into the buffer
- *		size the tool uses (libmnl's 8 KiB), rows counted, nothing
+ *		size the tool uses (libmnl's: 4 KiB), rows counted, nothing
  *		printed.  Its system time is the kernel's cost of the dump.
  *   memreg_raw	REGION_GET read the same way, with the tool's 64 KiB
  *		buffer (the kernel then builds 32 KiB datagrams); with -C
@@ -68,8 +68,14 @@
 #define RDMA_OUT	"/tmp/mr_bench.rdma.json"
 #define MEMREG_OUT	"/tmp/mr_bench.memreg.json"
 
-/* what each tool's recvmsg buffer is: libmnl's, and the memreg tool's */
-#define RDMA_RECVBUF	8192
+/*
+ * What each tool's recvmsg buffer is, which sizes the kernel's dump
+ * pieces: rdma's is libmnl's MNL_SOCKET_BUFFER_SIZE, the page size up to
+ * 8 KiB in libmnl 1.0.4 (Debian 12: 4 KiB pieces); the memreg tool's is
+ * 64 KiB (32 KiB pieces, the kernel's most).
+ */
+#define RDMA_RECVBUF	(sysconf(_SC_PAGESIZE) < 8192 ? \
+			 (size_t)sysconf(_SC_PAGESIZE) : 8192)
 #define MEMREG_RECVBUF	(64 << 10)
 
 static bool json;
