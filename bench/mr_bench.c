@@ -5,7 +5,7 @@
  * the kernel's own, RDMA's restrack and nldev).
  *
  *   mr_bench [-J] [-n ROWS] [-p PROCS] [-r RUNS] [-d DEV] [-t TOOL]
- *	      [-R RDMA] [-C]
+ *	      [-R RDMA]
  *
  * The program opens the rxe (or any verbs) device DEV (default: the
  * first) and registers ROWS memory regions of 4 KiB (default 100000,
@@ -22,9 +22,7 @@
  *		size the tool uses (libmnl's: 4 KiB), rows counted, nothing
  *		printed.  Its system time is the kernel's cost of the dump.
  *   memreg_raw	REGION_GET read the same way, with the tool's 64 KiB
- *		buffer (the kernel then builds 32 KiB datagrams); with -C
- *		also memreg_compact, the same dump with the compact-row
- *		request flag if the module has it
+ *		buffer (the kernel then builds 32 KiB datagrams)
  *
  * and, before anything is registered, each tool with nothing to list
  * (its fixed cost).  The user and system CPU time of the tools come
@@ -85,7 +83,6 @@ static unsigned int procs = 32, runs = 5;
 static unsigned long total = 100000;
 static const char *tool = "memreg", *rdma = "rdma", *devname;
 static pid_t holders[MAX_PROCS];
-static bool compact;
 
 static double now_ns(void)
 {
@@ -357,8 +354,7 @@ static long memreg_row(const struct nlmsghdr *m, void *arg)
 	return m->nlmsg_type == memreg_family;
 }
 
-static long memreg_dump(struct raw *r, bool compact_rows,
-			unsigned long *bytes)
+static long memreg_dump(struct raw *r, unsigned long *bytes)
 {
 	union {
 		struct nlmsghdr h;
@@ -386,16 +382,6 @@ static long memreg_dump(struct raw *r, bool compact_rows,
 	u.h.nlmsg_type = memreg_family;
 	g->cmd = MEMREG_CMD_REGION_GET;
 	g->version = MEMREG_GENL_VERSION;
-#ifdef MEMREG_A_DUMP_FLAGS
-	if (compact_rows) {
-		uint32_t f = MEMREG_DUMP_COMPACT;
-
-		put_attr(&u.h, MEMREG_A_DUMP_FLAGS, &f, sizeof(f));
-	}
-#else
-	if (compact_rows)
-		return -1;
-#endif
 	return raw_exchange(r, &u.h, memreg_row, NULL, bytes);
 }
 
@@ -538,7 +524,7 @@ static void tool_run(struct sample *s, char *const argv[])
 	s->n++;
 }
 
-enum raw_kind { RAW_RDMA, RAW_MEMREG, RAW_MEMREG_COMPACT };
+enum raw_kind { RAW_RDMA, RAW_MEMREG };
 
 static void raw_run(struct sample *s, struct raw *r, enum raw_kind kind)
 {
@@ -553,7 +539,7 @@ static void raw_run(struct sample *s, struct raw *r, enum raw_kind kind)
 	getrusage(RUSAGE_SELF, &a);
 	t0 = now_ns();
 	rows = kind == RAW_RDMA ? rdma_dump(r, &bytes) :
-	       memreg_dump(r, kind == RAW_MEMREG_COMPACT, &bytes);
+	       memreg_dump(r, &bytes);
 	s->wall[k] = now_ns() - t0;
 	getrusage(RUSAGE_SELF, &b);
 	if (rows < 0) {
@@ -655,7 +641,6 @@ int main(int argc, char **argv)
 	struct sample s_memreg = { .name = "memreg" };
 	struct sample s_rdma_raw = { .name = "rdma_raw" };
 	struct sample s_memreg_raw = { .name = "memreg_raw" };
-	struct sample s_compact = { .name = "memreg_compact" };
 	struct raw r_rdma, r_memreg;
 	unsigned long max_mr;
 	unsigned int k;
@@ -663,7 +648,7 @@ int main(int argc, char **argv)
 	struct bj j;
 	int opt, ret = 1;
 
-	while ((opt = getopt(argc, argv, "Jn:p:r:d:t:R:C")) != -1) {
+	while ((opt = getopt(argc, argv, "Jn:p:r:d:t:R:")) != -1) {
 		switch (opt) {
 		case 'J':
 			json = true;
@@ -685,9 +670,6 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			rdma = optarg;
-			break;
-		case 'C':
-			compact = true;
 			break;
 		default:
 			goto usage;
@@ -767,8 +749,6 @@ int main(int argc, char **argv)
 		tool_run(&s_memreg, memreg_argv);
 		raw_run(&s_rdma_raw, &r_rdma, RAW_RDMA);
 		raw_run(&s_memreg_raw, &r_memreg, RAW_MEMREG);
-		if (compact)
-			raw_run(&s_compact, &r_memreg, RAW_MEMREG_COMPACT);
 		/* progress, for a run that takes minutes */
 		fprintf(stderr, "mr_bench: round %u: rdma %.0f ms, memreg %.0f ms\n",
 			k + 1, s_rdma.n > k ? s_rdma.wall[k] / 1e6 : 0,
@@ -782,7 +762,6 @@ int main(int argc, char **argv)
 	report(&s_memreg, &s_memreg0);
 	report(&s_rdma_raw, NULL);
 	report(&s_memreg_raw, NULL);
-	report(&s_compact, NULL);
 	if (s_rdma.n && s_memreg.n)
 		printf("# memreg / rdma per row: %.2fx (tool), %.2fx (raw dump)\n",
 		       (median(s_memreg.wall, s_memreg.n) -
@@ -803,7 +782,7 @@ out:
 	unlink(MEMREG_OUT);
 	return ret;
 usage:
-	fprintf(stderr, "usage: %s [-J] [-n ROWS] [-p PROCS] [-r RUNS] [-d DEV] [-t TOOL] [-R RDMA] [-C]\n",
+	fprintf(stderr, "usage: %s [-J] [-n ROWS] [-p PROCS] [-r RUNS] [-d DEV] [-t TOOL] [-R RDMA]\n",
 		argv[0]);
 	return 2;
 }

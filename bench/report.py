@@ -839,8 +839,7 @@ class Report:
         rows, per = [], {}
         for name, empty in (("rdma", "rdma_empty"),
                             ("memreg", "memreg_empty"),
-                            ("rdma_raw", None), ("memreg_raw", None),
-                            ("memreg_compact", None)):
+                            ("rdma_raw", None), ("memreg_raw", None)):
             r = c.get(name)
             if not r or not r["rows"]:
                 continue
