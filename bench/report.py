@@ -806,6 +806,66 @@ class Report:
                 f"plot {cols}\n"), size="760,440")
             md.image(png, "netlink listing")
 
+    # ------------------------------------- listing against rdma (issue 32)
+    def listing_vs_rdma(self):
+        """mr_bench's "mr" lines: memreg -j region against rdma -j res
+        show mr over as many rxe MRs, in one boot (bench/mr_bench.c)."""
+        ks = [k for k in self.kernels if self.vm.get(k, {}).get("mr")]
+        if not ks:
+            return
+        md = self.md
+        md.p("## Listing against `rdma -j res show mr` (issue 32)")
+        md.p()
+        md.p("The same number of rxe MRs and memreg registrations (one "
+             "4 KiB page each) in one boot (`bench/mr_bench.c`). Per row: "
+             "(wall − the tool's empty listing) / rows; user time is the "
+             "tool's, system time the kernel's (dump, netlink, and for "
+             "rdma its /proc reads). `_raw`: the dump read by a minimal "
+             "reader, no printing (its system time is the dump's).")
+        md.p()
+        for k in ks:
+            # one set of cases per mr_bench run (MR_ROWS: several sizes)
+            sets = []
+            for r in self.vm[k]["mr"]:
+                if r["case"] == "rdma_empty" or not sets:
+                    sets.append({})
+                sets[-1][r["case"]] = r
+            for c in sets:
+                self.listing_vs_rdma_set(k, c)
+
+    def listing_vs_rdma_set(self, k, c):
+        """One mr_bench run's cases: the table, and the target."""
+        md = self.md
+        rows, per = [], {}
+        for name, empty in (("rdma", "rdma_empty"),
+                            ("memreg", "memreg_empty"),
+                            ("rdma_raw", None), ("memreg_raw", None)):
+            r = c.get(name)
+            if not r or not r["rows"]:
+                continue
+            e = c.get(empty) if empty else None
+            n = r["rows"]
+            f = [(med(r[x]) - (med(e[x]) if e else 0)) / n / 1e3
+                 for x in ("wall_ns", "user_ns", "sys_ns")]
+            per[name] = f[0]
+            rows.append([f"`{name}`", n, fmt_time(r["wall_ns"])]
+                        + [fmt_num(v) for v in f])
+        md.p(f"### Kernel {k}, {c.get('memreg', {}).get('rows', 0)} rows")
+        md.p()
+        md.table(["case", "rows", "wall", "µs/row", "user µs/row",
+                  "sys µs/row"], rows)
+        if "rdma" in per and "memreg" in per:
+            r = per["memreg"] / per["rdma"]
+            n = c["memreg"]["rows"]
+            self.target(
+                "netlink", k, "`memreg -j region` ≤ 1.0x `rdma -j res "
+                "show mr` per row, 100,000 rows",
+                f"{fmt_ratio(r)} ({fmt_num(per['memreg'])} against "
+                f"{fmt_num(per['rdma'])} µs a row, {n} rows)",
+                r <= 1.0 if n >= 100000 else None,
+                "" if n >= 100000 else "fewer rows")
+        md.p()
+
     # ---------------------------------------------------------- transfers
     def adxl(self):
         md = self.md
@@ -1403,6 +1463,7 @@ class Report:
         head_len = len(self.md.lines)
         self.registration()
         self.netlink()
+        self.listing_vs_rdma()
         self.adxl()
         self.copy_threads()
         self.pair_section()

@@ -117,6 +117,25 @@ step reg-hugetlb run_reg_hugetlb
 # shellcheck disable=SC2086
 step reg-anon-thp reg_bench -J $reg_args -b anon,thp
 
+# --- listing against rdma (issue 32): memreg -j region against rdma -j res
+# show mr over as many rxe MRs (bench/mr_bench.c).  Only in a VM that has
+# them: tests/vm/run --kmod crc32_generic --kmod rdma_rxe --add /usr/bin/rdma
+# --add /usr/bin/ibv_devinfo --add /usr/lib/x86_64-linux-gnu/libibverbs
+# --add /etc/libibverbs.d --add bench/mr-vm.sh (rxe goes on lo without a NIC).
+run_mr() {
+	if [ ! -d /sys/module/rdma_rxe ] || ! command -v rdma >/dev/null ||
+	   ! command -v mr_bench >/dev/null || [ ! -f bench/mr-vm.sh ]; then
+		say "mr: no rdma_rxe, rdma, mr_bench or bench/mr-vm.sh here: skipped"
+		return 0
+	fi
+	if [ "$quick" = quick ]; then
+		sh bench/mr-vm.sh -J -n 10000 -r 3
+	else
+		sh bench/mr-vm.sh -J -n 100000 -r 3
+	fi
+}
+step mr run_mr
+
 if [ -n "$failed" ]; then
 	say "failed:$failed"
 	exit 1
