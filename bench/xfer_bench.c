@@ -4,6 +4,7 @@
  * copied by several threads of the caller (memreg_set_copy_threads).
  *
  *   xfer_bench [-w THREADS] [-n TRIALS] [-t SECONDS_PER_POINT] [-r] [-J]
+ *              [-o BLOCK:COUNT]
  *
  * This process registers a source and a destination buffer, grants the
  * destination and imports it back (a process may import its own
@@ -20,7 +21,8 @@
  * process's rusage, the helper threads' own (from /proc/self/task) and
  * the cgroup's cpu.stat usage over the THREADS trials, which all include
  * the helpers' copies if they are charged to the caller.  It asserts
- * nothing; -J adds one "BENCH {...}" line per row (bench_json.h).
+ * nothing; -J adds one "BENCH {...}" line per row (bench_json.h).  -o
+ * runs one row only, COUNT descriptors of BLOCK bytes (for a profiler).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -48,6 +50,7 @@ static struct memreg_xfer_desc *descs;
 static unsigned int threads = 2, trials = 5;
 static double secs_per_point = 0.3;
 static int json, op = MEMREG_XFER_WRITE;
+static size_t only_block, only_count;
 
 static double now(void)
 {
@@ -235,8 +238,18 @@ int main(int argc, char **argv)
 	size_t size;
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "w:n:t:rJ")) != -1) {
+	while ((opt = getopt(argc, argv, "w:n:t:rJo:")) != -1) {
 		switch (opt) {
+		case 'o':
+			if (sscanf(optarg, "%zu:%zu", &only_block,
+				   &only_count) != 2 || !only_block ||
+			    !only_count ||
+			    only_block * only_count > MAX_SIZE ||
+			    only_count > BATCH_TOTAL / 4096) {
+				fprintf(stderr, "xfer_bench: -o BLOCK:COUNT, at most 64 MiB and 4096 descriptors\n");
+				return 2;
+			}
+			break;
 		case 'r':
 			op = MEMREG_XFER_READ;
 			break;
@@ -254,7 +267,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-				"usage: xfer_bench [-w THREADS] [-n TRIALS] [-t SECONDS] [-r] [-J]\n");
+				"usage: xfer_bench [-w THREADS] [-n TRIALS] [-t SECONDS] [-r] [-J] [-o BLOCK:COUNT]\n");
 			return 2;
 		}
 	}
@@ -298,6 +311,11 @@ int main(int argc, char **argv)
 	       "1 thread", "threads", "ratio");
 	printf("# threads = %u; targets: >= 1.7x from 16 MiB, >= 0.95x (time <= 1.05x) at 64 KiB\n",
 	       threads);
+	if (only_block) {
+		row("only", only_block, only_count);
+		memreg_close(ctx);
+		return 0;
+	}
 	for (size = 64 << 10; size <= MAX_SIZE; size *= 4)
 		row("single", size, 1);
 	row("batch", 4096, BATCH_TOTAL / 4096);
