@@ -399,6 +399,8 @@ adxl_status_t adxl_initialize(adxl_engine_t *e, const char *local_engine,
 	if (!e->name)
 		goto err_close;
 
+	/* on this thread, before ours start (plugged.c: preload) */
+	adxl__transports_preload(e);
 	if (e->addr.port > 0) {
 		st = adxl__server_start(e);
 		if (st) {

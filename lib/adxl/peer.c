@@ -395,21 +395,32 @@ adxl_status_t adxl__connect_locked(struct adxl_engine *e, const char *name,
 	    addr.port <= 0)
 		return ADXL_PARAM_INVALID;
 
-	pthread_mutex_lock(&e->lock);
-	p = find_locked(e, name);
-	pthread_mutex_unlock(&e->lock);
-	/* a peer that died since, though no call has noticed it yet */
-	if (p && !adxl__peer_dead(p) && adxl__sock_dead(p->fd))
-		adxl__peer_lost(p);
-	if (p && !adxl__peer_dead(p) &&
-	    !__atomic_load_n(&p->link_down, __ATOMIC_RELAXED) &&
-	    !(p->via && p->via->broken && p->via->broken(p->via, e, p)))
-		return ADXL_ALREADY_CONNECTED;
+	/*
+	 * Looked at under a reference of our own: Disconnect does not take
+	 * conn_lock, and one on another thread may drop the table's
+	 * reference, and free the entry, while we look.
+	 */
+	p = adxl__peer_get(e, name);
 	if (p) {
+		bool alive;
+
+		/* a peer that died since, though no call has noticed it yet */
+		if (!adxl__peer_dead(p) && adxl__sock_dead(p->fd))
+			adxl__peer_lost(p);
+		alive = !adxl__peer_dead(p) &&
+			!__atomic_load_n(&p->link_down, __ATOMIC_RELAXED) &&
+			!(p->via && p->via->broken &&
+			  p->via->broken(p->via, e, p));
+		adxl__peer_put(e, p);
+		if (alive)
+			return ADXL_ALREADY_CONNECTED;
 		/*
 		 * Gone, its link broke, or its transport found it broken
 		 * (an endpoint a transfer timed out on, which the next one
-		 * would renew): this Connect replaces it.
+		 * would renew): this Connect replaces it, if a Disconnect
+		 * has not taken it out of the table meanwhile.  Only a
+		 * Connect adds to the table, and we hold conn_lock: what
+		 * is found under the name now is that entry or nothing.
 		 */
 		p = unlink_peer(e, name);
 		if (p)

@@ -151,6 +151,34 @@ out:
 	return st;
 }
 
+/*
+ * Initialize, on the caller's thread before the listener thread starts:
+ * the plugin file of a transport that says load_at_init is loaded now
+ * (only loaded: its context still opens on first use).  Loading UCX's
+ * runs libucm's constructor, which patches libc's brk, mmap and their
+ * kin and then tests the patches by moving the program break itself,
+ * sbrk(+page) then sbrk(-page), with nothing to stop other threads.
+ * glibc's malloc moves the break of the main thread's heap under its own
+ * arena lock and takes it for its own: when its sbrk falls between those
+ * two, the second takes a page off the end of the heap malloc just grew,
+ * and a later malloc of the main thread segfaults there.  On first use
+ * that load ran on the listener thread, for a peer's link hello, while
+ * the application's main thread registered and connected: the rebooted
+ * engine of pair-6.12's power loss died in malloc so.  On the caller's
+ * thread it races only with the application's other threads.  A load
+ * that fails is said when the transport is used.
+ */
+void adxl__plugged_preload(const struct adxl_transport_ops *t,
+			   struct adxl_engine *e)
+{
+	char err[512];
+
+	(void)e;
+	if (t->plugged->load_at_init)
+		adxl__plugin_load(t->plugged->env, t->plugged->file,
+				  t->plugged->dir, t->name, err, sizeof(err));
+}
+
 /* Finalize: after the peers, links (endpoints) and registrations. */
 void adxl__plugged_stop(const struct adxl_transport_ops *t,
 			struct adxl_engine *e)

@@ -28,6 +28,12 @@ struct adxl_plugged {
 	 * announced without a key, and transfers to it are refused.
 	 */
 	bool reg_fatal;
+	/*
+	 * Its plugin file is loaded by Initialize, on the caller's thread,
+	 * instead of on first use: loading it is not safe while another
+	 * thread of the process may be in malloc (plugged.c says why).
+	 */
+	bool load_at_init;
 };
 
 /* The transport's state in the engine (adxl__tstate). */
@@ -89,6 +95,7 @@ adxl_status_t adxl__plugged_dial(const struct adxl_transport_ops *t,
 	.init = adxl__plugged_init,				\
 	.fini = adxl__plugged_fini,				\
 	.stop = adxl__plugged_stop,				\
+	.preload = adxl__plugged_preload,			\
 	.expose = adxl__plugged_expose,				\
 	.hide = adxl__plugged_hide,				\
 	.connect = adxl__plugged_connect,			\
@@ -107,6 +114,8 @@ void adxl__plugged_fini(const struct adxl_transport_ops *t,
 			struct adxl_engine *e);
 void adxl__plugged_stop(const struct adxl_transport_ops *t,
 			struct adxl_engine *e);
+void adxl__plugged_preload(const struct adxl_transport_ops *t,
+			   struct adxl_engine *e);
 int adxl__plugged_expose(const struct adxl_transport_ops *t,
 			 struct adxl_engine *e, struct adxl_reg *r);
 void adxl__plugged_hide(const struct adxl_transport_ops *t,

@@ -2,10 +2,11 @@
 /*
  * The one interface between libmemreg's ADXL engine and a transport that
  * lives in a plugin (LIBDIR/memreg/adxl-<name>.so), dlopen()ed the first
- * time an engine needs it: programs that never cross hosts never load
- * libucs or libibverbs, whose loading installs signal handlers, reads
- * configuration and opens devices (each plugin's own header says what
- * is particular to it).
+ * time an engine needs it, or by Initialize for one whose loading is not
+ * safe beside other threads (plugged.h: load_at_init): programs without
+ * such an engine never load libucs or libibverbs, whose loading installs
+ * signal handlers, reads configuration and opens devices (each plugin's
+ * own header says what is particular to it).
  *
  * A plugin exports one function, ADXL_PLUGIN_ENTRY, whose name carries
  * the ABI: a plugin of another ABI has no such symbol and is refused by

@@ -138,6 +138,16 @@ void adxl__transports_stop(struct adxl_engine *e)
 			t->stop(t, e);
 }
 
+void adxl__transports_preload(struct adxl_engine *e)
+{
+	const struct adxl_transport_ops *t;
+	size_t i;
+
+	for_each_transport(t, i)
+		if (t->preload && adxl__transport_serves(e, t))
+			t->preload(t, e);
+}
+
 int adxl__transports_expose(struct adxl_engine *e, struct adxl_reg *r)
 {
 	const struct adxl_transport_ops *t;

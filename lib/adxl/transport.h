@@ -101,6 +101,13 @@ struct adxl_transport_ops {
 	/* Finalize, after the peers, links and registrations are gone. */
 	void (*stop)(const struct adxl_transport_ops *t,
 		     struct adxl_engine *e);
+	/*
+	 * Initialize, on the caller's thread before the listener starts,
+	 * for a transport the engine may use (adxl__transport_serves()):
+	 * what must not be done later on another thread (plugged.c).
+	 */
+	void (*preload)(const struct adxl_transport_ops *t,
+			struct adxl_engine *e);
 
 	/*
 	 * Under reg_lock (write), once it runs: make @r reachable to peers
@@ -211,6 +218,8 @@ void adxl__transports_fini(struct adxl_engine *e);
 int adxl__transports_option(struct adxl_engine *e, const char *key,
 			    const char *val);
 void adxl__transports_stop(struct adxl_engine *e);
+/* Initialize, before the listener thread: each row's preload. */
+void adxl__transports_preload(struct adxl_engine *e);
 int adxl__transports_expose(struct adxl_engine *e, struct adxl_reg *r);
 void adxl__transports_hide(struct adxl_engine *e, struct adxl_reg *r);
 void adxl__transports_link_release(struct adxl_engine *e, struct adxl_link *l);

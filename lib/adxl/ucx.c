@@ -97,6 +97,8 @@ static const struct adxl_plugged ucx = {
 	.package = "libucx0",
 	.ep_word = "endpoint",
 	.reg_fatal = true,
+	/* libucm moves the program break as it loads (plugged.c) */
+	.load_at_init = true,
 };
 
 const struct adxl_transport_ops adxl__ucx_transport = {

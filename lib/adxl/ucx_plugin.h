@@ -6,7 +6,8 @@
  * Why a plugin: libucs installs signal handlers and reads its whole
  * configuration when it is loaded.  Every program that links libmemreg
  * for the allocator or mstx would pay that and have its crash handling
- * changed; only engines that cross hosts should.
+ * changed; only engines that may cross hosts should, and they load it in
+ * Initialize (plugged.c: adxl__plugged_preload says why not later).
  *
  * Reads and writes are a small protocol of our own on UCP active messages
  * (a read asks the peer for bytes it sends back, a write carries its

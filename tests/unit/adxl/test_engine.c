@@ -8,6 +8,7 @@
  * this process.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -667,6 +668,103 @@ static void test_connect_async(void **state)
 			 ADXL_FAILED);
 }
 
+/* Connect of B on a thread of its own: what it answered. */
+struct connector {
+	adxl_engine_t *e;
+	adxl_status_t st;
+};
+
+static void *connect_b(void *arg)
+{
+	struct connector *c = arg;
+
+	c->st = adxl_connect(c->e, B, 300);
+	return NULL;
+}
+
+/* Whether A's entry for B is marked dead (looked at under a reference). */
+static bool peer_b_dead(adxl_engine_t *a)
+{
+	struct adxl_peer *pb = adxl__peer_get(a, B);
+	bool dead = pb && adxl__peer_dead(pb);
+
+	if (pb)
+		adxl__peer_put(a, pb);
+	return dead;
+}
+
+/*
+ * Connect and Disconnect of one peer on two threads, as docs/adxl.md
+ * ("Threads") allows.  Connect looks at the entry it finds (its socket,
+ * its link) before it answers ALREADY_CONNECTED or replaces it; a
+ * Disconnect on another thread may drop that entry meanwhile, and Connect
+ * must not read or write it after that.
+ *
+ * To hold Connect inside that window every time: B's engine goes away,
+ * so that Connect finds A's control connection closed and says so on
+ * stderr, which is a pipe the test has filled.  Connect blocks in that
+ * write with the entry in hand; Disconnect runs; then the pipe is
+ * drained.  A Connect that did not hold the entry reads freed memory
+ * (ASan: heap-use-after-free in adxl__connect_locked).
+ */
+static void test_connect_races_disconnect(void **state)
+{
+	struct pair *p = *state;
+	struct adxl_transfer_desc d = { (uintptr_t)p->la, (uintptr_t)p->rb, 64 };
+	struct connector c = { .e = p->a, .st = ADXL_SUCCESS };
+	struct adxl_mem_desc md = { (uintptr_t)p->rb, LEN };
+	int pipefd[2], saved, i;
+	char junk[4096];
+	pthread_t t;
+
+	/* B's engine goes: A's control connection to it is closed. */
+	adxl_finalize(p->b);
+	usleep(50000);
+
+	/* stderr: a pipe nobody reads, full. */
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_int_equal(pipe2(pipefd, O_NONBLOCK), 0);
+	memset(junk, '#', sizeof(junk));
+	while (write(pipefd[1], junk, sizeof(junk)) > 0)
+		;
+	assert_int_equal(fcntl(pipefd[1], F_SETFL, 0), 0);
+	assert_true(dup2(pipefd[1], 2) == 2);
+
+	assert_int_equal(pthread_create(&t, NULL, connect_b, &c), 0);
+	/* Connect found the entry dead and is writing why: it blocks. */
+	for (i = 0; i < 500 && !peer_b_dead(p->a); i++)
+		usleep(1000);
+	usleep(20000);
+	assert_int_equal(adxl_disconnect(p->a, B, 1000), ADXL_SUCCESS);
+
+	/* Connect goes on; nothing listens at B now. */
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	assert_int_equal(fcntl(pipefd[0], F_SETFL, 0), 0);
+	while (read(pipefd[0], junk, sizeof(junk)) == (ssize_t)sizeof(junk))
+		;
+	close(pipefd[1]);
+	while (read(pipefd[0], junk, sizeof(junk)) > 0)
+		;
+	close(pipefd[0]);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(c.st, ADXL_FAILED);
+	assert_true(i < 500);
+
+	/* B again at its name: a Connect reaches it and transfers. */
+	assert_int_equal(adxl_initialize(p->b, B, NULL, 0), ADXL_SUCCESS);
+	assert_int_equal(adxl_register_mem(p->b, &md, ADXL_MEM_HOST, &p->hb),
+			 ADXL_SUCCESS);
+	assert_int_equal(adxl_connect(p->a, B, 2000), ADXL_SUCCESS);
+	memset(p->rb, 0x5a, 64);
+	memset(p->la, 0, 64);
+	assert_int_equal(adxl_transfer_sync(p->a, B, ADXL_READ, &d, 1, 1000),
+			 ADXL_SUCCESS);
+	assert_memory_equal(p->la, p->rb, 64);
+}
+
 struct results {
 	int n;
 	struct adxl_transfer_result r[8];
@@ -780,6 +878,8 @@ int test_engine_group(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_connect_async, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_connect_races_disconnect,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transfer_statuses, setup_cs,
 						teardown),
 	};

@@ -14,6 +14,7 @@
  *
  * MEMREG_ADXL_UCX_PLUGIN names the plugin of the build tree (Makefile).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -306,6 +307,7 @@ static void test_kernel_transport_refuses_ucx(void **state)
 /* ---- a peer in another process, which the test stops and kills ---- */
 
 static int ucx_client_main(int argc, char **argv);
+static int ucx_load_main(void);
 
 /* argv: test_adxl ucx-peer NAME FD: serve NAME, write the buffer's address. */
 int test_ucx_peer_main(int argc, char **argv)
@@ -320,6 +322,8 @@ int test_ucx_peer_main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "ucx-client"))
 		return ucx_client_main(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "ucx-load"))
+		return ucx_load_main();
 	if (argc != 4)
 		return 2;
 	fd = atoi(argv[3]);
@@ -535,9 +539,87 @@ static void test_client_killed(void **state)
 	two_free(t);
 }
 
+/* Whether the UCX plugin @file is loaded in this process. */
+static bool plugin_loaded(const char *file)
+{
+	void *h = dlopen(file, RTLD_NOW | RTLD_NOLOAD);
+
+	if (h)
+		dlclose(h);
+	return h;
+}
+
+/* Initialize @e as 127.0.0.1:PORT (a free one) with option Transport @t. */
+static int init_anywhere(adxl_engine_t *e, const char *t)
+{
+	char name[32];
+	int tries;
+
+	for (tries = 0; tries < 50; tries++)
+		if (!init_engine(e, name, sizeof(name), t, random_port()))
+			return 0;
+	return -1;
+}
+
+/*
+ * argv: test_adxl ucx-load, a process where nothing loaded UCX yet.  An
+ * engine with Transport=kernel leaves it unloaded; one that may use UCX
+ * has it loaded when Initialize returns, so that no thread of the engine
+ * loads it later beside the application's: libucm moves the program break
+ * as it loads, which breaks a malloc of the main thread in progress
+ * (lib/adxl/plugged.c, adxl__plugged_preload).  0, or which check failed.
+ */
+static int ucx_load_main(void)
+{
+	const char *file = getenv("MEMREG_ADXL_UCX_PLUGIN");
+	adxl_engine_t *k, *a;
+
+	if (!file || fake_kernel_setup())
+		return 2;
+	if (plugin_loaded(file))
+		return 3;
+	if (adxl_engine_create(&k) || init_anywhere(k, "kernel"))
+		return 2;
+	if (plugin_loaded(file))
+		return 4;
+	if (adxl_engine_create(&a) || init_anywhere(a, NULL))
+		return 2;
+	if (!plugin_loaded(file))
+		return 5;
+	adxl_engine_destroy(a);
+	adxl_engine_destroy(k);
+	return 0;
+}
+
+/*
+ * UCX is loaded by Initialize, on the caller's thread, before the
+ * engine's listener runs: a peer's link hello that arrives while the
+ * application registers and connects never makes the listener thread
+ * load it (pair-6.12's power loss: the rebooted engine's main thread
+ * segfaulted in malloc while its listener loaded UCX for the peer).
+ */
+static void test_ucx_loaded_by_initialize(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/proc/self/exe", "test_adxl", "ucx-load", (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	/* 3: loaded before; 4: by a Transport=kernel engine; 5: not by auto */
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int test_ucx_group(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ucx_loaded_by_initialize),
 		cmocka_unit_test(test_auto_picks_ucx_across_kernels),
 		cmocka_unit_test(test_auto_uses_module_on_one_kernel),
 		cmocka_unit_test(test_forced_ucx_on_one_kernel),
