@@ -8,4 +8,4 @@ $(OUT)/xfer_bench: xfer_bench.c bench_json.h $(TOP)/include/memreg/memreg.h \
 	@mkdir -p $(OUT)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/include \
 		-I$(TOP)/uapi -o $@ xfer_bench.c -L$(BUILD)/lib \
-		-Wl,-rpath,'$$ORIGIN/../../lib' -lmemreg
+		-Wl,-rpath,'$$ORIGIN/../../lib' -lmemreg -pthread

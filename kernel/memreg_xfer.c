@@ -15,6 +15,7 @@
  */
 #include <linux/errno.h>
 #include <linux/highmem.h>
+#include <linux/kasan-checks.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -77,19 +78,15 @@ static bool memreg_xfer_inside(const struct memreg_reg *reg, u64 addr,
 	return memreg_range_inside(reg->addr, reg->len, addr, len);
 }
 
-/* 8 bytes at any alignment; a constant-size memcpy() is one move */
-static inline u64 memreg_xfer_ld(const u8 *p)
-{
-	u64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline void memreg_xfer_st(u8 *p, u64 v)
-{
-	memcpy(p, &v, sizeof(v));
-}
+/*
+ * 8 bytes at any alignment: a constant-size __builtin_memcpy() is one
+ * move.  Macros, not inline functions: an instrumented helper would not
+ * be inlined into the uninstrumented copy below.
+ */
+#define MEMREG_XFER_LD(p) \
+	({ u64 __v; __builtin_memcpy(&__v, (p), sizeof(__v)); __v; })
+#define MEMREG_XFER_ST(p, v) \
+	do { u64 __v = (v); __builtin_memcpy((p), &__v, sizeof(__v)); } while (0)
 
 /*
  * Copy @n bytes in blocks of 64, each read into registers before any of
@@ -107,32 +104,40 @@ static inline void memreg_xfer_st(u8 *p, u64 v)
  * (issue 32).  Blocks of 64 bytes change page 128 times a page, not
  * 1024, whatever the two pages' distance.  On hardware a loop like this
  * is what x86 itself uses where rep movs is slow (copy_page_regs).
+ *
+ * KASAN checks the two ranges once, here, and not each 8-byte move (the
+ * debug kernel's instrumentation made every move a call); copy_page(),
+ * assembly, was not checked at all.
  */
-static void memreg_xfer_copy_bytes(void *to, const void *from, size_t n)
+static __no_sanitize_address void memreg_xfer_copy_bytes(void *to,
+							 const void *from,
+							 size_t n)
 {
 	const u8 *s = from;
 	u8 *d = to;
 
+	kasan_check_read(from, n);
+	kasan_check_write(to, n);
 	for (; n >= 64; n -= 64, s += 64, d += 64) {
-		u64 a = memreg_xfer_ld(s);
-		u64 b = memreg_xfer_ld(s + 8);
-		u64 c = memreg_xfer_ld(s + 16);
-		u64 e = memreg_xfer_ld(s + 24);
-		u64 f = memreg_xfer_ld(s + 32);
-		u64 g = memreg_xfer_ld(s + 40);
-		u64 h = memreg_xfer_ld(s + 48);
-		u64 k = memreg_xfer_ld(s + 56);
+		u64 a = MEMREG_XFER_LD(s);
+		u64 b = MEMREG_XFER_LD(s + 8);
+		u64 c = MEMREG_XFER_LD(s + 16);
+		u64 e = MEMREG_XFER_LD(s + 24);
+		u64 f = MEMREG_XFER_LD(s + 32);
+		u64 g = MEMREG_XFER_LD(s + 40);
+		u64 h = MEMREG_XFER_LD(s + 48);
+		u64 k = MEMREG_XFER_LD(s + 56);
 
 		/* all eight loads before the first store, never one memcpy() */
 		barrier();
-		memreg_xfer_st(d, a);
-		memreg_xfer_st(d + 8, b);
-		memreg_xfer_st(d + 16, c);
-		memreg_xfer_st(d + 24, e);
-		memreg_xfer_st(d + 32, f);
-		memreg_xfer_st(d + 40, g);
-		memreg_xfer_st(d + 48, h);
-		memreg_xfer_st(d + 56, k);
+		MEMREG_XFER_ST(d, a);
+		MEMREG_XFER_ST(d + 8, b);
+		MEMREG_XFER_ST(d + 16, c);
+		MEMREG_XFER_ST(d + 24, e);
+		MEMREG_XFER_ST(d + 32, f);
+		MEMREG_XFER_ST(d + 40, g);
+		MEMREG_XFER_ST(d + 48, h);
+		MEMREG_XFER_ST(d + 56, k);
 		barrier();
 	}
 	if (n)

@@ -97,13 +97,14 @@ static struct memreg_xfer_desc write_desc(void *from, void *to, size_t len)
 }
 
 /*
- * Three descriptors of odd sizes, 9 MiB in all: the spans start and end
- * inside them, every byte arrives once, the result is one thread's, and
- * over a few rounds the helpers take spans.
+ * Three descriptors of odd sizes, 4.5 MiB in all (spans of 1 MiB): the
+ * spans start and end inside them, every byte arrives once, the result
+ * is one thread's, and over a few rounds the helpers take spans.  Small,
+ * for valgrind's sake: the suite runs under memcheck and helgrind too.
  */
 static void test_copy_split_moves_every_byte(void **state)
 {
-	const size_t len[3] = { 3 * MIB + 5, MIB - 7, 5 * MIB + 2 };
+	const size_t len[3] = { 3 * MIB / 2 + 5, MIB - 7, 2 * MIB + 2 };
 	size_t total = len[0] + len[1] + len[2], done, off;
 	struct memreg_xfer_desc d[3];
 	unsigned char *src, *dst;
@@ -173,22 +174,22 @@ static void test_copy_small_or_one_thread_whole(void **state)
  */
 static void test_copy_fewer_threads_after_more(void **state)
 {
-	unsigned char *src = malloc(8 * MIB), *dst = malloc(8 * MIB);
+	unsigned char *src = malloc(4 * MIB), *dst = malloc(4 * MIB);
 	struct memreg_xfer_desc d;
 	unsigned int round;
 
 	assert_non_null(src);
 	assert_non_null(dst);
-	fill(src, 8 * MIB, 5);
-	d = write_desc(src, dst, 8 * MIB);
+	fill(src, 4 * MIB, 5);
+	d = write_desc(src, dst, 4 * MIB);
 	assert_int_equal(memreg_set_copy_threads(*state, 4), 0);
 	assert_int_equal(memreg_transfer(*state, &d, 1, NULL, NULL), 0);
 	assert_int_equal(memreg_set_copy_threads(*state, 2), 0);
-	for (round = 0; round < 20; round++) {
+	for (round = 0; round < 10; round++) {
 		memset(&seen, 0, sizeof(seen));
-		memset(dst, 0, 8 * MIB);
+		memset(dst, 0, 4 * MIB);
 		assert_int_equal(memreg_transfer(*state, &d, 1, NULL, NULL), 0);
-		assert_memory_equal(dst, src, 8 * MIB);
+		assert_memory_equal(dst, src, 4 * MIB);
 		assert_in_range(seen_threads(), 1, 2);
 	}
 	free(src);
@@ -255,7 +256,7 @@ static void test_copy_first_failure_reported(void **state)
 	fake.xfer.fail_remote = 77;
 	fake.xfer.fail_errno = EKEYREVOKED;
 	assert_int_equal(memreg_set_copy_threads(*state, 4), 0);
-	for (round = 0; round < 10; round++) {
+	for (round = 0; round < 5; round++) {
 		memset(&seen, 0, sizeof(seen));
 		errno = 0;
 		assert_int_equal(memreg_transfer(*state, d, 4, &done, &bytes),
