@@ -29,15 +29,27 @@ static struct {
 	unsigned int descs;
 	pid_t tid[CALLS_MAX];
 	uint64_t bytes;
+	pid_t slow_tid;		/* this thread's calls take slow_us longer */
+	unsigned int slow_us;
 } seen;
 
 static void record(const struct memreg_xfer_desc *d, uint32_t n, void *arg)
 {
+	pid_t tid = (pid_t)syscall(SYS_gettid);
 	uint32_t i;
 
 	(void)arg;
+	/*
+	 * The fake copies under its lock, so without this a caller that
+	 * copies its spans faster than a woken helper is scheduled (a loaded
+	 * machine: make check runs two legs at once) leaves the helper none.
+	 * The caller's call waits here; the helper, woken, takes a span and
+	 * waits for the lock, and the spans it took are its own.
+	 */
+	if (seen.slow_us && tid == seen.slow_tid)
+		usleep(seen.slow_us);
 	if (seen.calls < CALLS_MAX)
-		seen.tid[seen.calls] = (pid_t)syscall(SYS_gettid);
+		seen.tid[seen.calls] = tid;
 	seen.calls++;
 	seen.descs += n;
 	for (i = 0; i < n; i++)
@@ -124,6 +136,8 @@ static void test_copy_split_moves_every_byte(void **state)
 	for (round = 0; round < 50 && threads < 2; round++) {
 		memset(dst, 0, total);
 		memset(&seen, 0, sizeof(seen));
+		seen.slow_tid = (pid_t)syscall(SYS_gettid);
+		seen.slow_us = 20000;
 		assert_int_equal(memreg_transfer(*state, d, 3, &done, &bytes),
 				 0);
 		assert_int_equal(done, 3);
