@@ -4,7 +4,7 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 BUILD	?= $(TOP)/build
 CFLAGS	?= -O2 -g
 
-$(BUILD)/bench/adxl_bench: $(TOP)/bench/adxl_bench.c $(TOP)/bench/bench_json.h \
+$(BUILD)/bench/adxl_bench: $(TOP)/bench/adxl_bench.c $(TOP)/bench/bench_json.h $(TOP)/bench/copy_sse2.h \
 		$(TOP)/include/adxl/adxl.h \
 		$(BUILD)/lib/libcann_hixl.so
 	@mkdir -p $(@D)

@@ -30,7 +30,6 @@
  * scripts/bench's medians.
  */
 #define _GNU_SOURCE
-#include <emmintrin.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,6 +43,7 @@
 #include <adxl/adxl.h>
 
 #include "bench_json.h"
+#include "copy_sse2.h"
 
 #define MAX_SIZE	(64UL << 20)
 #define BATCH_TOTAL	(16UL << 20)
@@ -155,24 +155,6 @@ static void m_memcpy(size_t bl, size_t n)
 
 	for (i = 0; i < n; i++)
 		memcpy(local + i * bl, src + i * bl, bl);
-}
-
-/* @len bytes (a multiple of 64: every block here is) by SSE2 registers. */
-static void copy_sse2(uint8_t *d, const uint8_t *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 64 <= len; i += 64) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(s + i));
-		__m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
-		__m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
-		__m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
-
-		_mm_storeu_si128((__m128i *)(d + i), a);
-		_mm_storeu_si128((__m128i *)(d + i + 16), b);
-		_mm_storeu_si128((__m128i *)(d + i + 32), c);
-		_mm_storeu_si128((__m128i *)(d + i + 48), e);
-	}
 }
 
 static void m_vec(size_t bl, size_t n)

@@ -3,7 +3,7 @@
 # tests/vm/run -- xfer_bench).
 BENCHES	+= xfer_bench
 
-$(OUT)/xfer_bench: xfer_bench.c bench_json.h $(TOP)/include/memreg/memreg.h \
+$(OUT)/xfer_bench: xfer_bench.c bench_json.h copy_sse2.h $(TOP)/include/memreg/memreg.h \
 		$(TOP)/include/memreg/transfer.h
 	@mkdir -p $(OUT)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/include \

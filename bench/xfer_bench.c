@@ -26,7 +26,6 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <emmintrin.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +38,7 @@
 #include <memreg/memreg.h>
 
 #include "bench_json.h"
+#include "copy_sse2.h"
 
 #define MAX_SIZE	(64UL << 20)
 #define BATCH_TOTAL	(16UL << 20)
@@ -127,24 +127,6 @@ static double trial(size_t n, size_t bytes, unsigned int nthreads)
  * part each), to tell what two vCPUs of this VM give any copy from what
  * the library's split gives.
  */
-static void vec_copy(uint8_t *d, const uint8_t *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 64 <= n; i += 64) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(s + i));
-		__m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
-		__m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
-		__m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
-
-		_mm_storeu_si128((__m128i *)(d + i), a);
-		_mm_storeu_si128((__m128i *)(d + i + 16), b);
-		_mm_storeu_si128((__m128i *)(d + i + 32), c);
-		_mm_storeu_si128((__m128i *)(d + i + 48), e);
-	}
-	memcpy(d + i, s + i, n - i);
-}
-
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t go, done;
@@ -162,7 +144,7 @@ static void vec_part(unsigned int i, unsigned int parts, size_t bytes)
 {
 	size_t per = bytes / parts / 64 * 64, off = i * per;
 
-	vec_copy(dst + off, src + off, i == parts - 1 ? bytes - off : per);
+	copy_sse2(dst + off, src + off, i == parts - 1 ? bytes - off : per);
 }
 
 static void *ceiling_helper(void *arg)
@@ -187,7 +169,7 @@ static void *ceiling_helper(void *arg)
 static void ceiling_copy(size_t bytes, unsigned int nthreads)
 {
 	if (nthreads < 2) {
-		vec_copy(dst, src, bytes);
+		copy_sse2(dst, src, bytes);
 		return;
 	}
 	pthread_mutex_lock(&cp.lock);

@@ -16,7 +16,6 @@
  * and the buffers' AnonHugePages.
  */
 #define _GNU_SOURCE
-#include <emmintrin.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -28,6 +27,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/memreg.h>
+
+#include "copy_sse2.h"
 
 static double secs = 0.6;
 static size_t desc_bytes;
@@ -99,19 +100,7 @@ static void xfer(size_t len)
 
 static void vec(size_t len)
 {
-	size_t i;
-
-	for (i = 0; i + 64 <= len; i += 64) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(rbuf + i));
-		__m128i b = _mm_loadu_si128((const __m128i *)(rbuf + i + 16));
-		__m128i c = _mm_loadu_si128((const __m128i *)(rbuf + i + 32));
-		__m128i e = _mm_loadu_si128((const __m128i *)(rbuf + i + 48));
-
-		_mm_storeu_si128((__m128i *)(lbuf + i), a);
-		_mm_storeu_si128((__m128i *)(lbuf + i + 16), b);
-		_mm_storeu_si128((__m128i *)(lbuf + i + 32), c);
-		_mm_storeu_si128((__m128i *)(lbuf + i + 48), e);
-	}
+	copy_sse2(lbuf, rbuf, len);
 }
 
 /* GB/s of @fn on @len: the best of three trials of secs / 3 each. */
