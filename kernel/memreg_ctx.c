@@ -193,6 +193,8 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	mutex_init(&ctx->files_lock);
 	INIT_LIST_HEAD(&ctx->files);
 	INIT_LIST_HEAD(&ctx->kept);
+	mutex_init(&ctx->exports_lock);
+	INIT_LIST_HEAD(&ctx->exports);
 	xa_init(&ctx->regions);
 	ctx->shared = RB_ROOT_CACHED;
 	ctx->tgid = get_pid(tgid);

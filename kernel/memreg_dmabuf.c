@@ -12,9 +12,9 @@
  *    scatterlist (the dma-buf core maps a static exporter's buffer at
  *    attach time for a dynamic importer), per registration.
  *  - memreg's own exports get none either: the registration watches the
- *    export (memreg_dev_export_watch()), which tells it when the exporting
- *    process frees the allocation (DEV_FREE, close, exit), as move_notify
- *    would; a revoked export cannot be registered (ENODEV).  That is the
+ *    export (memreg_export_watch()), which tells it when the exporting
+ *    process frees the allocation or unregisters the host registration
+ *    (DEV_FREE, UNREGISTER, close, exit), as move_notify would; a revoked export cannot be registered (ENODEV).  That is the
  *    revocation the tests exercise on every kernel.
  *  - Exporters that can move it are not pinned: a pin would keep VRAM
  *    from being evicted for as long as the registration lives, which is
@@ -24,8 +24,8 @@
  *
  * CPU access: a registration costs the kernel a constant, whatever the
  * size of the buffer: no kernel mapping is kept for its lifetime.
- *  - memreg's own exports are pages memreg owns: copies reach them
- *    through the export's page array (memreg_dev_export_page()), with no
+ *  - memreg's own exports are pages memreg owns or pinned: copies reach
+ *    them through the export's pages (memreg_export_page()), with no
  *    mapping at all.  A kept vmap of the whole buffer per registration
  *    let a 1-byte registration of a fresh 256 MiB export cost 0.5 MB of
  *    kernel page tables that x86-64 never gives back.
@@ -123,7 +123,7 @@ static void memreg_dmabuf_move_notify(struct dma_buf_attachment *attach)
 	memreg_dmabuf_revoke(attach->importer_priv);
 }
 
-/* memreg's own export (memreg_dev_export_revoke()). */
+/* memreg's own export (memreg_export_revoke()). */
 void memreg_dmabuf_revoke_watcher(struct list_head *node)
 {
 	memreg_dmabuf_revoke(container_of(node, struct memreg_dmabuf_reg,
@@ -175,10 +175,10 @@ static int memreg_dmabuf_attach(struct memreg_reg *reg,
 		goto put;
 	dreg->dmabuf = dmabuf;
 	INIT_LIST_HEAD(&dreg->watch_node);
-	dreg->own_export = memreg_dev_export_owns(dmabuf);
+	dreg->own_export = memreg_export_owns(dmabuf);
 	if (dreg->own_export) {
 		/* ENODEV: its allocation was freed already */
-		err = memreg_dev_export_watch(dmabuf, &dreg->watch_node);
+		err = memreg_export_watch(dmabuf, &dreg->watch_node);
 		if (err)
 			goto uncharge;
 	} else if (dma_buf_is_dynamic(dmabuf)) {
@@ -218,7 +218,7 @@ static void memreg_dmabuf_release(struct memreg_reg *reg)
 	WARN_ON_ONCE(dreg->map_users);
 	dreg->cpu_access = false;
 	if (dreg->own_export)
-		memreg_dev_export_unwatch(dreg->dmabuf, &dreg->watch_node);
+		memreg_export_unwatch(dreg->dmabuf, &dreg->watch_node);
 	if (dreg->attach)
 		dma_buf_detach(dreg->dmabuf, dreg->attach);
 	dma_buf_put(dreg->dmabuf);
@@ -235,7 +235,7 @@ static struct page *memreg_dmabuf_page_at(const struct memreg_reg *reg,
 
 	if (dreg->own_export) {
 		*off = offset_in_page(addr);
-		return memreg_dev_export_page(dreg->dmabuf, addr >> PAGE_SHIFT);
+		return memreg_export_page(dreg->dmabuf, addr >> PAGE_SHIFT);
 	}
 	p = dreg->map.vaddr + addr;
 	*off = offset_in_page(p);

@@ -19,52 +19,7 @@
 #include <linux/hugetlb.h>
 #include <linux/shmem_fs.h>
 #include "memreg_internal.h"
-
-/*
- * Small registrations keep their page pointers in the registration itself:
- * one allocation less on the register path, for 64 bytes a registration.
- */
-#define MEMREG_HOST_INLINE_PAGES	8
-
-/*
- * Pages that follow each other in one folio: a 2 MiB huge page is one run,
- * not 512 page pointers.  On hugetlbfs a run holds one pin, of its first
- * page: a hugetlb folio is always mapped whole and in order, so the
- * folio's other pages are where the addresses say, and the pin keeps the
- * whole folio.  Elsewhere (THP) a run's pages are pinned one pin each, as
- * GUP returns them (a THP may be mapped by page table entries in any
- * order, so each page's place is what GUP saw), and unpinned by range
- * (unpin_user_page_range_dirty_lock() steps by folio).
- */
-struct memreg_host_run {
-	struct page *page;		/* the run's first page */
-	unsigned long first;		/* its index in the registration */
-};
-
-/*
- * A registration of host memory: the pages it pinned, as an array of page
- * pointers or, when they fall into few runs (huge pages), as runs.
- */
-struct memreg_host_reg {
-	struct memreg_reg reg;
-	struct page **pages;		/* inline_pages, allocated, or NULL */
-	struct memreg_host_run *runs;	/* when pages is NULL */
-	unsigned long nruns;
-	bool run_pinned_once;		/* one pin a run (hugetlbfs) */
-	unsigned long npages;		/* PAGE_SIZE pages pinned and charged */
-	struct page *inline_pages[MEMREG_HOST_INLINE_PAGES];
-};
-
-/*
- * One kmalloc-256 object a registration (docs/security.md's row): what a
- * field added here or in struct memreg_reg would double.
- */
-static_assert(sizeof(struct memreg_host_reg) <= 256);
-
-static struct memreg_host_reg *to_host_reg(const struct memreg_reg *reg)
-{
-	return container_of(reg, struct memreg_host_reg, reg);
-}
+#include "memreg_host.h"
 
 /*
  * Charge first and back out: no lock needed around the check.  Whether
@@ -603,8 +558,8 @@ static struct page *memreg_host_run_page(const struct memreg_host_reg *hreg,
 	return nth_page(hreg->runs[lo].page, idx - hreg->runs[lo].first);
 }
 
-static struct page *memreg_host_page_at(const struct memreg_reg *reg,
-					u64 addr, unsigned int *off)
+struct page *memreg_host_page_at(const struct memreg_reg *reg, u64 addr,
+				 unsigned int *off)
 {
 	const struct memreg_host_reg *hreg;
 	u64 o;
@@ -620,6 +575,12 @@ static struct page *memreg_host_page_at(const struct memreg_reg *reg,
 	return hreg->pages[o >> PAGE_SHIFT];
 }
 
+/* Out of every lookup: its dma-bufs are revoked (memreg_host_export.c). */
+static void memreg_host_unlink(struct memreg_reg *reg)
+{
+	memreg_host_export_revoke(reg);
+}
+
 const struct memreg_mem_ops memreg_host_mem_ops = {
 	.name			= "host",
 	.reg_size		= sizeof(struct memreg_host_reg),
@@ -628,6 +589,7 @@ const struct memreg_mem_ops memreg_host_mem_ops = {
 	.over_limit		= MEMREG_REFUSED_HOST_BYTES,
 	.over_limit_errno	= -EDQUOT,
 	.attach			= memreg_host_attach,
+	.unlink			= memreg_host_unlink,
 	.release		= memreg_host_release,
 	.page_at		= memreg_host_page_at,
 	.nl_bytes		= MEMREG_A_HOST_BYTES,

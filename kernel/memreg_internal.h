@@ -86,6 +86,7 @@ struct memreg_user {
 	struct hlist_node node;		/* in memreg_user.c's table */
 	atomic_t files;			/* dma-buf files held for it */
 	atomic64_t dev_bytes;		/* device memory its processes hold */
+	atomic64_t export_pages;	/* host pages its dma-bufs hold pinned */
 	spinlock_t lock;		/* protects the import bucket */
 	u64 import_budget;		/* failed IPC imports it may still make */
 	unsigned long import_stamp;	/* jiffies of the last refill */
@@ -130,6 +131,14 @@ struct memreg_ctx {
 	 * (memreg_dev_revoke_kept()), so no export outlives its allocator.
 	 */
 	struct list_head kept;
+
+	/*
+	 * dma-bufs of its host registrations (memreg_host_export.c), for
+	 * the revocation when a registration goes; the registrations keep
+	 * the context while they are exported.
+	 */
+	struct mutex exports_lock;
+	struct list_head exports;
 
 	/* IPC names and allow-list entries of all its files (memreg_ipc.c) */
 	atomic_t ipc_names;
@@ -503,20 +512,26 @@ int memreg_dev_mmap(struct memreg_file *mf, struct vm_area_struct *vma);
 struct memreg_dalloc *memreg_dalloc_get(struct memreg_file *mf, u64 handle);
 void memreg_dalloc_put(struct memreg_dalloc *d);
 
-/* memreg_dev_export.c: device allocations as dma-bufs */
+/* memreg_export.c: memreg's dma-bufs, whatever their source */
 struct dma_buf;
+bool memreg_export_owns(const struct dma_buf *dmabuf);
+struct page *memreg_export_page(const struct dma_buf *dmabuf, pgoff_t pgoff);
+int memreg_export_watch(struct dma_buf *dmabuf, struct list_head *node);
+void memreg_export_unwatch(struct dma_buf *dmabuf, struct list_head *node);
+/* memreg_dmabuf.c: the export behind @node (a watcher) is revoked */
+void memreg_dmabuf_revoke_watcher(struct list_head *node);
+
+/* memreg_dev_export.c: device allocations as dma-bufs */
 int memreg_dev_export(struct memreg_file *mf, struct memreg_dev_export *req,
 		      struct dma_buf **out);
 void memreg_dev_export_revoke(struct memreg_dalloc *d);
 struct memreg_dalloc *memreg_dev_export_vma(struct vm_area_struct *vma,
 					    unsigned long *first);
-bool memreg_dev_export_owns(const struct dma_buf *dmabuf);
-struct page *memreg_dev_export_page(const struct dma_buf *dmabuf,
-				    pgoff_t pgoff);
-int memreg_dev_export_watch(struct dma_buf *dmabuf, struct list_head *node);
-void memreg_dev_export_unwatch(struct dma_buf *dmabuf, struct list_head *node);
-/* memreg_dmabuf.c: the export behind @node (a watcher) is revoked */
-void memreg_dmabuf_revoke_watcher(struct list_head *node);
+
+/* memreg_host_export.c: host registrations as dma-bufs, no second pin */
+int memreg_host_export(struct memreg_file *mf, struct memreg_reg_export *req,
+		       struct dma_buf **out);
+void memreg_host_export_revoke(struct memreg_reg *reg);
 
 /* memreg_user.c: per-user accounts */
 struct memreg_user *memreg_user_get(kuid_t uid);
@@ -527,6 +542,8 @@ int memreg_user_charge_dev(struct memreg_user *u, u64 len, bool charge);
 void memreg_user_uncharge_dev(struct memreg_user *u, u64 len);
 void memreg_user_dev_room(struct memreg_user *u, struct memreg_room *room);
 void memreg_user_uncharge_file(struct memreg_user *u);
+int memreg_user_charge_export(struct memreg_user *u, unsigned long npages);
+void memreg_user_uncharge_export(struct memreg_user *u, unsigned long npages);
 int memreg_user_import_begin(struct memreg_user *u);
 void memreg_user_import_done(struct memreg_user *u, bool found);
 void memreg_user_exit(void);

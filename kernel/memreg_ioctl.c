@@ -46,6 +46,7 @@ union memreg_ioctl_arg {
 	struct memreg_transfer transfer;
 	struct memreg_mstx mstx;
 	struct memreg_dev_export dev_export;
+	struct memreg_reg_export reg_export;
 	struct memreg_ipc_export ipc_export;
 	struct memreg_ipc_allow ipc_allow;
 	struct memreg_ipc_import ipc_import;
@@ -124,7 +125,7 @@ static int memreg_ioc_info(struct memreg_file *mf, void *arg)
 	info->features = MEMREG_FEATURE_HOST | MEMREG_FEATURE_QUERY |
 			 MEMREG_FEATURE_NETLINK | MEMREG_FEATURE_TRANSFER |
 			 MEMREG_FEATURE_MSTX | MEMREG_FEATURE_DMABUF |
-			 MEMREG_FEATURE_INCARNATION;
+			 MEMREG_FEATURE_INCARNATION | MEMREG_FEATURE_REG_EXPORT;
 	if (IS_ENABLED(CONFIG_CGROUPS))
 		info->features |= MEMREG_FEATURE_CGROUP;
 	if (memreg_ndevs)
@@ -234,6 +235,12 @@ static int memreg_ioc_dev_export(struct memreg_file *mf, void *arg,
 				 struct dma_buf **dmabuf)
 {
 	return memreg_dev_export(mf, arg, dmabuf);
+}
+
+static int memreg_ioc_reg_export(struct memreg_file *mf, void *arg,
+				 struct dma_buf **dmabuf)
+{
+	return memreg_host_export(mf, arg, dmabuf);
 }
 
 static int memreg_ioc_ipc_export(struct memreg_file *mf, void *arg)
@@ -360,6 +367,8 @@ static const struct memreg_ioctl_desc memreg_ioctls[] = {
 	MEMREG_IOCTL(HEADROOM, memreg_headroom, memreg_ioc_headroom,
 		     MEMREG_FLAGS(memreg_headroom),
 		     MEMREG_OUT_ALL(MEMREG_OUT_OK)),
+	MEMREG_IOCTL_FD(REG_EXPORT, memreg_reg_export, memreg_ioc_reg_export,
+			MEMREG_OUT(MEMREG_OUT_OK, memreg_reg_export, fd)),
 };
 
 /* ---- copying ---- */

@@ -35,11 +35,13 @@
  * account frees those.
  */
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
@@ -168,6 +170,7 @@ void memreg_user_put(struct memreg_user *u)
 	}
 	WARN_ON_ONCE(atomic_read(&u->files));
 	WARN_ON_ONCE(atomic64_read(&u->dev_bytes));
+	WARN_ON_ONCE(atomic64_read(&u->export_pages));
 	/* guesses spent lately: kept, and freed once forgotten */
 	if (!memreg_user_forgettable(u)) {
 		spin_unlock(&memreg_users_lock);
@@ -210,6 +213,28 @@ void memreg_user_uncharge_file(struct memreg_user *u)
 {
 	atomic_dec(&u->files);
 	memreg_user_put(u);
+}
+
+/*
+ * @npages more host pages a dma-buf of a registration holds pinned for @u
+ * (memreg_host_export.c), against the caller's RLIMIT_MEMLOCK: -ENOMEM
+ * past it, unless the caller may lock memory without limit.
+ */
+int memreg_user_charge_export(struct memreg_user *u, unsigned long npages)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+
+	if (atomic64_add_return(npages, &u->export_pages) > limit &&
+	    !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(npages, &u->export_pages);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void memreg_user_uncharge_export(struct memreg_user *u, unsigned long npages)
+{
+	atomic64_sub(npages, &u->export_pages);
 }
 
 /*

@@ -92,6 +92,7 @@ enum memreg_op {
 	MEMREG_OP_IPC_IMPORT	= 19,	/* MEMREG_IOC_IPC_IMPORT */
 	MEMREG_OP_IPC_CLOSE	= 20,	/* MEMREG_IOC_IPC_CLOSE */
 	MEMREG_OP_HEADROOM	= 21,	/* MEMREG_IOC_HEADROOM */
+	MEMREG_OP_REG_EXPORT	= 22,	/* MEMREG_IOC_REG_EXPORT */
 };
 
 /* An open /dev/memreg with what MEMREG_IOC_INFO said at open.  Opaque. */
@@ -404,6 +405,30 @@ int memreg_headroom(struct memreg_ctx *ctx, unsigned int device,
  */
 int memreg_dev_export(struct memreg_ctx *ctx, const struct memreg_dev_mem *mem,
 		      size_t offset, size_t len, int *fd);
+
+/**
+ * memreg_reg_export - make a dma-buf of a host registration's pages
+ * @ctx: the context it was registered on
+ * @handle: a host registration of @ctx, registered with MEMREG_ACCESS_ALL
+ * @offset: where the dma-buf starts, from the registration's first page
+ *	(its address rounded down to the page size), page-aligned
+ * @len: bytes, > 0; the dma-buf is @len rounded up to pages
+ * @fd: receives the dma-buf's descriptor (close-on-exec); the caller
+ *	closes it
+ *
+ * The dma-buf is the pages the registration pinned: no second pin, no
+ * second charge to the process.  Unregistering (or closing @ctx, exit)
+ * revokes it; the pages stay pinned until its last user is gone, and
+ * until then count against the user's RLIMIT_MEMLOCK.
+ *
+ * Return: 0, -MEMREG_E_NOENT (@handle is not a live registration of @ctx),
+ * -MEMREG_E_NOTSUP (not host memory), -MEMREG_E_PERM (access is not
+ * MEMREG_ACCESS_ALL), -MEMREG_E_INVAL, -MEMREG_E_RANGE (the range is not
+ * inside the registration's pages), -MEMREG_E_MEMLOCK (the user's exports
+ * would pass RLIMIT_MEMLOCK), -MEMREG_E_NOFD.
+ */
+int memreg_reg_export(struct memreg_ctx *ctx, uint64_t handle, size_t offset,
+		      size_t len, int *fd);
 
 /**
  * memreg_register_dmabuf - register a range of a dma-buf

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * dma-bufs: MEMREG_IOC_DEV_EXPORT, DMABUF registrations and the IPC names
+ * dma-bufs: MEMREG_IOC_DEV_EXPORT, MEMREG_IOC_REG_EXPORT, DMABUF registrations and the IPC names
  * (MEMREG_IOC_IPC_EXPORT, ALLOW, IMPORT, CLOSE).  What their errnos mean
  * is in the one errno table of errors.c; the module checks flags, sizes
  * and ranges itself and is the authority on them.
@@ -36,6 +36,26 @@ int memreg_dev_export(struct memreg_ctx *ctx, const struct memreg_dev_mem *mem,
 	e.len = len;
 	if (memreg__ioctl(ctx->fd, MEMREG_IOC_DEV_EXPORT, &e))
 		return memreg__fail(MEMREG_OP_DEV_EXPORT);
+	*fd = e.fd;
+	return 0;
+}
+
+int memreg_reg_export(struct memreg_ctx *ctx, uint64_t handle, size_t offset,
+		      size_t len, int *fd)
+{
+	struct memreg_reg_export e;
+
+	if (!ctx || !fd)
+		return memreg__refuse(MEMREG_E_INVAL, EINVAL);
+
+	memset(&e, 0, sizeof(e));
+	e.size = sizeof(e);
+	e.flags = MEMREG_EXPORT_CLOEXEC;
+	e.handle = handle;
+	e.offset = offset;
+	e.len = len;
+	if (memreg__ioctl(ctx->fd, MEMREG_IOC_REG_EXPORT, &e))
+		return memreg__fail(MEMREG_OP_REG_EXPORT);
 	*fd = e.fd;
 	return 0;
 }

@@ -81,6 +81,8 @@
  * ended (exit, exec, close) fails with EOWNERDEAD, not EKEYREVOKED.
  */
 #define MEMREG_FEATURE_INCARNATION (1ULL << 8)
+/* MEMREG_IOC_REG_EXPORT: a host registration's pages as a dma-buf */
+#define MEMREG_FEATURE_REG_EXPORT (1ULL << 9)
 
 /* Memory types. */
 enum memreg_mem_type {
@@ -534,6 +536,48 @@ struct memreg_dev_export {
 };
 #define MEMREG_DEV_EXPORT_SIZE_VER0	56
 
+/*
+ * REG_EXPORT makes a dma-buf of whole pages of a host registration: the
+ * pages the registration pinned, with no second pin and no second charge
+ * to the process.  Whoever holds the fd may mmap it, register it as a
+ * DMABUF range and copy through it, or attach to it.  Unregistering the
+ * registration (or close, exit, exec) revokes its dma-bufs, as DEV_FREE
+ * revokes a device allocation's; the pages stay pinned until the last
+ * reference to the dma-buf is gone.  Each export is also charged to the
+ * exporter's user, against its RLIMIT_MEMLOCK, until then: what a user's
+ * exports may leave pinned after its processes are gone.
+ *   REG_EXPORT: ENOENT unknown handle (or unregistered meanwhile),
+ *               EOPNOTSUPP not a HOST registration, EACCES its access is
+ *               not MEMREG_ACCESS_ALL (the fd gives read and write),
+ *               EINVAL offset not page-aligned or len 0, ERANGE the range
+ *               is not inside the registration's pages, ENOMEM the user's
+ *               exports would pass RLIMIT_MEMLOCK (without CAP_IPC_LOCK),
+ *               EMFILE no free fd.
+ */
+
+/**
+ * struct memreg_reg_export - MEMREG_IOC_REG_EXPORT
+ * @size: in: sizeof(struct memreg_reg_export)
+ * @flags: in: MEMREG_EXPORT_CLOEXEC
+ * @handle: in: a host registration of this file
+ * @offset: in: where the dma-buf starts, from the registration's first
+ *	page (its address rounded down to a page), page-aligned
+ * @len: in: bytes, > 0; the dma-buf is @len rounded up to pages
+ * @fd: out: the dma-buf
+ * @reserved0: must be 0
+ */
+struct memreg_reg_export {
+	__u32 size;
+	__u32 flags;
+	__u64 handle;
+	__u64 offset;
+	__u64 len;
+	__s32 fd;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+#define MEMREG_REG_EXPORT_SIZE_VER0	56
+
 #define MEMREG_IPC_ANY_PID	(1U << 0)	/* no pid check on import */
 /*
  * A token whose last 8 bytes are zero, for APIs whose handle is 64 bits
@@ -712,6 +756,7 @@ struct memreg_headroom {
 #define MEMREG_IOC_IPC_IMPORT	_IOWR(MEMREG_IOC_MAGIC, 0x18, struct memreg_ipc_import)
 #define MEMREG_IOC_IPC_CLOSE	_IOWR(MEMREG_IOC_MAGIC, 0x19, struct memreg_ipc_close)
 #define MEMREG_IOC_HEADROOM	_IOWR(MEMREG_IOC_MAGIC, 0x1a, struct memreg_headroom)
+#define MEMREG_IOC_REG_EXPORT	_IOWR(MEMREG_IOC_MAGIC, 0x1b, struct memreg_reg_export)
 
 /*
  * Generic netlink family "memreg", version MEMREG_GENL_VERSION.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * memreg_dev_export(), memreg_register_dmabuf() and the IPC names against
+ * memreg_dev_export(), memreg_reg_export(), memreg_register_dmabuf() and
+ * the IPC names against
  * the fake module: the exact structs sent, the fds handed back (and not
  * leaked on failure), the bytes a dma-buf maps, and each errno's code.
  */
@@ -111,6 +112,67 @@ static void test_dev_export_errors(void **state)
 	assert_int_equal(fake.calls[FAKE_DEV_EXPORT], 0);
 	assert_int_equal(count_fds(), fds);
 	assert_int_equal(memreg_dev_free(*state, &m), 0);
+}
+
+/*
+ * memreg_reg_export(): the struct sent, a close-on-exec fd back, and each
+ * refusal of memreg_host_export.c as its code, with no fd left behind.
+ */
+static void test_reg_export(void **state)
+{
+	static char buf[4 * 4096] __attribute__((aligned(4096)));
+	struct memreg_reg_export sent;
+	uint64_t h = 0, ro = 0;
+	int fd = -1, fds;
+
+	assert_int_equal(memreg_register(*state, buf + 100, 2 * 4096,
+					 MEMREG_MEM_HOST, MEMREG_ACCESS_ALL,
+					 &h), 0);
+	assert_int_equal(memreg_register(*state, buf, 4096, MEMREG_MEM_HOST,
+					 MEMREG_ACCESS_REMOTE_READ, &ro), 0);
+	/* 8292 bytes from byte 100: three pages spanned */
+	assert_int_equal(memreg_reg_export(*state, h, 4096, 2 * 4096, &fd), 0);
+	assert_true(fd >= 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	memcpy(&sent, fake.last[FAKE_REG_EXPORT].bytes, sizeof(sent));
+	assert_int_equal(sent.size, sizeof(sent));
+	assert_int_equal(sent.flags, MEMREG_EXPORT_CLOEXEC);
+	assert_int_equal(sent.handle, h);
+	assert_int_equal(sent.offset, 4096);
+	assert_int_equal(sent.len, 2 * 4096);
+	close(fd);
+	fds = count_fds();
+
+	fd = -1;
+	assert_int_equal(memreg_reg_export(*state, h, 4096, 3 * 4096, &fd),
+			 -MEMREG_E_RANGE);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(memreg_reg_export(*state, ro, 0, 4096, &fd),
+			 -MEMREG_E_PERM);
+	assert_int_equal(errno, EACCES);
+	assert_int_equal(memreg_reg_export(*state, h + 1, 0, 4096, &fd),
+			 -MEMREG_E_NOENT);
+	assert_int_equal(memreg_reg_export(*state, h, 100, 4096, &fd),
+			 -MEMREG_E_INVAL);
+	fake.fail_errno[FAKE_REG_EXPORT] = ENOMEM;
+	assert_int_equal(memreg_reg_export(*state, h, 0, 4096, &fd),
+			 -MEMREG_E_MEMLOCK);
+	fake.fail_errno[FAKE_REG_EXPORT] = EOPNOTSUPP;
+	assert_int_equal(memreg_reg_export(*state, h, 0, 4096, &fd),
+			 -MEMREG_E_NOTSUP);
+	fake.fail_errno[FAKE_REG_EXPORT] = EMFILE;
+	assert_int_equal(memreg_reg_export(*state, h, 0, 4096, &fd),
+			 -MEMREG_E_NOFD);
+	assert_int_equal(fd, -1);
+	fake_kernel_forget();
+	assert_int_equal(memreg_reg_export(NULL, h, 0, 4096, &fd),
+			 -MEMREG_E_INVAL);
+	assert_int_equal(memreg_reg_export(*state, h, 0, 4096, NULL),
+			 -MEMREG_E_INVAL);
+	assert_int_equal(fake.calls[FAKE_REG_EXPORT], 0);
+	assert_int_equal(count_fds(), fds);
+	assert_int_equal(memreg_unregister(*state, h), 0);
+	assert_int_equal(memreg_unregister(*state, ro), 0);
 }
 
 static void test_register_dmabuf(void **state)
@@ -314,6 +376,8 @@ void run_dmabuf_tests(struct group_result *res)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dev_export_errors,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reg_export, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_register_dmabuf,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ipc_names,

@@ -263,6 +263,15 @@ static int check_dev_export(const struct memreg_dev_export *e)
 	return 0;
 }
 
+static int check_reg_export(const struct memreg_reg_export *e)
+{
+	if (e->size != sizeof(*e) || (e->flags & ~MEMREG_EXPORT_CLOEXEC) ||
+	    e->reserved0 || !all_zero(e->reserved, sizeof(e->reserved)) ||
+	    !e->len || e->offset % 4096)
+		return EINVAL;
+	return 0;
+}
+
 static int check_ipc_export(const struct memreg_ipc_export *x)
 {
 	if (x->size != sizeof(*x) ||
@@ -338,6 +347,8 @@ static int check(int cmd, const void *arg)
 		return check_transfer(arg);
 	case FAKE_DEV_EXPORT:
 		return check_dev_export(arg);
+	case FAKE_REG_EXPORT:
+		return check_reg_export(arg);
 	case FAKE_IPC_EXPORT:
 		return check_ipc_export(arg);
 	case FAKE_IPC_ALLOW:
@@ -720,6 +731,39 @@ static int do_dev_export(struct memreg_dev_export *e)
 	return new_dmabuf(&b, e->flags & MEMREG_EXPORT_CLOEXEC, &e->fd);
 }
 
+/*
+ * The rules of memreg_host_export.c, on the fake's registrations.  The
+ * fake cannot share a process's anonymous pages, so the fd is a memfd of
+ * the buffer's size: what the library hands back, not the bytes.
+ */
+static int do_reg_export(struct memreg_reg_export *e)
+{
+	struct fake_region *fr = find_region(e->handle);
+	uint64_t len = (e->len + 4095) / 4096 * 4096, spanned;
+	int nfd;
+
+	if (!fr)
+		return ENOENT;
+	if (fr->r.type != MEMREG_MEM_HOST)
+		return EOPNOTSUPP;
+	if (fr->r.access != MEMREG_ACCESS_ALL)
+		return EACCES;
+	spanned = (fr->r.addr + fr->r.len + 4095) / 4096 * 4096 -
+		  fr->r.addr / 4096 * 4096;
+	if (len < e->len || e->offset > spanned || len > spanned - e->offset)
+		return ERANGE;
+	nfd = memfd_create("fake-reg-export",
+			   e->flags & MEMREG_EXPORT_CLOEXEC ? MFD_CLOEXEC : 0);
+	if (nfd < 0)
+		return errno;
+	if (ftruncate(nfd, (off_t)len)) {
+		close(nfd);
+		return EIO;
+	}
+	e->fd = nfd;
+	return 0;
+}
+
 /* The live name @token stands for, or NULL. */
 static struct fake_name *find_name(const uint8_t *token)
 {
@@ -1022,6 +1066,8 @@ static int dispatch(int cmd, void *arg, int fd)
 		return do_mstx(arg);
 	case FAKE_DEV_EXPORT:
 		return do_dev_export(arg);
+	case FAKE_REG_EXPORT:
+		return do_reg_export(arg);
 	case FAKE_IPC_EXPORT:
 		return do_ipc_export(arg, fd);
 	case FAKE_IPC_ALLOW:
@@ -1172,6 +1218,7 @@ static int fake_ioctl(int fd, unsigned long request, void *arg)
 		[FAKE_IPC_IMPORT] = MEMREG_IOC_IPC_IMPORT,
 		[FAKE_IPC_CLOSE] = MEMREG_IOC_IPC_CLOSE,
 		[FAKE_HEADROOM] = MEMREG_IOC_HEADROOM,
+		[FAKE_REG_EXPORT] = MEMREG_IOC_REG_EXPORT,
 	};
 	int cmd;
 

@@ -73,6 +73,7 @@ row() {
 row dmabuf-reg
 row host-reg
 row host-child
+row reg-export
 row dev-reg
 row grant-import
 row mstx
@@ -143,8 +144,13 @@ df=$(( $(files) - files0 ))
 [ "$df" -le 256 ] && ok "after exit: file-nr back ($df more than before)" ||
 	not_ok "after exit: $df files more than before the audit"
 dm=$(( free0 - $(free_kb) ))
-[ "$dm" -le 4096 ] && ok "after exit: MemFree back (${dm} kB less than before)" ||
-	not_ok "after exit: MemFree ${dm} kB less than before the audit"
+# KASAN (the debug kernel) keeps freed slab objects back in its quarantine,
+# up to 1/32 of RAM, which no drop_caches drains: 5-7 MB there once the
+# dma-buf rows ran, against 1.9 MB on 6.1
+left=4096
+case $(uname -r) in *debug*) left=$((left + $(kb MemTotal) / 32)) ;; esac
+[ "$dm" -le "$left" ] && ok "after exit: MemFree back (${dm} kB less than before, bound $left)" ||
+	not_ok "after exit: MemFree ${dm} kB less than before the audit, over $left"
 if [ -n "$cg" ]; then
 	rmdir "$cg" 2>/dev/null
 fi

@@ -76,6 +76,7 @@ uint64_t fz_interesting(struct fz_rng *r);
 	X(TRANSFER, "ioctl TRANSFER")					\
 	X(MSTX, "ioctl MSTX")						\
 	X(DEV_EXPORT, "ioctl DEV_EXPORT")				\
+	X(REG_EXPORT, "ioctl REG_EXPORT")				\
 	X(DMABUF_REG, "ioctl REGISTER dma-buf")				\
 	X(IPC, "ioctl IPC_*")						\
 	X(DMABUF_MMAP, "mmap dma-buf")					\
@@ -277,6 +278,9 @@ int fz_call(struct fz_thread *t, enum fz_kind kind, int fd,
 uint32_t fz_flags(struct fz_thread *t);
 void fz_reserved(struct fz_thread *t, void *res, size_t len);
 void fz_keep_reg(struct fz_thread *t, int fd, const struct fz_reg *nr);
+/* A registration of the pool, preferring one made on @fdi; false if none. */
+bool fz_pick_reg(struct fz_thread *t, int fdi, struct fz_reg *out,
+		 bool take);
 extern __thread uint8_t fz_argbuf[];
 
 /* fuzz_netlink.c */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's dma-buf calls: DEV_EXPORT of device allocations, DMABUF
+ * The fuzzer's dma-buf calls: DEV_EXPORT of device allocations, REG_EXPORT
+ * of registrations (of any type: only HOST ones may be), DMABUF
  * registrations of what it exported (and of fds that are no dma-buf),
  * named dma-bufs passed between processes, and CPU mappings of dma-bufs
  * touched while other threads free or revoke them.  The registrations go
@@ -126,6 +127,43 @@ static void fz_do_export(struct fz_thread *t)
 	if (fz_one_in(&t->rng, 30))
 		e->reserved0 = 1;
 	if (!fz_call(t, FZ_DEV_EXPORT, fd, _IOC_NR(MEMREG_IOC_DEV_EXPORT),
+		     sizeof(*e), &clean) && clean && e->fd >= 0)
+		fz_keep_dmabuf(t, e->fd);
+}
+
+/*
+ * A registration of the pool (on its own file mostly), a range of its
+ * pages mostly inside; the dma-buf is kept like DEV_EXPORT's, so it is
+ * registered, named and mapped as they are, while threads unregister
+ * the registration under it.
+ */
+static void fz_do_reg_export(struct fz_thread *t)
+{
+	struct memreg_reg_export *e = (void *)fz_argbuf;
+	struct fz_proc *p = t->p;
+	struct fz_reg reg = { 0 };
+	int fdi, fd = fz_pick_fd(t, &fdi);
+	bool clean, have = fz_pick_reg(t, fdi, &reg, false);
+	uint64_t off, len;
+
+	pthread_mutex_lock(&p->lock);
+	if (have && reg.fdi >= 0 && p->fds[reg.fdi] >= 0 &&
+	    !fz_one_in(&t->rng, 10))
+		fd = p->fds[reg.fdi];
+	pthread_mutex_unlock(&p->lock);
+
+	memset(e, 0, sizeof(*e));
+	e->handle = have && !fz_one_in(&t->rng, 10) ? reg.handle :
+		    fz_next(&t->rng);
+	fz_range(t, reg.len + (reg.addr & (p->page_size - 1)), &off, &len,
+		 fz_one_in(&t->rng, 8) ? 1 : p->page_size);
+	e->offset = off;
+	e->len = len;
+	e->flags = fz_one_in(&t->rng, 4) ? fz_flags(t) : MEMREG_EXPORT_CLOEXEC;
+	fz_reserved(t, e->reserved, sizeof(e->reserved));
+	if (fz_one_in(&t->rng, 30))
+		e->reserved0 = 1;
+	if (!fz_call(t, FZ_REG_EXPORT, fd, _IOC_NR(MEMREG_IOC_REG_EXPORT),
 		     sizeof(*e), &clean) && clean && e->fd >= 0)
 		fz_keep_dmabuf(t, e->fd);
 }
@@ -314,13 +352,15 @@ static void fz_do_mmap(struct fz_thread *t)
 
 void fz_dmabuf_one(struct fz_thread *t)
 {
-	unsigned int r = fz_below(&t->rng, 10);
+	unsigned int r = fz_below(&t->rng, 12);
 
 	if (r < 3)
 		fz_do_export(t);
-	else if (r < 6)
-		fz_do_register(t);
+	else if (r < 5)
+		fz_do_reg_export(t);
 	else if (r < 8)
+		fz_do_register(t);
+	else if (r < 10)
 		fz_do_ipc(t);
 	else
 		fz_do_mmap(t);

@@ -217,9 +217,7 @@ void fz_reserved(struct fz_thread *t, void *res, size_t len)
 		((uint8_t *)res)[fz_below(&t->rng, len)] = 1 + fz_below(&t->rng, 255);
 }
 
-/* A registration of the pool, preferring one made on @fdi; false if none. */
-static bool fz_pick_reg(struct fz_thread *t, int fdi, struct fz_reg *out,
-			bool take)
+bool fz_pick_reg(struct fz_thread *t, int fdi, struct fz_reg *out, bool take)
 {
 	struct fz_proc *p = t->p;
 	unsigned int start = fz_below(&t->rng, FZ_NREGS);

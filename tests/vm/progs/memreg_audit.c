@@ -14,7 +14,8 @@
  *
  *   memreg_audit ROW [ARGS]       one row; TAP lines, figures as comments
  *
- * Rows: dmabuf-reg, host-reg, host-child, ipc-names MAX, ipc-names-hold MAX (holds
+ * Rows: dmabuf-reg, host-reg, host-child, reg-export, ipc-names MAX,
+ * ipc-names-hold MAX (holds
  * them 3 s: the case runs three at once against the user's limit),
  * ipc-allow, ipc-guess RATE, ipc-oracle (as root), dev-outlive PER_MB
  * USER_MB (with those limits set), dev-hold and hog MB (the OOM case in
@@ -29,6 +30,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -1094,6 +1096,104 @@ out:
 	munmap(p, len);
 }
 
+/*
+ * dma-bufs of one registered 4 MiB buffer, 64 KiB each, fds kept, to the
+ * user's limit: each costs a dma-buf (file, inode, dentry, our export)
+ * and no pin (VmPin stays), and the user's exports stop at its
+ * RLIMIT_MEMLOCK with ENOMEM, since what they hold may outlive the
+ * process (memreg_host_export.c).
+ */
+#define AUDIT_REG_EXPORTS	512
+
+static void row_reg_export(void)
+{
+	const char *row = "reg-export";
+	const long len = 4 * MiB, each = 64 * KiB;
+	static int dfds[AUDIT_REG_EXPORTS];
+	struct rlimit rl;
+	long long vmpin;
+	struct spend a, b;
+	uint64_t h;
+	long n, i;
+	char *p;
+	int fd = open_or_die(), err = 0;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED || getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		NOT_OK("%s: no memory", row);
+		return;
+	}
+	{
+		struct memreg_register r = {
+			.size = sizeof(r), .type = MEMREG_MEM_HOST,
+			.addr = (uintptr_t)p, .len = len,
+			.access = MEMREG_ACCESS_ALL,
+		};
+
+		err = ioctl(fd, MEMREG_IOC_REGISTER, &r) ? -errno : 0;
+		h = r.handle;
+	}
+	if (err) {
+		NOT_OK("%s: the buffer: %s", row, strerror(-err));
+		goto out;
+	}
+	vmpin = memtest_vmpin_kb();
+	measure(&a);
+	for (n = 0; n < AUDIT_REG_EXPORTS; n++) {
+		struct memreg_reg_export e = {
+			.size = sizeof(e), .flags = MEMREG_EXPORT_CLOEXEC,
+			.handle = h, .offset = n * each % len, .len = each,
+		};
+
+		if (ioctl(fd, MEMREG_IOC_REG_EXPORT, &e)) {
+			err = -errno;
+			break;
+		}
+		dfds[n] = e.fd;
+	}
+	measure(&b);
+	/* root (CAP_IPC_LOCK) passes the limit, as it passes RLIMIT_MEMLOCK */
+	if (geteuid() && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / each < AUDIT_REG_EXPORTS) {
+		if (err == -ENOMEM && n * each <= (long)rl.rlim_cur &&
+		    (n + 1) * each > (long)rl.rlim_cur)
+			OK("%s: %ld exports of %ld KiB, then ENOMEM at RLIMIT_MEMLOCK %llu",
+			   row, n, (long)(each / KiB),
+			   (unsigned long long)rl.rlim_cur);
+		else
+			NOT_OK("%s: %ld exports, then %s, RLIMIT_MEMLOCK %llu",
+			       row, n, strerror(-err),
+			       (unsigned long long)rl.rlim_cur);
+	} else if (!err) {
+		OK("%s: %ld exports (RLIMIT_MEMLOCK above them)", row, n);
+	} else {
+		NOT_OK("%s: export %ld: %s", row, n, strerror(-err));
+	}
+	if (memtest_vmpin_kb() == vmpin)
+		OK("%s: VmPin stays %lld kB", row, vmpin);
+	else
+		NOT_OK("%s: VmPin %lld kB, was %lld kB", row,
+		       memtest_vmpin_kb(), vmpin);
+	if (n) {
+		struct cost c = per_unit(row, &a, &b, n);
+
+		within(row, "MemFree", c.mem, 8 * KiB);
+		within(row, "VmallocUsed", c.vmalloc, 0);
+		if (c.files <= 1000)
+			OK("%s: %lld.%03lld files an export", row,
+			   c.files / 1000, c.files % 1000);
+		else
+			NOT_OK("%s: %lld.%03lld files an export, not 1", row,
+			       c.files / 1000, c.files % 1000);
+	}
+	for (i = 0; i < n; i++)
+		close(dfds[i]);
+out:
+	close(fd);
+	munmap(p, len);
+}
+
 /* ---- per-cgroup records ---- */
 
 /* The module's per-cgroup records (memreg -j stats .cgroups), or -1. */
@@ -1335,12 +1435,14 @@ int main(int argc, char **argv)
 		row_host_reg();
 	else if (!strcmp(row, "host-child"))
 		row_host_child();
+	else if (!strcmp(row, "reg-export"))
+		row_reg_export();
 	else if (!strcmp(row, "cg-records"))
 		row_cg_records(argc > 2 ? argv[2] : NULL,
 			       argc > 3 ? atol(argv[3]) : 0);
 	else {
 		fprintf(stderr,
-			"usage: memreg_audit dmabuf-reg | host-reg | host-child | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB | dev-reg | grant-import | mstx | cg-records DIR MAX\n");
+			"usage: memreg_audit dmabuf-reg | host-reg | host-child | reg-export | ipc-names[-hold] MAX | ipc-allow | ipc-guess RATE | ipc-oracle | dev-outlive PER_MB USER_MB | dev-hold | hog MB | dev-reg | grant-import | mstx | cg-records DIR MAX\n");
 		return 2;
 	}
 	return failed ? 1 : 0;
