@@ -305,6 +305,10 @@ static void test_export_import_pins_once(void **state)
 	assert_true(memtest_same(buf, len - PAGE, 2));
 	assert_true(memtest_same(buf + len - PAGE, PAGE, 3));
 	/* one pin: the importer's own buffer, nothing for the export */
+	print_message("%llu KiB exported and copied both ways by a second process: %lld pins taken (its own buffer: %llu pages), VmPin %lld kB before and after\n",
+		      (unsigned long long)(len >> 10),
+		      acquired >= 0 ? memtest_pins_acquired() - acquired : -1,
+		      (unsigned long long)(len / PAGE), memtest_vmpin_kb());
 	if (acquired >= 0)
 		assert_int_equal(memtest_pins_acquired() - acquired,
 				 (long long)(len / PAGE));
