@@ -46,6 +46,13 @@
  * unregistered before the next; a round's calls are timed together, after
  * as many INFO calls timed the same way (a busy machine slows both).
  *
+ * Export: the first 64 MiB of that buffer (less if it is smaller) as a
+ * dma-buf (memreg_reg_export), which a second process registers
+ * (memreg_register_dmabuf) and copies into a buffer of its own and back:
+ * the bytes it read, the copy's speed, and the pins the kernel took
+ * (nr_foll_pin_acquired, as root) beyond the second process's own buffer,
+ * which "register once, pin once" says are none, and the exporter's VmPin
+ * before and after.
  * Figures are printed, never judged here; bench/report.py puts the targets
  * beside them.
  */
@@ -59,9 +66,11 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include <liburing.h>
 #include <memreg/memreg.h>
+#include <memreg/transfer.h>
 
 #include "bench_json.h"
 
@@ -473,6 +482,150 @@ static void slice_round(char *const *addrs, unsigned int n, unsigned long len,
  * Register once, pin once: slices of a registered buffer, each against
  * one INFO call, in the same runs.
  */
+/* The kernel's pins taken since boot, exact (root); -1 if unreadable. */
+static long long pins_acquired(void)
+{
+	char name[64];
+	long long v, found = -1;
+	FILE *f = fopen("/proc/sys/vm/stat_refresh", "w");
+
+	if (!f || fputs("1", f) == EOF || fclose(f))
+		return -1;
+	f = fopen("/proc/vmstat", "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", name, &v) == 2)
+		if (!strcmp(name, "nr_foll_pin_acquired"))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static long long vmpin_kb(void)
+{
+	char line[128];
+	long long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %lld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * The second process: registers the dma-buf @dfd, reads all of it into a
+ * registered buffer of its own (checking the bytes: 0x5a), writes it back
+ * as 0xa5.  Its exit status: 0, or where it failed; the read's speed in
+ * bytes a second goes back through @pipefd.
+ */
+static int export_importer(int dfd, unsigned long len, int pipefd)
+{
+	struct memreg_xfer_desc d = { 0 };
+	uint8_t token[MEMREG_TOKEN_LEN];
+	struct memreg_remote rem;
+	struct memreg_ctx *c;
+	uint64_t dh, own_h;
+	double t0, bps;
+	unsigned long i;
+	char *own;
+
+	own = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (own == MAP_FAILED)
+		return 2;
+	madvise(own, len, MADV_NOHUGEPAGE);
+	fault_in(own, len);
+	if (memreg_open(&c) ||
+	    memreg_register_dmabuf(c, dfd, 0, len, MEMREG_ACCESS_ALL, &dh) ||
+	    memreg_grant(c, dh, MEMREG_ACCESS_ALL, token) ||
+	    memreg_import(c, token, &rem) ||
+	    memreg_register(c, own, len, MEMREG_MEM_HOST, 0, &own_h))
+		return 3;
+	d.op = MEMREG_XFER_READ;
+	d.local_handle = own_h;
+	d.local_addr = (uintptr_t)own;
+	d.remote_handle = rem.handle;
+	d.remote_addr = rem.addr;
+	d.len = len;
+	t0 = now_ns();
+	if (memreg_transfer(c, &d, 1, NULL, NULL))
+		return 4;
+	bps = len / ((now_ns() - t0) / 1e9);
+	for (i = 0; i < len; i += 4 * KIB)
+		if (own[i] != 0x5a || own[i + 4 * KIB - 1] != 0x5a)
+			return 5;
+	memset(own, 0xa5, len);
+	d.op = MEMREG_XFER_WRITE;
+	if (memreg_transfer(c, &d, 1, NULL, NULL))
+		return 6;
+	if (write(pipefd, &bps, sizeof(bps)) != sizeof(bps))
+		return 7;
+	memreg_close(c);
+	return 0;
+}
+
+/*
+ * Register once, pin once, for another process: export part of the
+ * registered pool (@p, @pool) and let a second process copy through it.
+ */
+static void measure_export(uint64_t pool, char *p, unsigned long pool_len)
+{
+	unsigned long len = pool_len < 64 * MIB ? pool_len : 64 * MIB, i;
+	long long pins0, pins1, vmpin0, vmpin1, extra;
+	double bps = 0;
+	int dfd, pfd[2], st, bad = 0;
+	struct bj j;
+	pid_t pid;
+
+	memset(p, 0x5a, len);
+	vmpin0 = vmpin_kb();
+	pins0 = pins_acquired();
+	if (memreg_reg_export(ctx, pool, 0, len, &dfd)) {
+		printf("# export: memreg_reg_export: %s\n", strerror(errno));
+		return;
+	}
+	if (pipe(pfd))
+		die("pipe", errno);
+	pid = fork();
+	if (pid < 0)
+		die("fork", errno);
+	if (!pid)
+		_exit(export_importer(dfd, len, pfd[1]));
+	close(pfd[1]);
+	if (read(pfd[0], &bps, sizeof(bps)) != sizeof(bps))
+		bps = 0;
+	close(pfd[0]);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		bad = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	close(dfd);
+	pins1 = pins_acquired();
+	vmpin1 = vmpin_kb();
+	/* the second process wrote 0xa5 into our pages */
+	for (i = 0; i < len && !bad; i += 4 * KIB)
+		if (p[i] != (char)0xa5)
+			bad = 8;
+	extra = pins0 < 0 || pins1 < 0 ? -1 :
+		pins1 - pins0 - (long long)(len / (4 * KIB));
+	printf("# export: %lu MiB of the registered buffer as a dma-buf; a second process registered it, read it (%.2f GB/s) and wrote it back: %s; pins taken beyond its own buffer's %lu: %lld; VmPin %lld kB before, %lld after\n",
+	       len / MIB, bps / 1e9, bad ? "FAILED" : "every byte", len / (4 * KIB),
+	       extra, vmpin0, vmpin1);
+	if (bad)
+		printf("# export: the second process failed at step %d\n", bad);
+	if (json) {
+		bj_begin(&j, "reg_export");
+		bj_u64(&j, "bytes", len);
+		bj_u64(&j, "bytes_ok", !bad);
+		bj_num(&j, "extra_pins", extra);
+		bj_num(&j, "vmpin_before_kb", vmpin0);
+		bj_num(&j, "vmpin_after_kb", vmpin1);
+		bj_num(&j, "read_bps", bps);
+		bj_end(&j);
+	}
+}
+
 static void measure_slices(void)
 {
 	double info_ns[MAX_RUNS], reg_ns[MAX_RUNS], unreg_ns[MAX_RUNS];
@@ -501,7 +654,9 @@ static void measure_slices(void)
 	fault_in(p, pool_len + SLICE_SZ);
 	/* 200 KiB beside the pool, registered on its own: it pins */
 	alone = p + pool_len;
-	if (memreg_register(ctx, p, pool_len, MEMREG_MEM_HOST, 0, &pool))
+	/* peers may read and write it: it is exported below */
+	if (memreg_register(ctx, p, pool_len, MEMREG_MEM_HOST,
+			    MEMREG_ACCESS_ALL, &pool))
 		die("memreg_register (pool)", errno);
 	if (memreg_info(ctx, &info))
 		die("memreg_info", errno);
@@ -538,6 +693,7 @@ static void measure_slices(void)
 				    NULL);
 		alone_ns[r] = reg / k;
 	}
+	measure_export(pool, p, pool_len);
 	if (memreg_unregister(ctx, pool))
 		die("memreg_unregister (pool)", errno);
 	munmap(p, pool_len + SLICE_SZ);

@@ -564,6 +564,7 @@ class Report:
             self.reg_plot(k)
             self.reg_targets(k, idx)
             self.reg_slices(k)
+            self.reg_export(k)
         self.reg_ratio_plots(ratio_plot, pergib_plot)
 
     def reg_slices(self, k):
@@ -590,6 +591,32 @@ class Report:
                 "register ≤ 2x the INFO ioctl",
                 f"{fmt_num(q)}x ({fmt_size(s['pool'])} buffer, "
                 f"{s['slices']} slices)", q <= 2)
+
+    def reg_export(self, k):
+        """Register once, pin once, for another process: part of the
+        registered buffer exported as a dma-buf, which a second process
+        registers and copies through (issue 32)."""
+        e = self.vm[k].get("reg_export", [None])[0]
+        if not e:
+            return
+        extra = int(e["extra_pins"])
+        pinned_once = (extra == 0 and e["bytes_ok"] and
+                       e["vmpin_before_kb"] == e["vmpin_after_kb"])
+        self.md.p(f"Export: {fmt_size(e['bytes'])} of the registered buffer "
+                  "as a dma-buf; a second process registered it and copied "
+                  f"it out ({e['read_bps'] / 1e9:.2f} GB/s) and back: "
+                  f"{'every byte' if e['bytes_ok'] else 'bytes WRONG'}; "
+                  "pins the kernel took beyond the second process's own "
+                  f"buffer: {extra if extra >= 0 else 'not readable'}; "
+                  f"exporter's VmPin {e['vmpin_before_kb']:.0f} kB before, "
+                  f"{e['vmpin_after_kb']:.0f} kB after.")
+        self.md.p()
+        self.target(
+            "registration", k,
+            "export + import in a second process moves bytes, the pages "
+            "pinned once",
+            f"{extra} pins beyond its own buffer, VmPin unchanged"
+            if extra >= 0 else "pins not readable", pinned_once)
 
     def reg_plot(self, k):
         panels = []
