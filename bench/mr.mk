@@ -5,7 +5,7 @@
 ifeq ($(shell pkg-config --exists libibverbs && echo yes),yes)
 BENCHES	+= mr_bench
 
-$(OUT)/mr_bench: mr_bench.c bench_json.h $(TOP)/include/memreg/memreg.h \
+$(OUT)/mr_bench: mr_bench.c bench_json.h bench_holders.h $(TOP)/include/memreg/memreg.h \
 		$(TOP)/uapi/linux/memreg.h
 	@mkdir -p $(OUT)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/include \

@@ -61,10 +61,11 @@
 #include <memreg/memreg.h>
 
 #include "bench_json.h"
+#include "bench_holders.h"
 
-#define MAX_PROCS	1024
-#define MAX_RUNS	64
-#define PAGE		4096UL
+#define MAX_PROCS	BH_MAX_PROCS
+#define MAX_RUNS	BH_MAX_RUNS
+#define PAGE		BH_PAGE
 #define RDMA_OUT	"/tmp/mr_bench.rdma.json"
 #define MEMREG_OUT	"/tmp/mr_bench.memreg.json"
 
@@ -82,104 +83,7 @@ static bool json;
 static unsigned int procs = 32, runs = 5;
 static unsigned long total = 100000;
 static const char *tool = "memreg", *rdma = "rdma", *devname;
-static pid_t holders[MAX_PROCS];
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double tv_ns(const struct timeval *tv)
-{
-	return tv->tv_sec * 1e9 + tv->tv_usec * 1e3;
-}
-
-/* ---- the holders of memreg registrations (as nl_bench's) ---- */
-
-static void hold(unsigned long n, int wfd)
-{
-	struct memreg_ctx *ctx;
-	unsigned long i;
-	uint64_t handle;
-	char *buf, msg[128];
-	int err;
-
-	buf = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		snprintf(msg, sizeof(msg), "mmap: %s", strerror(errno));
-		goto out;
-	}
-	err = memreg_open(&ctx);
-	if (err) {
-		snprintf(msg, sizeof(msg), "memreg_open: %s",
-			 memreg_strerror(err));
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		buf[i * PAGE] = 1;
-		err = memreg_register(ctx, buf + i * PAGE, PAGE,
-				      MEMREG_MEM_HOST, 0, &handle);
-		if (err) {
-			snprintf(msg, sizeof(msg), "registration %lu: %s", i,
-				 memreg_strerror(err));
-			goto out;
-		}
-	}
-	snprintf(msg, sizeof(msg), "ok");
-out:
-	if (write(wfd, msg, strlen(msg) + 1) < 0)
-		_exit(1);
-	close(wfd);
-	for (;;)
-		pause();
-}
-
-static int start_holders(void)
-{
-	unsigned long share = total / procs, extra = total % procs;
-	unsigned int i;
-	char msg[128];
-	int fds[2];
-	ssize_t got;
-
-	for (i = 0; i < procs; i++) {
-		if (pipe(fds))
-			return -1;
-		holders[i] = fork();
-		if (holders[i] < 0)
-			return -1;
-		if (holders[i] == 0) {
-			close(fds[0]);
-			hold(share + (i < extra), fds[1]);
-		}
-		close(fds[1]);
-		got = read(fds[0], msg, sizeof(msg) - 1);
-		close(fds[0]);
-		msg[got > 0 ? got : 0] = 0;
-		if (strcmp(msg, "ok")) {
-			fprintf(stderr, "mr_bench: holder %u: %s\n", i,
-				got > 0 ? msg : "died");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void stop_holders(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < procs; i++) {
-		if (holders[i] > 0) {
-			kill(holders[i], SIGKILL);
-			waitpid(holders[i], NULL, 0);
-		}
-	}
-}
+static struct bh_holders holders = { .prog = "mr_bench" };
 
 /* ---- the verbs side: ROWS MRs of one page each ---- */
 
@@ -481,40 +385,11 @@ struct sample {
 	bool failed;
 };
 
-static bool run_once(char *const argv[], const char *out, double *wall,
-		     double *user, double *sys, double *minflt)
-{
-	struct rusage ru;
-	double t0;
-	int status, fd;
-	pid_t pid;
-
-	t0 = now_ns();
-	pid = fork();
-	if (pid < 0)
-		return false;
-	if (pid == 0) {
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || dup2(fd, 1) < 0)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (wait4(pid, &status, 0, &ru) != pid)
-		return false;
-	*wall = now_ns() - t0;
-	*user = tv_ns(&ru.ru_utime);
-	*sys = tv_ns(&ru.ru_stime);
-	if (minflt)
-		*minflt = ru.ru_minflt;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static void tool_run(struct sample *s, char *const argv[])
 {
 	unsigned int k = s->n;
 
-	if (s->failed || !run_once(argv, "/dev/null", &s->wall[k],
+	if (s->failed || !bh_run_once(argv, "/dev/null", &s->wall[k],
 				   &s->user[k], &s->sys[k], &s->minflt[k])) {
 		if (!s->failed)
 			fprintf(stderr, "mr_bench: %s failed\n", argv[0]);
@@ -537,63 +412,45 @@ static void raw_run(struct sample *s, struct raw *r, enum raw_kind kind)
 	if (s->failed)
 		return;
 	getrusage(RUSAGE_SELF, &a);
-	t0 = now_ns();
+	t0 = bh_now_ns();
 	rows = kind == RAW_RDMA ? rdma_dump(r, &bytes) :
 	       memreg_dump(r, &bytes);
-	s->wall[k] = now_ns() - t0;
+	s->wall[k] = bh_now_ns() - t0;
 	getrusage(RUSAGE_SELF, &b);
 	if (rows < 0) {
 		fprintf(stderr, "mr_bench: %s: %s\n", s->name, strerror(errno));
 		s->failed = true;
 		return;
 	}
-	s->user[k] = tv_ns(&b.ru_utime) - tv_ns(&a.ru_utime);
-	s->sys[k] = tv_ns(&b.ru_stime) - tv_ns(&a.ru_stime);
+	s->user[k] = bh_tv_ns(&b.ru_utime) - bh_tv_ns(&a.ru_utime);
+	s->sys[k] = bh_tv_ns(&b.ru_stime) - bh_tv_ns(&a.ru_stime);
 	s->minflt[k] = b.ru_minflt - a.ru_minflt;
 	s->rows = rows;
 	s->bytes = bytes;
 	s->n++;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, unsigned int n)
-{
-	double s[MAX_RUNS];
-
-	if (!n)
-		return 0;
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 static void report(const struct sample *s, const struct sample *empty)
 {
-	double w = median(s->wall, s->n), e = empty ? median(empty->wall,
+	double w = bh_median(s->wall, s->n), e = empty ? bh_median(empty->wall,
 							     empty->n) : 0;
 	struct bj j;
 
 	if (!s->n)
 		return;
 	printf("%-15s %7lu rows: %9.1f ms wall (user %.1f, sys %.1f)",
-	       s->name, s->rows, w / 1e6, median(s->user, s->n) / 1e6,
-	       median(s->sys, s->n) / 1e6);
+	       s->name, s->rows, w / 1e6, bh_median(s->user, s->n) / 1e6,
+	       bh_median(s->sys, s->n) / 1e6);
 	if (s->rows)
 		printf("; per row %.2f us (user %.2f, sys %.2f)",
 		       (w - e) / 1e3 / s->rows,
-		       (median(s->user, s->n) -
-			(empty ? median(empty->user, empty->n) : 0)) / 1e3 /
+		       (bh_median(s->user, s->n) -
+			(empty ? bh_median(empty->user, empty->n) : 0)) / 1e3 /
 		       s->rows,
-		       (median(s->sys, s->n) -
-			(empty ? median(empty->sys, empty->n) : 0)) / 1e3 /
+		       (bh_median(s->sys, s->n) -
+			(empty ? bh_median(empty->sys, empty->n) : 0)) / 1e3 /
 		       s->rows);
-	printf("; %.0f page faults\n", median(s->minflt, s->n));
+	printf("; %.0f page faults\n", bh_median(s->minflt, s->n));
 	if (json) {
 		bj_begin(&j, "mr");
 		bj_str(&j, "case", s->name);
@@ -699,12 +556,13 @@ int main(int argc, char **argv)
 		return 1;
 
 	/* the holders first: they need not inherit the MRs' buffer at all */
-	t0 = now_ns();
-	if (start_holders())
+	t0 = bh_now_ns();
+	holders.procs = procs;
+	if (bh_start_holders(&holders, total))
 		goto out;
 	printf("# %u processes registered %lu pages with memreg in %.0f ms\n",
-	       procs, total, (now_ns() - t0) / 1e6);
-	t0 = now_ns();
+	       procs, total, (bh_now_ns() - t0) / 1e6);
+	t0 = bh_now_ns();
 	if (register_mrs(total)) {
 		/* rxe may give out before max_mr: compare at what it took */
 		if (nr_mrs < 1000)
@@ -713,7 +571,7 @@ int main(int argc, char **argv)
 		total = nr_mrs;
 	}
 	printf("# %lu MRs of 4 KiB on %s in %.0f ms\n", nr_mrs, ibname,
-	       (now_ns() - t0) / 1e6);
+	       (bh_now_ns() - t0) / 1e6);
 	if (json) {
 		bj_begin(&j, "mr_setup");
 		bj_str(&j, "device", ibname);
@@ -727,13 +585,13 @@ int main(int argc, char **argv)
 	 * What the listings hold, one file at a time: the VM's /tmp is
 	 * small, and the two together (16 MB at 100,000 rows) overflowed it.
 	 */
-	if (!run_once(rdma_argv, RDMA_OUT, &t0, &t0, &t0, NULL)) {
+	if (!bh_run_once(rdma_argv, RDMA_OUT, &t0, &t0, &t0, NULL)) {
 		fprintf(stderr, "mr_bench: %s failed\n", rdma);
 		goto out;
 	}
 	s_rdma.rows = count_rows(RDMA_OUT, "\"mrn\":", &s_rdma.bytes);
 	unlink(RDMA_OUT);
-	if (!run_once(memreg_argv, MEMREG_OUT, &t0, &t0, &t0, NULL)) {
+	if (!bh_run_once(memreg_argv, MEMREG_OUT, &t0, &t0, &t0, NULL)) {
 		fprintf(stderr, "mr_bench: %s failed\n", tool);
 		goto out;
 	}
@@ -764,20 +622,20 @@ int main(int argc, char **argv)
 	report(&s_memreg_raw, NULL);
 	if (s_rdma.n && s_memreg.n)
 		printf("# memreg / rdma per row: %.2fx (tool), %.2fx (raw dump)\n",
-		       (median(s_memreg.wall, s_memreg.n) -
-			median(s_memreg0.wall, s_memreg0.n)) / s_memreg.rows /
-		       ((median(s_rdma.wall, s_rdma.n) -
-			 median(s_rdma0.wall, s_rdma0.n)) / s_rdma.rows),
+		       (bh_median(s_memreg.wall, s_memreg.n) -
+			bh_median(s_memreg0.wall, s_memreg0.n)) / s_memreg.rows /
+		       ((bh_median(s_rdma.wall, s_rdma.n) -
+			 bh_median(s_rdma0.wall, s_rdma0.n)) / s_rdma.rows),
 		       s_rdma_raw.n && s_memreg_raw.n && s_rdma_raw.rows &&
 		       s_memreg_raw.rows ?
-		       median(s_memreg_raw.wall, s_memreg_raw.n) /
+		       bh_median(s_memreg_raw.wall, s_memreg_raw.n) /
 		       s_memreg_raw.rows /
-		       (median(s_rdma_raw.wall, s_rdma_raw.n) /
+		       (bh_median(s_rdma_raw.wall, s_rdma_raw.n) /
 			s_rdma_raw.rows) : 0);
 	ret = s_rdma.failed || s_memreg.failed || s_rdma_raw.failed ||
 	      s_memreg_raw.failed;
 out:
-	stop_holders();
+	bh_stop_holders(&holders);
 	unlink(RDMA_OUT);
 	unlink(MEMREG_OUT);
 	return ret;

@@ -41,170 +41,22 @@
 #include <memreg/memreg.h>
 
 #include "bench_json.h"
+#include "bench_holders.h"
 
-#define MAX_PROCS	1024
-#define MAX_RUNS	64
-#define PAGE		4096UL
+#define MAX_PROCS	BH_MAX_PROCS
+#define MAX_RUNS	BH_MAX_RUNS
 #define OUT_FILE	"/tmp/nl_bench.json"
 
 static bool json;
 static unsigned int procs = 32, runs = 5;
 static unsigned long total = 100000;
 static const char *tool = "memreg";
-static pid_t holders[MAX_PROCS];
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double tv_ns(const struct timeval *tv)
-{
-	return tv->tv_sec * 1e9 + tv->tv_usec * 1e3;
-}
-
-/*
- * A holder: registers @n pages of its own, one registration each, says
- * "ok" or why not on @wfd, and waits to be killed.  Its registrations go
- * with it.
- */
-static void hold(unsigned long n, int wfd)
-{
-	struct memreg_ctx *ctx;
-	unsigned long i;
-	uint64_t handle;
-	char *buf, msg[128];
-	int err;
-
-	buf = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		snprintf(msg, sizeof(msg), "mmap: %s", strerror(errno));
-		goto out;
-	}
-	err = memreg_open(&ctx);
-	if (err) {
-		snprintf(msg, sizeof(msg), "memreg_open: %s",
-			 memreg_strerror(err));
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		buf[i * PAGE] = 1;
-		err = memreg_register(ctx, buf + i * PAGE, PAGE,
-				      MEMREG_MEM_HOST, 0, &handle);
-		if (err) {
-			snprintf(msg, sizeof(msg), "registration %lu: %s", i,
-				 memreg_strerror(err));
-			goto out;
-		}
-	}
-	snprintf(msg, sizeof(msg), "ok");
-out:
-	if (write(wfd, msg, strlen(msg) + 1) < 0)
-		_exit(1);
-	close(wfd);
-	for (;;)
-		pause();
-}
-
-/* Starts the holders; the time it took, or < 0 if one failed. */
-static double start_holders(void)
-{
-	unsigned long share = total / procs, extra = total % procs;
-	unsigned int i, failed = 0;
-	char msg[128];
-	int fds[2];
-	double t0 = now_ns();
-	ssize_t got;
-
-	for (i = 0; i < procs; i++) {
-		if (pipe(fds))
-			return -1;
-		holders[i] = fork();
-		if (holders[i] < 0)
-			return -1;
-		if (holders[i] == 0) {
-			close(fds[0]);
-			hold(share + (i < extra), fds[1]);
-		}
-		close(fds[1]);
-		/* one at a time: they would only share the two CPUs anyway */
-		got = read(fds[0], msg, sizeof(msg) - 1);
-		close(fds[0]);
-		msg[got > 0 ? got : 0] = 0;
-		if (strcmp(msg, "ok")) {
-			fprintf(stderr, "nl_bench: holder %u: %s\n", i,
-				got > 0 ? msg : "died");
-			failed = 1;
-		}
-	}
-	return failed ? -1 : now_ns() - t0;
-}
-
-static void stop_holders(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < procs; i++) {
-		if (holders[i] > 0) {
-			kill(holders[i], SIGKILL);
-			waitpid(holders[i], NULL, 0);
-		}
-	}
-}
+static struct bh_holders holders = { .prog = "nl_bench" };
 
 struct sample {
 	double wall[MAX_RUNS], user[MAX_RUNS], sys[MAX_RUNS];
 };
 
-/* Runs @argv once with stdout to @out; false if it did not exit 0. */
-static bool run_once(char *const argv[], const char *out, double *wall,
-		     double *user, double *sys)
-{
-	struct rusage ru;
-	double t0;
-	int status, fd;
-	pid_t pid;
-
-	t0 = now_ns();
-	pid = fork();
-	if (pid < 0)
-		return false;
-	if (pid == 0) {
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || dup2(fd, 1) < 0)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (wait4(pid, &status, 0, &ru) != pid)
-		return false;
-	*wall = now_ns() - t0;
-	*user = tv_ns(&ru.ru_utime);
-	*sys = tv_ns(&ru.ru_stime);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, unsigned int n)
-{
-	double s[MAX_RUNS];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
-/* Times @argv RUNS times into @s and prints it as @name. */
 static bool measure(const char *name, char *const argv[], unsigned long rows,
 		    unsigned long bytes, struct sample *s)
 {
@@ -212,15 +64,15 @@ static bool measure(const char *name, char *const argv[], unsigned long rows,
 	struct bj j;
 
 	for (r = 0; r < runs; r++) {
-		if (!run_once(argv, "/dev/null", &s->wall[r], &s->user[r],
-			      &s->sys[r])) {
+		if (!bh_run_once(argv, "/dev/null", &s->wall[r], &s->user[r],
+				 &s->sys[r], NULL)) {
 			fprintf(stderr, "nl_bench: %s failed\n", argv[0]);
 			return false;
 		}
 	}
 	printf("%-6s %8lu rows %9lu bytes: %9.1f ms wall (user %.1f, sys %.1f)\n",
-	       name, rows, bytes, median(s->wall, runs) / 1e6,
-	       median(s->user, runs) / 1e6, median(s->sys, runs) / 1e6);
+	       name, rows, bytes, bh_median(s->wall, runs) / 1e6,
+	       bh_median(s->user, runs) / 1e6, bh_median(s->sys, runs) / 1e6);
 	if (json) {
 		bj_begin(&j, "nl");
 		bj_str(&j, "case", name);
@@ -294,7 +146,7 @@ int main(int argc, char **argv)
 	list_json[0] = list_table[0] = (char *)tool;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	if (!run_once(list_json, OUT_FILE, &w, &u, &y)) {
+	if (!bh_run_once(list_json, OUT_FILE, &w, &u, &y, NULL)) {
 		fprintf(stderr, "nl_bench: %s -j region failed\n", tool);
 		return 1;
 	}
@@ -303,9 +155,11 @@ int main(int argc, char **argv)
 	if (!measure("empty", list_json, rows0, bytes0, &s))
 		return 1;
 
-	t_hold = start_holders();
-	if (t_hold < 0)
+	holders.procs = procs;
+	t_hold = bh_now_ns();
+	if (bh_start_holders(&holders, total))
 		goto out;
+	t_hold = bh_now_ns() - t_hold;
 	printf("# %u processes registered %lu pages, one registration each, in %.0f ms (%.1f us each)\n",
 	       procs, total, t_hold / 1e6, t_hold / 1e3 / total);
 	if (json) {
@@ -316,7 +170,7 @@ int main(int argc, char **argv)
 		bj_end(&j);
 	}
 	/* one run to a file: what the listing holds, and cat's input */
-	if (!run_once(list_json, OUT_FILE, &w, &u, &y)) {
+	if (!bh_run_once(list_json, OUT_FILE, &w, &u, &y, NULL)) {
 		fprintf(stderr, "nl_bench: %s -j region failed\n", tool);
 		goto out;
 	}
@@ -332,7 +186,7 @@ int main(int argc, char **argv)
 		goto out;
 	ret = 0;
 out:
-	stop_holders();
+	bh_stop_holders(&holders);
 	unlink(OUT_FILE);
 	return ret;
 usage:
