@@ -195,7 +195,7 @@ struct memreg_ctx *memreg_ctx_get_current(void)
 	INIT_LIST_HEAD(&ctx->kept);
 	mutex_init(&ctx->exports_lock);
 	INIT_LIST_HEAD(&ctx->exports);
-	xa_init(&ctx->regions);
+	xa_init_flags(&ctx->regions, XA_FLAGS_ALLOC);
 	ctx->shared = RB_ROOT_CACHED;
 	ctx->tgid = get_pid(tgid);
 	ctx->mm = current->mm;

@@ -37,7 +37,8 @@ struct memreg_host_reg {
 	struct memreg_reg reg;
 	struct page **pages;		/* inline_pages, allocated, or NULL */
 	struct memreg_host_run *runs;	/* when pages is NULL */
-	unsigned long nruns;
+	/* at most npages / MEMREG_PIN_BATCH + 1024: see memreg_host.c */
+	unsigned int nruns;
 	bool run_pinned_once;		/* one pin a run (hugetlbfs) */
 	/*
 	 * Exported as a dma-buf once (memreg_host_export.c), and out of every

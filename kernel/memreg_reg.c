@@ -83,7 +83,7 @@ static void memreg_reg_destroy(struct memreg_reg *reg)
 	/* unregistered: e.g. its device allocation may be freed from now on */
 	if (reg->ops->unlink)
 		reg->ops->unlink(reg);
-	xa_erase(&reg->ctx->regions, reg->id);
+	xa_erase(&reg->ctx->regions, reg->ctx_index);
 	memreg_event_region(reg, MEMREG_CMD_EVENT_REG_REMOVED);
 	memreg_reg_put(reg);
 }
@@ -171,7 +171,8 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 	reg->handle = memreg_handle_make(reg->id, get_random_u32());
 	reg->created = ktime_get_coarse();
 
-	err = xa_insert(&ctx->regions, reg->id, reg, GFP_KERNEL);
+	err = xa_alloc(&ctx->regions, &reg->ctx_index, reg, xa_limit_32b,
+		       GFP_KERNEL);
 	if (err)
 		goto free_id;
 

@@ -210,8 +210,9 @@ struct memreg_region {
  * struct memreg_query - MEMREG_IOC_QUERY: the calling process's registrations
  * @size: in: sizeof(struct memreg_query)
  * @flags: in: must be 0
- * @cursor: in/out: 0 to start; the kernel stores where to resume (the id
- *	after the last entry written; unchanged when none was written).
+ * @cursor: in/out: 0 to start; the kernel stores where to resume (a
+ *	position in the process's table, after the last entry written;
+ *	unchanged when none was written).
  *	Entries made or removed between calls neither repeat nor hide the
  *	others.  Call until @count comes back 0: that is the end.
  * @regions: in: user pointer to an array of struct memreg_region
