@@ -21,6 +21,46 @@ static_assert(MEMREG_MEM_TYPES <= U8_MAX + 1 && MEMREG_ACCESS_ALL <= U8_MAX);
 
 DEFINE_XARRAY_ALLOC1(memreg_regs);
 static u32 memreg_next_id;
+/* the id reserved ahead (memreg_reg_id_alloc()), under the xarray's lock */
+static u32 memreg_spare_id;
+static bool memreg_have_spare;
+
+/*
+ * A new id, reserved in memreg_regs (the entry stays invisible until it
+ * is stored).  Ids are cyclic, so that a stale handle or a late
+ * REG_REMOVED event never names a newer registration.  With cyclic ids
+ * alone, a registration alone in its leaf took the leaf (and the nodes
+ * above it) with it when it went, and the next one allocated them again:
+ * 2.4 node allocations a registration in reg_bench.  So one id more is
+ * always reserved ahead of those in use: the leaf of the next id lives
+ * on, and a new leaf is needed once every 64 ids.
+ */
+static int memreg_reg_id_alloc(u32 *id)
+{
+	u32 fresh;
+	int err;
+
+	xa_lock(&memreg_regs);
+	for (;;) {
+		/* may drop the lock to allocate: the spare is read after */
+		err = __xa_alloc_cyclic(&memreg_regs, &fresh, NULL,
+					xa_limit_32b, &memreg_next_id,
+					GFP_KERNEL);
+		if (err < 0)
+			break;
+		if (memreg_have_spare) {
+			*id = memreg_spare_id;
+			memreg_spare_id = fresh;
+			err = 0;
+			break;
+		}
+		/* the first registration: reserve the spare, then its id */
+		memreg_spare_id = fresh;
+		memreg_have_spare = true;
+	}
+	xa_unlock(&memreg_regs);
+	return err;
+}
 
 /* The backends, by enum memreg_mem_type: chosen once, at register time. */
 const struct memreg_mem_ops *const memreg_mem_types[MEMREG_MEM_TYPES] = {
@@ -164,9 +204,8 @@ int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 		goto uncharge;
 
 	/* Reserve an id; the entry stays invisible until it is stored. */
-	err = xa_alloc_cyclic(&memreg_regs, &reg->id, NULL, xa_limit_32b,
-			      &memreg_next_id, GFP_KERNEL);
-	if (err < 0)
+	err = memreg_reg_id_alloc(&reg->id);
+	if (err)
 		goto unpin;
 	reg->handle = memreg_handle_make(reg->id, get_random_u32());
 	reg->created = ktime_get_coarse();
