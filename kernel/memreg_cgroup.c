@@ -249,17 +249,37 @@ static u32 memreg_cg_limit_of(u32 kind)
 int memreg_cg_charge(struct memreg_ctx *ctx, u32 kind, u64 len,
 		     struct memreg_cg **out)
 {
-	struct memreg_cg *cg, *c, *over = NULL;
+	struct memreg_cg *cg, *c, *over = NULL, *dead = NULL;
 	u32 lim = memreg_cg_limit_of(kind);
 	struct cgroup *cgrp;
 
 	cgrp = memreg_cg_current_cgroup();
-	cg = memreg_cg_get(cgrp);
-	cgroup_put(cgrp);
-	if (!cg)
-		return -ENOMEM;
-
+	/*
+	 * The record the context charged last, if the task is still in its
+	 * cgroup: one lock round for the record and the charge.  Else the
+	 * record is looked up (or made), and the context keeps it instead,
+	 * so that a process whose last registration went does not free and
+	 * make its record again at the next (memreg_cg_ctx_release()).
+	 */
 	spin_lock(&memreg_cg_lock);
+	cg = ctx->cg_last;
+	if (cg && cg->cgrp == cgrp) {
+		cg->users++;
+	} else {
+		spin_unlock(&memreg_cg_lock);
+		cg = memreg_cg_get(cgrp);
+		if (!cg) {
+			cgroup_put(cgrp);
+			return -ENOMEM;
+		}
+		spin_lock(&memreg_cg_lock);
+		cg->users++;
+		if (ctx->cg_last)
+			memreg_cg_put_locked(ctx->cg_last, &dead);
+		ctx->cg_last = cg;
+	}
+	cgroup_put(cgrp);
+
 	for (c = cg; c; c = c->parent) {
 		if (!memreg_fits(c->use[kind], c->max[lim], len)) {
 			over = c;
@@ -271,6 +291,7 @@ int memreg_cg_charge(struct memreg_ctx *ctx, u32 kind, u64 len,
 		for (c = cg; c; c = c->parent)
 			c->use[kind] += len;
 	spin_unlock(&memreg_cg_lock);
+	memreg_cg_free(dead);
 
 	if (over) {
 		/* @over is an ancestor of @cg, which we still hold */
@@ -441,6 +462,19 @@ u64 memreg_cg_records(void)
 }
 
 /* Unload: every object is gone, so only records kept for a limit are left. */
+/* The context goes: the record it kept for its next charge with it. */
+void memreg_cg_ctx_release(struct memreg_ctx *ctx)
+{
+	struct memreg_cg *dead = NULL;
+
+	spin_lock(&memreg_cg_lock);
+	if (ctx->cg_last)
+		memreg_cg_put_locked(ctx->cg_last, &dead);
+	ctx->cg_last = NULL;
+	spin_unlock(&memreg_cg_lock);
+	memreg_cg_free(dead);
+}
+
 void memreg_cg_exit(void)
 {
 	struct memreg_cg *cg, *dead = NULL;

@@ -158,6 +158,7 @@ static void memreg_ctx_free_notifier(struct mmu_notifier *mn)
 	struct memreg_ctx *ctx = container_of(mn, struct memreg_ctx, mn);
 
 	mmdrop(ctx->mm);
+	memreg_cg_ctx_release(ctx);
 	if (ctx->user)
 		memreg_user_put(ctx->user);
 	call_rcu(&ctx->rcu, memreg_ctx_free_rcu);
@@ -273,9 +274,19 @@ void memreg_ctx_add_file(struct memreg_ctx *ctx, struct memreg_file *mf)
 /* @mf is closing: after this, the mm's release no longer looks at it. */
 void memreg_ctx_del_file(struct memreg_ctx *ctx, struct memreg_file *mf)
 {
+	bool last;
+
 	mutex_lock(&ctx->files_lock);
 	list_del(&mf->ctx_node);
+	last = list_empty(&ctx->files);
 	mutex_unlock(&ctx->files_lock);
+	/*
+	 * Its last file closed: the cgroup record kept for its next charge
+	 * goes now, not at exit, so that a process that moved away from a
+	 * cgroup keeps it no longer than its use of memreg.
+	 */
+	if (last)
+		memreg_cg_ctx_release(ctx);
 }
 
 /*

@@ -157,6 +157,12 @@ struct memreg_ctx {
 
 	struct xarray regions;		/* ctx_index -> region of this process */
 	/*
+	 * The cgroup record it charged last, one of its users (under
+	 * memreg_cgroup.c's lock): kept for the next charge in that cgroup,
+	 * until it charges in another or its last file closes.
+	 */
+	struct memreg_cg *cg_last;
+	/*
 	 * Registrations whose pages later ones may share: an interval tree
 	 * by page span (memreg_share.c), under lock.
 	 */
@@ -603,6 +609,7 @@ int memreg_cg_set_limits(struct cgroup *cgrp, const u64 *max,
 			 unsigned int which);
 struct memreg_cg *memreg_cg_next(u64 after, struct memreg_cg_snapshot *snap);
 u64 memreg_cg_records(void);
+void memreg_cg_ctx_release(struct memreg_ctx *ctx);
 void memreg_cg_exit(void);
 
 static inline void memreg_cgroup_put(struct cgroup *cgrp)
@@ -658,6 +665,10 @@ memreg_cg_next(u64 after, struct memreg_cg_snapshot *snap)
 static inline u64 memreg_cg_records(void)
 {
 	return 0;
+}
+
+static inline void memreg_cg_ctx_release(struct memreg_ctx *ctx)
+{
 }
 
 static inline void memreg_cg_exit(void)
