@@ -452,6 +452,7 @@ int memreg_copy_array_in(void *dst, size_t ksize, const void __user *base,
 
 /* memreg_reg.c */
 int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req);
+void memreg_reg_exit(void);
 struct memreg_reg *memreg_reg_lookup(struct xarray *xa, u64 handle,
 					const struct memreg_file *owner);
 int memreg_reg_unregister(struct memreg_file *mf, u64 handle);

@@ -174,6 +174,7 @@ static void __exit memreg_exit(void)
 	 */
 	mmu_notifier_synchronize();
 	rcu_barrier();
+	memreg_reg_exit();
 	memreg_user_exit();
 	memreg_cg_exit();
 	memreg_heap_cache_exit();

@@ -145,6 +145,20 @@ struct memreg_reg *memreg_reg_get(struct memreg_file *mf, u64 handle)
 	return reg;
 }
 
+/*
+ * Module unload, every registration gone: the spare id's entry (and the
+ * nodes it kept) go with the table.
+ */
+void memreg_reg_exit(void)
+{
+	unsigned long id = 0;
+
+	/* a reserved entry is not found: a registration would be */
+	WARN_ON_ONCE(xa_find(&memreg_regs, &id, ULONG_MAX, XA_PRESENT));
+	xa_destroy(&memreg_regs);
+	memreg_have_spare = false;
+}
+
 int memreg_reg_register(struct memreg_file *mf, struct memreg_register *req)
 {
 	const struct memreg_mem_ops *ops;
