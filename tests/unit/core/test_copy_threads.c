@@ -157,7 +157,14 @@ static void test_copy_split_moves_every_byte(void **state)
 	if (threads < 2)
 		print_message("%u rounds, the last with %u calls on %u thread(s)\n",
 			      round, seen.calls, threads);
-	assert_true(threads >= 2);
+	/*
+	 * valgrind runs one thread at a time, and twice in make check it
+	 * let no helper in over 12 rounds: there the bytes, the order and
+	 * the result are what is checked (the native, ASan and TSan runs
+	 * and the VM test check that helpers copy).
+	 */
+	if (!getenv("MEMREG_TEST_SERIAL_THREADS"))
+		assert_true(threads >= 2);
 	free(src);
 	free(dst);
 }
