@@ -461,7 +461,6 @@ u64 memreg_cg_records(void)
 	return READ_ONCE(memreg_cg_count);
 }
 
-/* Unload: every object is gone, so only records kept for a limit are left. */
 /* The context goes: the record it kept for its next charge with it. */
 void memreg_cg_ctx_release(struct memreg_ctx *ctx)
 {
@@ -475,6 +474,7 @@ void memreg_cg_ctx_release(struct memreg_ctx *ctx)
 	memreg_cg_free(dead);
 }
 
+/* Unload: every object is gone, so only records kept for a limit are left. */
 void memreg_cg_exit(void)
 {
 	struct memreg_cg *cg, *dead = NULL;
