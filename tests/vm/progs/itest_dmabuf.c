@@ -169,21 +169,6 @@ static int import(int fd, const uint8_t *token, uint64_t *handle)
 	return 0;
 }
 
-static int transfer(int fd, uint32_t op, uint64_t lh, const void *la,
-		    uint64_t rh, uint64_t ra, uint64_t len)
-{
-	struct memreg_xfer_desc d = {
-		.op = op, .local_handle = lh, .local_addr = (uintptr_t)la,
-		.remote_handle = rh, .remote_addr = ra, .len = len,
-	};
-	struct memreg_transfer t = {
-		.size = sizeof(t), .descs = (uintptr_t)&d, .count = 1,
-		.desc_size = sizeof(d),
-	};
-
-	return ioctl(fd, MEMREG_IOC_TRANSFER, &t) ? -errno : 0;
-}
-
 static int ipc_export(int fd, int dfd, uint32_t flags, uint8_t *token)
 {
 	struct memreg_ipc_export e = {
@@ -451,20 +436,20 @@ static void check_copies(struct peer *p, char *view)
 	const uint64_t off = PAGE + 3, n = 3 * PAGE + 1000;
 
 	memset(p->host, 0, p->len);
-	assert_int_equal(transfer(p->fd, MEMREG_XFER_READ, p->lh, p->host,
-				  p->rh, 0, p->len), 0);
+	assert_int_equal(memtest_transfer(p->fd, MEMREG_XFER_READ, p->lh, p->host,
+					  p->rh, 0, p->len), 0);
 	assert_true(same(p->host, p->len, 1));
 
 	fill(p->host, n, 2);
-	assert_int_equal(transfer(p->fd, MEMREG_XFER_WRITE, p->lh, p->host,
-				  p->rh, off, n), 0);
+	assert_int_equal(memtest_transfer(p->fd, MEMREG_XFER_WRITE, p->lh, p->host,
+					  p->rh, off, n), 0);
 	assert_true(same(view + off, n, 2));
 	/* the bytes around the window are untouched */
 	assert_int_equal(view[off - 1], (char)(31 + (off - 1) * 7 +
 					       ((off - 1) >> 12)));
 	/* past the registration: ERANGE */
-	assert_int_equal(transfer(p->fd, MEMREG_XFER_READ, p->lh, p->host,
-				  p->rh, p->len - 8, 16), -ERANGE);
+	assert_int_equal(memtest_transfer(p->fd, MEMREG_XFER_READ, p->lh, p->host,
+					  p->rh, p->len - 8, 16), -ERANGE);
 }
 
 /* ---- memreg's own export ---- */
@@ -541,12 +526,12 @@ static void test_register_export_mapping(void **state)
 	/* another file reads and writes it through a grant */
 	assert_int_equal(grant(fd, h, token), 0);
 	peer_open(&p, token, win);
-	assert_int_equal(transfer(p.fd, MEMREG_XFER_READ, p.lh, p.host, p.rh,
-				  (uintptr_t)view + PAGE, win), 0);
+	assert_int_equal(memtest_transfer(p.fd, MEMREG_XFER_READ, p.lh, p.host, p.rh,
+					  (uintptr_t)view + PAGE, win), 0);
 	assert_memory_equal(p.host, b.map + at, win);
 	fill(p.host, win, 2);
-	assert_int_equal(transfer(p.fd, MEMREG_XFER_WRITE, p.lh, p.host, p.rh,
-				  (uintptr_t)view + PAGE, win), 0);
+	assert_int_equal(memtest_transfer(p.fd, MEMREG_XFER_WRITE, p.lh, p.host, p.rh,
+					  (uintptr_t)view + PAGE, win), 0);
 	assert_memory_equal(b.map + at, p.host, win);
 	peer_close(&p);
 
@@ -828,8 +813,8 @@ static void *pump_main(void *arg)
 
 	while (!u->stop) {
 		memset(p->host, 0, p->len);
-		u->err = transfer(p->fd, MEMREG_XFER_READ, p->lh, p->host,
-				  p->rh, 0, p->len);
+		u->err = memtest_transfer(p->fd, MEMREG_XFER_READ, p->lh, p->host,
+					  p->rh, 0, p->len);
 		if (u->err)
 			break;
 		if (same(p->host, p->len, 1))
@@ -1153,8 +1138,8 @@ static void test_udmabuf(void **state)
 			      "must be refused\n");
 		holder_start(&hd, dfd, len);
 		peer_open(&p, hd.token, len);
-		assert_int_equal(transfer(p.fd, MEMREG_XFER_READ, p.lh, p.host,
-					  p.rh, 0, PAGE), -EOPNOTSUPP);
+		assert_int_equal(memtest_transfer(p.fd, MEMREG_XFER_READ, p.lh, p.host,
+						  p.rh, 0, PAGE), -EOPNOTSUPP);
 		peer_close(&p);
 		holder_stop(&hd);
 	}

@@ -130,21 +130,6 @@ static int self_import(int fd, uint64_t handle, uint64_t *import)
 	return 0;
 }
 
-static int transfer(int fd, uint32_t op, uint64_t lh, const void *la,
-		    uint64_t rh, uint64_t ra, uint64_t len)
-{
-	struct memreg_xfer_desc d = {
-		.op = op, .local_handle = lh, .local_addr = (uintptr_t)la,
-		.remote_handle = rh, .remote_addr = ra, .len = len,
-	};
-	struct memreg_transfer t = {
-		.size = sizeof(t), .descs = (uintptr_t)&d, .count = 1,
-		.desc_size = sizeof(d),
-	};
-
-	return ioctl(fd, MEMREG_IOC_TRANSFER, &t) ? -errno : 0;
-}
-
 /* ---- the importing process ---- */
 
 /* A child's exit status, 128 + the signal that ended it. */
@@ -199,22 +184,22 @@ static int importer_main(int sock, int dfd, uint64_t len)
 		case STEP_COPY:
 			/* the exporter wrote seed 1; READ it, WRITE seed 2 */
 			memset(own, 0, len);
-			if (transfer(fd, MEMREG_XFER_READ, lh, own, imp, 0,
-				     len) || !memtest_same(own, len, 1) ||
-			    !memtest_same(view, len, 1))
-				break;
+			if (memtest_transfer(fd, MEMREG_XFER_READ, lh, own, imp, 0,
+					     len) || !memtest_same(own, len, 1) ||
+				    !memtest_same(view, len, 1))
+					break;
 			memtest_fill(own, len, 2);
-			if (transfer(fd, MEMREG_XFER_WRITE, lh, own, imp, 0,
-				     len))
-				break;
+			if (memtest_transfer(fd, MEMREG_XFER_WRITE, lh, own, imp, 0,
+					     len))
+					break;
 			/* and one page through the mapping: seed 3 */
 			memtest_fill(view + len - PAGE, PAGE, 3);
 			ok = 1;
 			break;
 		case STEP_AFTER_REVOKE:
 			/* copies refused, the mapping faults, no new one */
-			err = transfer(fd, MEMREG_XFER_READ, lh, own, imp, 0,
-				       PAGE);
+			err = memtest_transfer(fd, MEMREG_XFER_READ, lh, own, imp, 0,
+					       PAGE);
 			ok = err == -EKEYREVOKED &&
 			     read_in_child(view, PAGE) == 128 + SIGBUS &&
 			     mmap(NULL, PAGE, PROT_READ, MAP_SHARED, dfd, 0) ==

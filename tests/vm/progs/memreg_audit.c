@@ -262,6 +262,16 @@ static int open_or_die(void)
 	return fd;
 }
 
+/* The row pinned nothing more: VmPin is @vmpin still. */
+static void vmpin_stays(const char *row, long long vmpin)
+{
+	if (memtest_vmpin_kb() == vmpin)
+		OK("%s: VmPin stays %lld kB", row, vmpin);
+	else
+		NOT_OK("%s: VmPin %lld kB, was %lld kB", row,
+		       memtest_vmpin_kb(), vmpin);
+}
+
 /* ---- rows ---- */
 
 /*
@@ -1080,11 +1090,7 @@ static void row_host_child(void)
 	else
 		NOT_OK("%s: %ld registrations, then %s", row, n,
 		       strerror(-err));
-	if (memtest_vmpin_kb() == vmpin)
-		OK("%s: VmPin stays %lld kB", row, vmpin);
-	else
-		NOT_OK("%s: VmPin %lld kB, was %lld kB", row,
-		       memtest_vmpin_kb(), vmpin);
+	vmpin_stays(row, vmpin);
 	if (n) {
 		struct cost c = per_unit(row, &a, &b, n);
 
@@ -1170,11 +1176,7 @@ static void row_reg_export(void)
 	} else {
 		NOT_OK("%s: export %ld: %s", row, n, strerror(-err));
 	}
-	if (memtest_vmpin_kb() == vmpin)
-		OK("%s: VmPin stays %lld kB", row, vmpin);
-	else
-		NOT_OK("%s: VmPin %lld kB, was %lld kB", row,
-		       memtest_vmpin_kb(), vmpin);
+	vmpin_stays(row, vmpin);
 	if (n) {
 		struct cost c = per_unit(row, &a, &b, n);
 

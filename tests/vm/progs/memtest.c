@@ -91,6 +91,21 @@ int memtest_dmabuf(int fd, uint64_t len)
 	return ioctl(fd, MEMREG_IOC_DEV_EXPORT, &e) ? -errno : e.fd;
 }
 
+int memtest_transfer(int fd, uint32_t op, uint64_t lh, const void *la,
+		     uint64_t rh, uint64_t ra, uint64_t len)
+{
+	struct memreg_xfer_desc d = {
+		.op = op, .local_handle = lh, .local_addr = (uintptr_t)la,
+		.remote_handle = rh, .remote_addr = ra, .len = len,
+	};
+	struct memreg_transfer t = {
+		.size = sizeof(t), .descs = (uintptr_t)&d, .count = 1,
+		.desc_size = sizeof(d),
+	};
+
+	return ioctl(fd, MEMREG_IOC_TRANSFER, &t) ? -errno : 0;
+}
+
 int memtest_register_dmabuf(int fd, int dfd, uint64_t off, uint64_t len,
 			    uint64_t *handle)
 {

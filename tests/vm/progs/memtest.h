@@ -40,6 +40,9 @@ int memtest_same(const char *p, uint64_t len, unsigned int seed);
 
 /* A dma-buf of @len bytes of device 0 (memreg's export): fd or -errno. */
 int memtest_dmabuf(int fd, uint64_t len);
+/* One descriptor, @op between own @lh at @la and remote @rh at @ra: 0 or -errno. */
+int memtest_transfer(int fd, uint32_t op, uint64_t lh, const void *la,
+		     uint64_t rh, uint64_t ra, uint64_t len);
 int memtest_register_dmabuf(int fd, int dfd, uint64_t off, uint64_t len,
 			    uint64_t *handle);	/* 0 or -errno */
 
